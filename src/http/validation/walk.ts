@@ -1,0 +1,35 @@
+/** Shared plumbing of the compiled validators: context, failure marker, error emission. */
+
+import { type Issue, type Loc, MSG, type PydanticError } from './errors.js';
+import { type PyValue, toPlain } from './pyvalue.js';
+import type { Check } from './validate.js';
+
+export interface Ctx {
+  errors: PydanticError[];
+  path: Loc;
+  prefix: readonly (string | number)[];
+  checks: Record<string, Check> | undefined;
+}
+
+export const FAIL = Symbol('fail');
+export type Node = (v: PyValue, c: Ctx) => unknown;
+export type Schema = Record<string, unknown>;
+
+export function err(
+  c: Ctx,
+  type: string,
+  msg: string,
+  input: unknown,
+  ctx?: Record<string, unknown>,
+): typeof FAIL {
+  const loc = c.prefix.length ? c.prefix.concat(c.path) : c.path.slice();
+  c.errors.push(ctx === undefined ? { type, loc, msg, input } : { type, loc, msg, input, ctx });
+  return FAIL;
+}
+
+export const issue = (c: Ctx, e: Issue, input: unknown) => err(c, e[0], e[1], input, e[2]);
+
+export const simple = (c: Ctx, type: string, input: unknown) =>
+  err(c, type, MSG[type] as string, input);
+
+export const anyNode: Node = (v) => toPlain(v);
