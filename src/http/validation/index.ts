@@ -1,0 +1,29 @@
+export { type DecodedBody, decodeBody, decodeJsonBytes, isJsonContentType } from './body.js';
+export type { Loc, PydanticError } from './errors.js';
+export {
+  codePointIndex,
+  dumpsPy,
+  fromPlain,
+  isPyObject,
+  MAX_JSON_DEPTH,
+  PyFloat,
+  PyInt,
+  PyJsonEncodeError,
+  PyObject,
+  type PyParseResult,
+  type PyValue,
+  parsePyJson,
+  pyFloatRepr,
+  pyRepr,
+  rustDisplayF64,
+  toPlain,
+} from './pyjson.js';
+export { compileRustPattern } from './regex.js';
+export { jsonInvalidError, missingError, render422 } from './render.js';
+export {
+  type Check,
+  compileValidator,
+  type ValidateOptions,
+  type ValidationResult,
+  validate,
+} from './validate.js';
