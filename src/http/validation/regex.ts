@@ -53,6 +53,8 @@ function translate(src: string): { source: string; flags: string } {
     p = p.slice(lead[0].length);
   }
   const dotAll = flags.includes('s');
+  // Rust's multi-line anchors only know \n as a line break (JS's `m` also uses \r, U+2028/9)
+  const multiLine = flags.includes('m');
   let out = '';
   let inClass = false;
   let classStart = false;
@@ -92,6 +94,8 @@ function translate(src: string): { source: string; flags: string } {
       classStart = true;
       out += c;
     } else if (c === '.') out += dotAll ? '[^]' : '[^\\n]';
+    else if (multiLine && c === '^') out += '(?<![^\\n])';
+    else if (multiLine && c === '$') out += '(?![^\\n])';
     else if (c === '(' && p.startsWith('(?P<', i)) {
       out += '(?<';
       i += 3;
@@ -104,7 +108,7 @@ function translate(src: string): { source: string; flags: string } {
     } else if (c === '}' || c === ']') out += hexEscape(c);
     else out += c;
   }
-  return { source: out, flags: flags.replace('s', '') };
+  return { source: out, flags: flags.replace('s', '').replace('m', '') };
 }
 
 /**

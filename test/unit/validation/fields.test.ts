@@ -320,4 +320,8 @@ describe('patterns use Rust regex semantics', () => {
     expect(P('^(?P<x>a)\\z', '"a"')).toEqual({ ok: 'a' });
     expect(T('\\Aa', '"ba"')).toBe('string_pattern_mismatch');
   });
+  it('(?m) anchors break lines at \\n only', () => {
+    expect(P('(?m)^b$', '"a\\nb"')).toEqual({ ok: 'a\nb' });
+    expect(T('(?m)^b$', '"a\\rb"')).toBe('string_pattern_mismatch');
+  });
 });
