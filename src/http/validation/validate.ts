@@ -4,6 +4,15 @@
  * from_attributes=True)`), producing pydantic's errors in pydantic's order.
  *
  * Schemas are compiled once into closures, cached per schema object in a WeakMap.
+ *
+ * Handled: object (`properties`/`required`/`additionalProperties`; without `properties`, a dict via
+ * `patternProperties`/`additionalProperties`), string (minLength, maxLength, pattern), integer and
+ * number (minimum, maximum, exclusive*, multipleOf), boolean, null, array (items, minItems,
+ * maxItems), `const`/`enum`, `anyOf` of literals and/or with null, `{}` (any), `default`, and the
+ * custom `x-check` keyword. Compiling throws for `allOf`, `oneOf`, `not`, `$ref`, `if` and for unions
+ * that are not nullable/literal (pydantic's smart-union errors are not reproduced). Other keywords
+ * (`format`, `uniqueItems`, `minProperties`, record key patterns, ...) are ignored: express such
+ * rules with `x-check`.
  */
 import { listTooLong, listTooShort, type PydanticError } from './errors.js';
 import { PyObject, type PyValue, setOwn } from './pyvalue.js';
