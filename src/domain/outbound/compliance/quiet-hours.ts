@@ -118,9 +118,9 @@ function dayWindow(
   return { window: closed || start >= end ? null : { start, end }, holiday };
 }
 
-/** Allowed UTC intervals of one zone, day by day, from the local day before `fromMs`. */
+/** Allowed UTC intervals of one zone, day by day; earlier local days all end before `fromMs`. */
 function* zoneIntervals(zone: string, rules: Rules, fromMs: number, untilMs: number) {
-  for (let day = localDayAt(zone, fromMs) - 1; day * DAY <= untilMs + DAY; day++) {
+  for (let day = localDayAt(zone, fromMs); day * DAY <= untilMs + DAY; day++) {
     const { window } = dayWindow(zone, day, rules);
     if (window) {
       yield* wallRangeToUtc(
