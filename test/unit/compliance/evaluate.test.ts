@@ -75,7 +75,9 @@ describe('evaluateTouch', () => {
   it('location_unresolved has no knowable time', () => {
     const decision = touch({ to_e164: '+447700900123' }, '2026-06-10T15:00:00Z');
     expect(decision.reasons.map((r) => r.code)).toEqual(['location_unresolved']);
-    expect(decision.reasons[0]?.message).toContain('lead_timezone');
+    expect(decision.reasons[0]?.message).toBe(
+      "The contact's time zone cannot be resolved from the number and lead_timezone.",
+    );
     expect(decision.next_allowed_at).toBeNull();
   });
 

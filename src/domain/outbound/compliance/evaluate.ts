@@ -25,7 +25,7 @@ export interface TouchDecision {
 
 function quietMessage(check: QuietHoursCheck): string {
   if (check.code === 'location_unresolved') {
-    return 'The contact’s time zone cannot be determined from the number; give a lead_timezone or use a US number.';
+    return "The contact's time zone cannot be resolved from the number and lead_timezone.";
   }
   const outside = check.local.filter((z) => !z.inside).map((z) => z.zone);
   return `Outside the permitted calling window in ${outside.join(', ')}.`;
