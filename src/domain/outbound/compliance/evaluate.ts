@@ -1,0 +1,94 @@
+import { type ConsentCheck, checkConsent, consentMessage } from './consent.js';
+import { checkFrequency, type FrequencyCheck } from './frequency.js';
+import { toIso } from './instant.js';
+import { type Location, resolveLocation } from './location.js';
+import { checkQuietHours, nextQuietAllowed, type QuietHoursCheck } from './quiet-hours.js';
+import type { Reason, TouchInput } from './types.js';
+
+export interface TouchDecision {
+  allowed: boolean;
+  /** Failing checks in the order consent, quiet hours, frequency; empty when allowed. */
+  reasons: Reason[];
+  checks: {
+    consent: ConsentCheck;
+    quiet_hours: QuietHoursCheck;
+    frequency: FrequencyCheck;
+  };
+  /**
+   * Earliest instant at which the touch would pass quiet hours and frequency together; null when
+   * allowed, or when a failing check has no knowable time (consent, unresolved location).
+   */
+  next_allowed_at: string | null;
+  location: Location;
+  evaluated_at: string;
+}
+
+function quietMessage(check: QuietHoursCheck): string {
+  if (check.code === 'location_unresolved') {
+    return "The contact's time zone cannot be resolved from the number and lead_timezone.";
+  }
+  const outside = check.local.filter((z) => !z.inside).map((z) => z.zone);
+  return `Outside the permitted calling window in ${outside.join(', ')}.`;
+}
+
+function frequencyMessage(check: FrequencyCheck): string {
+  const hit = check.caps.filter((c) => !c.passed);
+  const parts = hit.map(
+    (c) => `${c.count}/${c.max} ${c.scope === 'all' ? 'touches' : c.scope} in ${c.window_hours} h`,
+  );
+  return `Contact frequency cap reached (${parts.join('; ')}).`;
+}
+
+/**
+ * Runs every check (compliance-rules.md Part A, contract §5) and reports all of them. Pure: the
+ * caller passes the records, history and `nowMs`; nothing here reads a clock or a store.
+ */
+export function evaluateTouch(input: TouchInput, nowMs: number): TouchDecision {
+  const location = resolveLocation(input.to_e164, input.lead_timezone);
+  const consent = checkConsent(
+    {
+      channel: input.channel,
+      asserted: input.consent_basis,
+      records: input.records,
+      revocations: input.revocations,
+      ...(input.config ? { config: input.config } : {}),
+    },
+    nowMs,
+  );
+  const quietInput = {
+    location,
+    channel: input.channel,
+    ...(input.config ? { config: input.config } : {}),
+  };
+  const quiet = checkQuietHours(quietInput, nowMs);
+  const frequencyInput = {
+    channel: input.channel,
+    history: input.history,
+    state: location.resolved ? location.state : null,
+    ...(input.config ? { config: input.config } : {}),
+  };
+  const frequency = checkFrequency(frequencyInput, nowMs);
+
+  const reasons: Reason[] = [];
+  if (consent.code) reasons.push({ code: consent.code, message: consentMessage(consent.code) });
+  if (quiet.code) reasons.push({ code: quiet.code, message: quietMessage(quiet) });
+  if (frequency.code) reasons.push({ code: frequency.code, message: frequencyMessage(frequency) });
+
+  let next: string | null = null;
+  if (consent.passed && location.resolved) {
+    if (frequency.passed) next = quiet.next_allowed_at;
+    else if (frequency.next_allowed_at !== null) {
+      // Frequency only loosens with time, so the answer is the first quiet-hours opening after it.
+      const opens = nextQuietAllowed(quietInput, Date.parse(frequency.next_allowed_at));
+      next = opens === null ? null : toIso(opens);
+    }
+  }
+  return {
+    allowed: reasons.length === 0,
+    reasons,
+    checks: { consent, quiet_hours: quiet, frequency },
+    next_allowed_at: next,
+    location,
+    evaluated_at: toIso(nowMs),
+  };
+}

@@ -1,0 +1,27 @@
+export { mergeConfig, requiredTier, validateConfig } from './config.js';
+export { type ConsentCheck, type ConsentCode, checkConsent } from './consent.js';
+export { evaluateTouch, type TouchDecision } from './evaluate.js';
+export {
+  capsFor,
+  checkFrequency,
+  type FrequencyCap,
+  type FrequencyCapReport,
+  type FrequencyCheck,
+  type FrequencyInput,
+} from './frequency.js';
+export { toMs } from './instant.js';
+export {
+  type Location,
+  type ResolvedLocation,
+  resolveLocation,
+  type UnresolvedLocation,
+} from './location.js';
+export {
+  checkQuietHours,
+  nextQuietAllowed,
+  type QuietHoursCheck,
+  type QuietHoursInput,
+  type QuietHoursZoneReport,
+} from './quiet-hours.js';
+export type * from './types.js';
+export { isValidTimeZone } from './tz.js';

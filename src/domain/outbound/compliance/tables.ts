@@ -1,0 +1,136 @@
+/**
+ * The reviewed data files of data/compliance, indexed for lookup and checked once at load:
+ * a malformed row is a bug in a reviewed file, so it fails loudly at start-up, not per touch.
+ */
+import { type AreaCodeGroup, US_AREA_CODES } from '../../../../data/compliance/area-codes.js';
+import { HOLIDAY_YEARS, STATE_HOLIDAYS } from '../../../../data/compliance/holidays.js';
+import { NON_US_AREA_CODES } from '../../../../data/compliance/nanp-non-us.js';
+import {
+  type DayRule,
+  STATE_RULES,
+  type StateRule,
+  type TouchChannel,
+  type Weekday,
+} from '../../../../data/compliance/state-rules.js';
+import { isValidTimeZone } from './tz.js';
+
+export const WEEKDAYS: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+/** Countries whose numbers fall under US law: the states, DC and the territories. */
+const US_COUNTRIES = new Set(['US', 'PR', 'VI', 'GU', 'MP', 'AS']);
+
+export interface AreaCodeEntry {
+  npa: number;
+  region: string;
+  country: string;
+  us: boolean;
+  zones: readonly string[];
+}
+
+/** Local minutes since midnight, start inclusive, end exclusive; null = closed. */
+export type MinuteWindow = { start: number; end: number } | null;
+
+export interface CompiledRestriction {
+  channels: readonly TouchChannel[] | null;
+  dstOnly: boolean;
+  /** Indexed by weekday (0 = Sunday); undefined = not restricted that day. */
+  days: readonly (MinuteWindow | undefined)[];
+  holidays: MinuteWindow | undefined;
+}
+
+export interface CompiledStateRule {
+  state: string;
+  restrictions: readonly CompiledRestriction[];
+  frequencyCaps: StateRule['frequencyCaps'];
+  source: string;
+}
+
+export function parseHhmm(value: string): number {
+  const m = /^([01]\d|2[0-4]):([0-5]\d)$/.exec(value);
+  const minutes = m ? Number(m[1]) * 60 + Number(m[2]) : Number.NaN;
+  if (!(minutes >= 0 && minutes <= 24 * 60)) throw new RangeError(`bad HH:MM time: ${value}`);
+  return minutes;
+}
+
+function compileDayRule(rule: DayRule | undefined, where: string): MinuteWindow | undefined {
+  if (rule === undefined || rule === 'closed') return rule === 'closed' ? null : undefined;
+  const start = parseHhmm(rule.start);
+  const end = parseHhmm(rule.end);
+  if (start >= end) throw new RangeError(`${where}: empty window ${rule.start}-${rule.end}`);
+  return { start, end };
+}
+
+function buildAreaCodes(): Map<number, AreaCodeEntry> {
+  const map = new Map<number, AreaCodeEntry>();
+  const add = (group: AreaCodeGroup) => {
+    for (const npa of group.npas) {
+      if (map.has(npa)) throw new Error(`area code ${npa} listed twice`);
+      const zones = group.npaZones?.[npa] ?? group.zones;
+      for (const zone of zones) {
+        if (!isValidTimeZone(zone)) throw new Error(`area code ${npa}: unknown zone ${zone}`);
+      }
+      map.set(npa, {
+        npa,
+        region: group.region,
+        country: group.country,
+        us: US_COUNTRIES.has(group.country),
+        zones,
+      });
+    }
+    for (const key of Object.keys(group.npaZones ?? {})) {
+      if (!group.npas.includes(Number(key))) throw new Error(`npaZones ${key} not in its group`);
+    }
+  };
+  for (const group of [...US_AREA_CODES, ...NON_US_AREA_CODES]) add(group);
+  return map;
+}
+
+function buildStateRules(): Map<string, CompiledStateRule> {
+  const map = new Map<string, CompiledStateRule>();
+  for (const [state, rule] of Object.entries(STATE_RULES)) {
+    const restrictions = rule.restrictions.map((r, i) => ({
+      channels: r.channels ?? null,
+      dstOnly: r.dstOnly ?? false,
+      days: WEEKDAYS.map((d) => compileDayRule(r.days[d], `${state}[${i}].${d}`)),
+      holidays: compileDayRule(r.holidays, `${state}[${i}].holidays`),
+    }));
+    map.set(state, { state, restrictions, frequencyCaps: rule.frequencyCaps, source: rule.source });
+  }
+  return map;
+}
+
+function buildHolidays(): Map<string, Map<string, string>> {
+  const map = new Map<string, Map<string, string>>();
+  for (const [state, list] of Object.entries(STATE_HOLIDAYS)) {
+    const byDate = new Map<string, string>();
+    for (const { date, name } of list) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) {
+        throw new RangeError(`${state}: bad holiday date ${date}`);
+      }
+      if (!HOLIDAY_YEARS.includes(Number(date.slice(0, 4)))) {
+        throw new RangeError(`${state}: holiday ${date} outside HOLIDAY_YEARS`);
+      }
+      // Two names on one date (observed New Year's and a state day) read better joined.
+      const prior = byDate.get(date);
+      byDate.set(date, prior && prior !== name ? `${prior} / ${name}` : name);
+    }
+    map.set(state, byDate);
+  }
+  return map;
+}
+
+export const AREA_CODES: ReadonlyMap<number, AreaCodeEntry> = buildAreaCodes();
+export const COMPILED_STATE_RULES: ReadonlyMap<string, CompiledStateRule> = buildStateRules();
+const HOLIDAYS = buildHolidays();
+
+/**
+ * The holiday name on that local date for the state, or null. Outside the covered years the
+ * calendar is unknown, and every day counts as a holiday (fail closed) for states that have one.
+ */
+export function holidayOn(state: string, isoDate: string): string | null {
+  const calendar = HOLIDAYS.get(state);
+  if (!calendar) return null;
+  if (!HOLIDAY_YEARS.includes(Number(isoDate.slice(0, 4)))) {
+    return `no ${state} holiday calendar for ${isoDate.slice(0, 4)}`;
+  }
+  return calendar.get(isoDate) ?? null;
+}

@@ -1,0 +1,96 @@
+import type { TouchChannel, Weekday } from '../../../../data/compliance/state-rules.js';
+
+export type { TouchChannel as Channel, Weekday };
+
+export type Purpose = 'marketing' | 'informational';
+/** Ordered pewc > pec > ebr > none (compliance-rules.md Part A point 1). */
+export type ConsentTier = 'pewc' | 'pec' | 'ebr' | 'none';
+/** What a caller may assert: `none` is never a basis. */
+export type ConsentBasis = Exclude<ConsentTier, 'none'>;
+/** Epoch milliseconds, a Date, or an ISO 8601 string with an offset or `Z`. */
+export type Instant = number | Date | string;
+
+export type ReasonCode =
+  | 'consent_missing'
+  | 'consent_insufficient'
+  | 'consent_revoked'
+  | 'channel_not_allowed'
+  | 'location_unresolved'
+  | 'quiet_hours'
+  | 'frequency_capped';
+
+export interface Reason {
+  code: ReasonCode;
+  message: string;
+}
+
+/** A campaign's own window, applied in every candidate zone; it can only narrow. */
+export interface CallingWindow {
+  start: string;
+  end: string;
+  /** Weekdays the window is open; absent: every day. */
+  days?: Weekday[];
+}
+
+/** Campaign caps: only values below the defaults have an effect. */
+export interface FrequencyCapsConfig {
+  per_24h?: number;
+  per_7d?: number;
+  voicemail_per_24h?: number;
+  sms_per_24h?: number;
+}
+
+/** The compliance part of a campaign `config` (contract §5); other keys pass through untouched. */
+export interface CampaignComplianceConfig {
+  purpose?: Purpose;
+  allowed_channels?: TouchChannel[];
+  calling_window?: CallingWindow;
+  frequency_caps?: FrequencyCapsConfig;
+  /** Per-channel tier the campaign requires; only raises the Part A requirement. */
+  required_tier?: Partial<Record<TouchChannel, ConsentBasis>>;
+}
+
+export interface ConsentRecord {
+  id?: string;
+  tier: ConsentBasis;
+  /** For `ebr`: when the transaction or inquiry happened. */
+  captured_at: Instant;
+  /** For `ebr`; absent is read as `inquiry` (the shorter, 3-month relationship). */
+  ebr_basis?: 'transaction' | 'inquiry';
+  expires_at?: Instant;
+  /** Channels the consent covers; absent: every channel. */
+  channels?: TouchChannel[];
+}
+
+export interface RevocationEvent {
+  /** `revoked` and `opt_out` void consent captured before them; `internal_dnc` blocks while listed. */
+  kind: 'revoked' | 'opt_out' | 'internal_dnc';
+  at: Instant;
+}
+
+export interface ConsentInput {
+  channel: TouchChannel;
+  asserted: ConsentBasis;
+  records: readonly ConsentRecord[];
+  revocations: readonly RevocationEvent[];
+  config?: CampaignComplianceConfig;
+}
+
+export interface PlacedTouch {
+  at: Instant;
+  channel: TouchChannel;
+}
+
+export interface TouchInput {
+  to_e164: string;
+  channel: TouchChannel;
+  consent_basis: ConsentBasis;
+  lead_timezone?: string;
+  /** Consent records and revocations on file for (organization, contact number). */
+  records: readonly ConsentRecord[];
+  revocations: readonly RevocationEvent[];
+  /** Placed touches for (organization, contact number), every campaign and channel. */
+  history: readonly PlacedTouch[];
+  /** The campaign config, already merged with the selected variant (see mergeConfig). */
+  config?: CampaignComplianceConfig;
+}
