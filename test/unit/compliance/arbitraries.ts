@@ -1,6 +1,6 @@
 /** Generators shared by the property tests: numbers, instants, channels, purposes, windows. */
 import fc from 'fast-check';
-import type { Weekday } from '../../../data/compliance/state-rules.js';
+import type { Weekday } from '../../../src/domain/outbound/compliance/data/state-rules.js';
 import {
   type CampaignComplianceConfig,
   type Channel,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STATE_RULES } from '../../../data/compliance/state-rules.js';
+import { STATE_RULES } from '../../../src/domain/outbound/compliance/data/state-rules.js';
 import { evaluateTouch, type PlacedTouch } from '../../../src/domain/outbound/compliance/index.js';
 import {
   combinedCase,

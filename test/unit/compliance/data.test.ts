@@ -1,7 +1,10 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
-import { HOLIDAY_YEARS, STATE_HOLIDAYS } from '../../../data/compliance/holidays.js';
-import { STATE_RULES } from '../../../data/compliance/state-rules.js';
+import {
+  HOLIDAY_YEARS,
+  STATE_HOLIDAYS,
+} from '../../../src/domain/outbound/compliance/data/holidays.js';
+import { STATE_RULES } from '../../../src/domain/outbound/compliance/data/state-rules.js';
 import {
   AREA_CODES,
   COMPILED_STATE_RULES,

@@ -3,8 +3,14 @@
  * placed at that instant would pass, reading the raw data files and Intl directly. It shares no
  * code with src/ so that property tests can compare the engine's interval walk against it.
  */
-import { HOLIDAY_YEARS, STATE_HOLIDAYS } from '../../../data/compliance/holidays.js';
-import { STATE_RULES, type Weekday } from '../../../data/compliance/state-rules.js';
+import {
+  HOLIDAY_YEARS,
+  STATE_HOLIDAYS,
+} from '../../../src/domain/outbound/compliance/data/holidays.js';
+import {
+  STATE_RULES,
+  type Weekday,
+} from '../../../src/domain/outbound/compliance/data/state-rules.js';
 import type {
   CallingWindow,
   Channel,

@@ -1,17 +1,17 @@
 /**
- * The reviewed data files of data/compliance, indexed for lookup and checked once at load:
+ * The reviewed data files of ./data, indexed for lookup and checked once at load:
  * a malformed row is a bug in a reviewed file, so it fails loudly at start-up, not per touch.
  */
-import { type AreaCodeGroup, US_AREA_CODES } from '../../../../data/compliance/area-codes.js';
-import { HOLIDAY_YEARS, STATE_HOLIDAYS } from '../../../../data/compliance/holidays.js';
-import { NON_US_AREA_CODES } from '../../../../data/compliance/nanp-non-us.js';
+import { type AreaCodeGroup, US_AREA_CODES } from './data/area-codes.js';
+import { HOLIDAY_YEARS, STATE_HOLIDAYS } from './data/holidays.js';
+import { NON_US_AREA_CODES } from './data/nanp-non-us.js';
 import {
   type DayRule,
   STATE_RULES,
   type StateRule,
   type TouchChannel,
   type Weekday,
-} from '../../../../data/compliance/state-rules.js';
+} from './data/state-rules.js';
 import { isValidTimeZone } from './tz.js';
 
 export const WEEKDAYS: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];

@@ -1,4 +1,4 @@
-import type { TouchChannel, Weekday } from '../../../../data/compliance/state-rules.js';
+import type { TouchChannel, Weekday } from './data/state-rules.js';
 
 export type { TouchChannel as Channel, Weekday };
 

@@ -1,0 +1,106 @@
+import Type from 'typebox';
+
+const e164 = Type.String({ 'x-check': 'e164', description: 'E.164 number' });
+const isoDate = Type.String({
+  'x-check': 'iso_datetime',
+  description: 'ISO 8601 timestamp with a zone',
+});
+const scopes = Type.Array(Type.Union([Type.Literal('enroll'), Type.Literal('execute')]), {
+  minItems: 1,
+});
+const rateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()]);
+
+export const OrgIdParams = Type.Object({ org_id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const KeyIdParams = Type.Object({ key_id: Type.String({ minLength: 1, maxLength: 64 }) });
+export const CampaignParams = Type.Object({
+  org_id: Type.String({ minLength: 1, maxLength: 64 }),
+  code: Type.String({ minLength: 1, maxLength: 3 }),
+});
+
+export const CreateOrg = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    tracking_enabled: Type.Optional(Type.Boolean()),
+    dni_rate_limit_per_minute: Type.Optional(rateLimit),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateOrg = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    tracking_enabled: Type.Optional(Type.Boolean()),
+    dni_rate_limit_per_minute: Type.Optional(rateLimit),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateKey = Type.Object(
+  {
+    scopes,
+    expires_at: Type.Optional(Type.Union([isoDate, Type.Null()])),
+    label: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateKey = Type.Object({ scopes }, { additionalProperties: false });
+
+export const RotateKey = Type.Object(
+  { grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 30 * 86_400, default: 0 })) },
+  { additionalProperties: false },
+);
+
+const campaignFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  numbers: Type.Array(e164, { minItems: 1, maxItems: 10_000 }),
+  overflow_number: Type.Optional(Type.Union([e164, Type.Null()])),
+  forward_to: Type.Optional(Type.Union([e164, Type.Null()])),
+  session_ttl_seconds: Type.Optional(Type.Integer({ minimum: 300, maximum: 7200 })),
+  report_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
+  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+};
+
+export const CreateCampaign = Type.Object(
+  { code: Type.String({ minLength: 1, maxLength: 3 }), ...campaignFields },
+  { additionalProperties: false },
+);
+
+export const UpdateCampaign = Type.Object(
+  {
+    name: Type.Optional(campaignFields.name),
+    numbers: Type.Optional(campaignFields.numbers),
+    overflow_number: campaignFields.overflow_number,
+    forward_to: campaignFields.forward_to,
+    session_ttl_seconds: campaignFields.session_ttl_seconds,
+    report_window_days: campaignFields.report_window_days,
+    config: campaignFields.config,
+  },
+  { additionalProperties: false },
+);
+
+export const AddNumbers = Type.Object(
+  { numbers: campaignFields.numbers },
+  { additionalProperties: false },
+);
+
+export const RecordCall = Type.Object(
+  {
+    to: e164,
+    from: Type.String({
+      minLength: 1,
+      maxLength: 32,
+      description: 'Caller id as the carrier gave it',
+    }),
+    started_at: Type.Optional(isoDate),
+  },
+  { additionalProperties: false },
+);
+
+export const AuditQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  action: Type.Optional(Type.String({ maxLength: 64 })),
+  since: Type.Optional(isoDate),
+  until: Type.Optional(isoDate),
+  cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$' })),
+});

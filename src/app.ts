@@ -1,0 +1,95 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { adminRoutes } from './admin/routes.js';
+import type { Keyring } from './domain/auth/keyring.js';
+import type { RateLimiter } from './domain/rate-limit/limiter.js';
+import { installErrorHandling, trackRoutes } from './http/error-handler.js';
+import { instrument, type Metrics } from './http/metrics.js';
+import { requestIdFor } from './http/request-id.js';
+import { dniSessionRoute } from './routes/dni-session/route.js';
+import { pendingRoutes } from './routes/placeholders.js';
+import { systemRoutes } from './routes/system/route.js';
+import type { Store } from './store/db.js';
+
+export interface Clock {
+  /** Epoch milliseconds. Tests pass a clock they can set. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface AppDeps {
+  store: Store;
+  keyring: Keyring;
+  limiter: RateLimiter;
+  clock: Clock;
+  metrics: Metrics;
+  logger: Logger;
+}
+
+export const BODY_LIMIT = 64 * 1024;
+
+function baseInstance(logger: Logger): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: logger,
+    genReqId: requestIdFor,
+    bodyLimit: BODY_LIMIT,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: false },
+  }) as unknown as FastifyInstance;
+  // Request bodies are validated by our Pydantic-compatible walker after
+  // authentication (src/http/validate.ts); route schemas feed OpenAPI only.
+  app.setValidatorCompiler(() => () => true);
+  // Keep the raw bytes: FastAPI's rules for content types and bad JSON apply.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && type.startsWith('application/json'))
+      reply.header('content-type', 'application/json');
+    return payload;
+  });
+  return app;
+}
+
+/** The public API. It never listens: src/server.ts does. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = baseInstance(deps.logger);
+  // Order matters: route tracking and swagger must see every route registered after them.
+  const table = trackRoutes(app);
+  installErrorHandling(app, table);
+  instrument(app, deps.metrics);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Call tracking API',
+        version: '0.1.0',
+        description:
+          'DNI sessions, buyer reports and governed outbound touches. Authenticate with `Authorization: Bearer svc_live_…`.',
+      },
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  systemRoutes(app, deps);
+  dniSessionRoute(app, deps);
+  pendingRoutes(app, deps, ['buyer-report', 'outbound']);
+  return app;
+}
+
+export { baseInstance };
+
+/** The provider-support API and /metrics, on their own listener (127.0.0.1 by default). */
+export async function buildAdminApp(deps: AppDeps, adminToken: string): Promise<FastifyInstance> {
+  const app = baseInstance(deps.logger);
+  const table = trackRoutes(app);
+  installErrorHandling(app, table);
+  adminRoutes(app, deps, adminToken);
+  return app;
+}

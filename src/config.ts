@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  adminPort: number;
+  adminHost: string;
+  /** Absent: the embedded PGlite store in `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Absent: rate-limit counters live in this process. */
+  redisUrl: string | undefined;
+  adminToken: string | undefined;
+  logLevel: string;
+  /** How often other processes' key and org changes are picked up. */
+  authRefreshMs: number;
+  databasePoolSize: number;
+  /** PGlite's shared_buffers; the default keeps the embedded store's RSS small. */
+  pgliteSharedBuffers: string;
+  trustProxy: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+class ConfigError extends Error {}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return n;
+}
+
+function url(env: Env, name: string, schemes: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let scheme: string;
+  try {
+    scheme = new URL(raw).protocol.replace(/:$/, '');
+  } catch {
+    throw new ConfigError(`${name} is not a URL`);
+  }
+  if (!schemes.includes(scheme)) {
+    throw new ConfigError(`${name} must start with ${schemes.map((s) => `${s}://`).join(' or ')}`);
+  }
+  return raw;
+}
+
+/** Reads the environment once; nothing else in the service looks at process.env. */
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: int(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    adminPort: int(env, 'ADMIN_PORT', 3001, 0, 65535),
+    adminHost: env.ADMIN_HOST || '127.0.0.1',
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
+    dataDir: resolve(env.DATA_DIR || './data'),
+    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    adminToken: env.ADMIN_TOKEN || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    authRefreshMs: int(env, 'AUTH_REFRESH_MS', 1000, 100, 5000),
+    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 16, 1, 200),
+    pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS || '16MB',
+    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+  };
+}
+
+export { ConfigError };
+
+/**
+ * The admin token: ADMIN_TOKEN, else the one kept in DATA_DIR/admin-token,
+ * created (mode 0600) on first use. The CLI resolves it the same way.
+ */
+export function resolveAdminToken(
+  config: Pick<Config, 'adminToken' | 'dataDir'>,
+  create: boolean,
+): string | undefined {
+  if (config.adminToken) return config.adminToken;
+  const file = join(config.dataDir, 'admin-token');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  if (!create) return undefined;
+  mkdirSync(config.dataDir, { recursive: true });
+  const token = `adm_${randomBytes(24).toString('hex')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return token;
+}

@@ -1,0 +1,59 @@
+/** A session as attribution sees it. */
+export interface HeldSession {
+  id: string;
+  createdAt: Date;
+  expiresAt: Date;
+}
+
+export type AttributionKind = 'session' | 'recent_holder' | 'repeat_caller' | 'campaign';
+
+export interface Attribution {
+  kind: AttributionKind;
+  sessionId: string | null;
+  /** More than one live session held the number when the call came in. */
+  ambiguous: boolean;
+}
+
+/** A holder's number still points to it this long after the session expired. */
+export const RECENT_HOLDER_GRACE_MS = 30 * 60 * 1000;
+
+/**
+ * Attribution of an inbound call to tracking number N at time t (contract §3):
+ * the session holding N at t; else N's last holder if t is within 30 minutes
+ * after it expired and N was not handed out since; else the caller's latest
+ * attributed session in the campaign; else the campaign only.
+ *
+ * `sessionsOfNumber` are N's sessions created at or before t, newest first.
+ */
+export function attributeCall(
+  t: Date,
+  sessionsOfNumber: readonly HeldSession[],
+  repeatCallerSessionId: string | null,
+): Attribution {
+  const at = t.getTime();
+  const live = sessionsOfNumber.filter(
+    (s) => s.createdAt.getTime() <= at && s.expiresAt.getTime() > at,
+  );
+  if (live.length > 0) {
+    // Several live holders happen only on a shared or overflow number: the latest visitor is likeliest.
+    return { kind: 'session', sessionId: live[0]!.id, ambiguous: live.length > 1 };
+  }
+  const last = sessionsOfNumber.reduce<HeldSession | null>(
+    (best, s) =>
+      s.expiresAt.getTime() <= at && (!best || s.expiresAt > best.expiresAt) ? s : best,
+    null,
+  );
+  if (last) {
+    const expired = last.expiresAt.getTime();
+    const handedOutSince = sessionsOfNumber.some(
+      (s) => s.createdAt.getTime() >= expired && s.createdAt.getTime() <= at,
+    );
+    if (at - expired <= RECENT_HOLDER_GRACE_MS && !handedOutSince) {
+      return { kind: 'recent_holder', sessionId: last.id, ambiguous: false };
+    }
+  }
+  if (repeatCallerSessionId) {
+    return { kind: 'repeat_caller', sessionId: repeatCallerSessionId, ambiguous: false };
+  }
+  return { kind: 'campaign', sessionId: null, ambiguous: false };
+}

@@ -1,0 +1,82 @@
+import type { Redis } from 'ioredis';
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests counted in this window, this one included. */
+  count: number;
+  /** Seconds until the next window opens (at least 1). */
+  retryAfterSeconds: number;
+}
+
+/** Fixed windows aligned to the wall clock. Two stores, one behaviour. */
+export interface RateLimiter {
+  hit(key: string, limit: number, nowMs: number, windowMs?: number): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+function decide(
+  count: number,
+  limit: number,
+  nowMs: number,
+  windowStart: number,
+  windowMs: number,
+): RateDecision {
+  return {
+    allowed: count <= limit,
+    count,
+    retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000)),
+  };
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+  private sweptAt = 0;
+
+  async hit(key: string, limit: number, nowMs: number, windowMs = 60_000): Promise<RateDecision> {
+    const start = Math.floor(nowMs / windowMs) * windowMs;
+    this.sweep(start);
+    let w = this.windows.get(key);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return decide(w.count, limit, nowMs, start, windowMs);
+  }
+
+  /** Drops finished windows once per window, so idle organizations cost nothing. */
+  private sweep(start: number): void {
+    if (this.sweptAt === start) return;
+    this.sweptAt = start;
+    for (const [k, w] of this.windows) if (w.start < start) this.windows.delete(k);
+  }
+
+  async close(): Promise<void> {}
+}
+
+// INCR and the expiry in one round trip; the key outlives its window a little
+// so a slow clock on another process still finds the same counter.
+const HIT_SCRIPT = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n`;
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'rl:',
+  ) {
+    redis.defineCommand('rlHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
+  }
+
+  async hit(key: string, limit: number, nowMs: number, windowMs = 60_000): Promise<RateDecision> {
+    const start = Math.floor(nowMs / windowMs) * windowMs;
+    const client = this.redis as Redis & { rlHit(key: string, ttl: number): Promise<number> };
+    const count = await client.rlHit(`${this.prefix}${key}:${start}`, windowMs * 2);
+    return decide(count, limit, nowMs, start, windowMs);
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit();
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The error catalogue: every error the service answers with, and its status.
+ * Domain code throws these; only src/http/error-handler.ts renders them.
+ */
+
+export interface PydanticError {
+  type: string;
+  loc: (string | number)[];
+  msg: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+const catalogue = {
+  invalid_api_key: 401,
+  invalid_admin_token: 401,
+  tracking_disabled: 403,
+  insufficient_scope: 403,
+  campaign_not_found: 404,
+  call_not_found: 404,
+  org_not_found: 404,
+  key_not_found: 404,
+  number_not_found: 404,
+  'Not Found': 404,
+  'Method Not Allowed': 405,
+  idempotency_key_in_use: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limited: 429,
+  'There was an error parsing the body': 400,
+  'Internal Server Error': 500,
+  not_implemented: 501,
+  service_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof catalogue;
+
+export class AppError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly headers: Record<string, string> = {},
+    /** Extra fields beside `detail`, for admin conflicts that say what clashed. */
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(code);
+    this.status = catalogue[code];
+  }
+}
+
+/** 422: the request failed validation; `errors` are already in Pydantic's shape. */
+export class ValidationFailed extends Error {
+  readonly status = 422;
+  constructor(readonly errors: PydanticError[]) {
+    super('validation failed');
+  }
+}
+
+export const errors = {
+  invalidApiKey: () => new AppError('invalid_api_key', { 'www-authenticate': 'Bearer' }),
+  invalidAdminToken: () => new AppError('invalid_admin_token', { 'www-authenticate': 'Bearer' }),
+  trackingDisabled: () => new AppError('tracking_disabled'),
+  insufficientScope: () => new AppError('insufficient_scope'),
+  campaignNotFound: () => new AppError('campaign_not_found'),
+  callNotFound: () => new AppError('call_not_found'),
+  orgNotFound: () => new AppError('org_not_found'),
+  keyNotFound: () => new AppError('key_not_found'),
+  numberNotFound: () => new AppError('number_not_found'),
+  routeNotFound: () => new AppError('Not Found'),
+  methodNotAllowed: (allow: string[]) =>
+    new AppError('Method Not Allowed', { allow: allow.join(', ') }),
+  conflict: (what: string) => new AppError('conflict', {}, { reason: what }),
+  idempotencyKeyInUse: () => new AppError('idempotency_key_in_use'),
+  payloadTooLarge: () => new AppError('payload_too_large'),
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError('rate_limited', { 'retry-after': String(retryAfterSeconds) }),
+  bodyUndecodable: () => new AppError('There was an error parsing the body'),
+  internal: () => new AppError('Internal Server Error'),
+  notImplemented: () => new AppError('not_implemented'),
+  unavailable: () => new AppError('service_unavailable'),
+  /** A single field error, for checks that need the database (report window, reused ids). */
+  field: (loc: (string | number)[], msg: string, input: unknown) =>
+    new ValidationFailed([
+      { type: 'value_error', loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } },
+    ]),
+};

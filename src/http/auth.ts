@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Keyring, Principal } from '../domain/auth/keyring.js';
+import type { Scope } from '../domain/auth/keys.js';
+import type { RateLimiter } from '../domain/rate-limit/limiter.js';
+import { errors } from '../errors.js';
+import type { Metrics } from './metrics.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error('route has no authentication hook');
+  return request.principal;
+}
+
+/** 401, then 403 tracking_disabled, then 403 insufficient_scope: before the body is read. */
+export function requireScope(
+  keyring: Keyring,
+  scope: Scope,
+  now: () => number,
+): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.principal = keyring.authenticate(request.headers.authorization, scope, now());
+  };
+}
+
+export const DEFAULT_DNI_RATE_LIMIT = 300;
+
+/** Per-organization fixed window; counted after authentication, before validation. */
+export function dniRateLimit(
+  limiter: RateLimiter,
+  now: () => number,
+  metrics: Metrics,
+): onRequestAsyncHookHandler {
+  return async (request: FastifyRequest) => {
+    const p = principalOf(request);
+    const limit = p.org.dniRateLimitPerMinute ?? DEFAULT_DNI_RATE_LIMIT;
+    const d = await limiter.hit(`dni:${p.orgId}`, limit, now());
+    if (!d.allowed) {
+      metrics.rateLimited.inc({ route: 'POST /dni/session' });
+      throw errors.rateLimited(d.retryAfterSeconds);
+    }
+  };
+}

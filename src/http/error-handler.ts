@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, errors, ValidationFailed } from '../errors.js';
+import { dumpsPy, render422 } from './validation/index.js';
+
+export interface RouteTable {
+  /** Path patterns with `:param` segments and the methods each answers. */
+  routes: { pattern: RegExp; methods: string[] }[];
+}
+
+/** Turns a Fastify route path (`/a/:b/c`) into a matcher for 405 detection. */
+export function routeMatcher(path: string): RegExp {
+  const body = path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}$`);
+}
+
+export function sendError(reply: FastifyReply, err: AppError | ValidationFailed): FastifyReply {
+  if (err instanceof ValidationFailed) {
+    return reply.code(422).type('application/json').send(render422(err.errors));
+  }
+  reply.headers(err.headers);
+  return reply
+    .code(err.status)
+    .type('application/json')
+    .send(dumpsPy({ detail: err.code, ...err.extra }));
+}
+
+function fromFastify(err: FastifyError): AppError | null {
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return errors.payloadTooLarge();
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return errors.bodyUndecodable();
+    default:
+      return null;
+  }
+}
+
+/** The one place that renders errors: catalogue errors as they are, anything else as a logged 500. */
+export function installErrorHandling(app: FastifyInstance, table: RouteTable): void {
+  app.setErrorHandler(
+    (err: FastifyError | AppError | ValidationFailed, request: FastifyRequest, reply) => {
+      if (err instanceof AppError || err instanceof ValidationFailed) return sendError(reply, err);
+      const mapped = fromFastify(err as FastifyError);
+      if (mapped) return sendError(reply, mapped);
+      request.log.error({ err }, 'unhandled error');
+      return sendError(reply, errors.internal());
+    },
+  );
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allow = table.routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods);
+    if (allow.length > 0) return sendError(reply, errors.methodNotAllowed([...new Set(allow)]));
+    return sendError(reply, errors.routeNotFound());
+  });
+}
+
+/** Records every route so the not-found handler can tell 404 from 405. */
+export function trackRoutes(app: FastifyInstance): RouteTable {
+  const table: RouteTable = { routes: [] };
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    table.routes.push({
+      pattern: routeMatcher(route.url),
+      methods: methods.filter((m) => m !== 'HEAD'),
+    });
+  });
+  return table;
+}

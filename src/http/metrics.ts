@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolUsage } from '../store/repos/dni.js';
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  rateLimited: Counter<'route'>;
+  dniSessions: Counter<'campaign_id' | 'outcome'>;
+  poolExhausted: Counter<'campaign_id' | 'fallback'>;
+}
+
+/** One registry per process (not prom-client's global), so tests can build many apps. */
+export function createMetrics(poolUsage: () => Promise<PoolUsage[]>): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labels = ['campaign_id', 'org_id', 'code'] as const;
+  const held = new Gauge({
+    name: 'dni_pool_held_numbers',
+    help: 'Pool numbers held by a live session, per campaign (utilisation = held / numbers)',
+    labelNames: labels,
+  });
+  // One query per scrape sets both gauges; `held` is registered after `size` so it prints after it.
+  new Gauge({
+    name: 'dni_pool_numbers',
+    help: 'Pool numbers per campaign',
+    labelNames: labels,
+    registers: [registry],
+    async collect() {
+      const usage = await poolUsage();
+      this.reset();
+      held.reset();
+      for (const u of usage) {
+        const l = { campaign_id: u.campaignId, org_id: u.orgId, code: u.code };
+        this.set(l, u.total);
+        held.set(l, u.held);
+      }
+    },
+  });
+  registry.registerMetric(held);
+  return {
+    registry,
+    httpRequests: new Counter({
+      name: 'http_requests_total',
+      help: 'Requests by route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Request latency by route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'rate_limit_rejections_total',
+      help: 'Requests refused with 429',
+      labelNames: ['route'],
+      registers: [registry],
+    }),
+    dniSessions: new Counter({
+      name: 'dni_sessions_total',
+      help: 'DNI session requests by outcome (sticky, allocated, shared, overflow)',
+      labelNames: ['campaign_id', 'outcome'],
+      registers: [registry],
+    }),
+    poolExhausted: new Counter({
+      name: 'dni_pool_exhausted_total',
+      help: 'Sessions given a shared or overflow number because the pool had no free number: grow the pool',
+      labelNames: ['campaign_id', 'fallback'],
+      registers: [registry],
+    }),
+  };
+}
+
+/** Request count and latency by route pattern, never by raw URL (bounded label values). */
+export function instrument(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status: String(reply.statusCode),
+    };
+    metrics.httpRequests.inc(labels);
+    metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+  });
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.js';
+import { createDniSession } from '../../domain/dni/sessions.js';
+import { dniRateLimit, principalOf, requireScope } from '../../http/auth.js';
+import { validated, validateRequest } from '../../http/validate.js';
+import { bearerSecurity } from '../common.js';
+import { DniSessionBody, dniSessionSchema } from './schema.js';
+
+export function dniSessionRoute(app: FastifyInstance, deps: AppDeps): void {
+  const now = () => deps.clock.now();
+  app.post('/dni/session', {
+    schema: { ...dniSessionSchema, security: bearerSecurity },
+    onRequest: [
+      requireScope(deps.keyring, 'enroll', now),
+      dniRateLimit(deps.limiter, now, deps.metrics),
+    ],
+    preHandler: validateRequest({ body: DniSessionBody }),
+    handler: async (request, reply) => {
+      const { body } = validated<unknown, DniSessionBody>(request);
+      const at = new Date(now());
+      const s = await createDniSession(deps.store, principalOf(request).orgId, body, at);
+      deps.metrics.dniSessions.inc({ campaign_id: s.campaignId, outcome: s.outcome });
+      if (s.outcome === 'shared' || s.outcome === 'overflow') {
+        deps.metrics.poolExhausted.inc({ campaign_id: s.campaignId, fallback: s.outcome });
+      }
+      return reply.code(201).send({
+        tracking_number: s.trackingNumber,
+        dni_session_id: s.sessionId,
+        expires_at: s.expiresAt.toISOString(),
+      });
+    },
+  });
+}

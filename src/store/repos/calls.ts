@@ -1,0 +1,112 @@
+import { and, desc, eq, isNotNull, lte } from 'drizzle-orm';
+import { type Attribution, attributeCall } from '../../domain/dni/attribution.js';
+import { newId } from '../../domain/ids.js';
+import type { Executor } from '../db.js';
+import { calls, campaigns, dniSessions, trackingNumbers } from '../schema.js';
+import { writeAudit } from './audit.js';
+
+export interface InboundCall {
+  /** The tracking number that was dialled, E.164. */
+  to: string;
+  from: string;
+  startedAt: Date;
+}
+
+export interface RecordedCall {
+  callId: string;
+  orgId: string;
+  campaignId: string;
+  campaignCode: string;
+  forwardTo: string | null;
+  attribution: Attribution;
+}
+
+// Enough to find the live holders of a shared number and its last holder.
+const SESSIONS_SCANNED = 50;
+
+/**
+ * Attributes an inbound call to the session that held the number (contract §3)
+ * and stores it. `orgId` restricts the lookup to one organization (admin API);
+ * null accepts any organization's number (a carrier webhook).
+ * Null: no campaign answers for that number.
+ */
+export async function recordInboundCall(
+  ex: Executor,
+  orgId: string | null,
+  call: InboundCall,
+  actor: string,
+  requestId: string | null,
+  now: Date,
+): Promise<RecordedCall | null> {
+  const [number] = await ex
+    .select({
+      orgId: trackingNumbers.orgId,
+      campaignId: trackingNumbers.campaignId,
+      code: campaigns.code,
+      forwardTo: campaigns.forwardTo,
+    })
+    .from(trackingNumbers)
+    .innerJoin(campaigns, eq(campaigns.id, trackingNumbers.campaignId))
+    .where(eq(trackingNumbers.e164, call.to));
+  if (!number || (orgId !== null && number.orgId !== orgId)) return null;
+
+  const held = await ex
+    .select({
+      id: dniSessions.id,
+      createdAt: dniSessions.createdAt,
+      expiresAt: dniSessions.expiresAt,
+    })
+    .from(dniSessions)
+    .where(and(eq(dniSessions.trackingNumber, call.to), lte(dniSessions.createdAt, call.startedAt)))
+    .orderBy(desc(dniSessions.createdAt))
+    .limit(SESSIONS_SCANNED);
+  const [repeat] = await ex
+    .select({ sessionId: calls.dniSessionId })
+    .from(calls)
+    .where(
+      and(
+        eq(calls.campaignId, number.campaignId),
+        eq(calls.fromNumber, call.from),
+        isNotNull(calls.dniSessionId),
+        lte(calls.startedAt, call.startedAt),
+      ),
+    )
+    .orderBy(desc(calls.startedAt))
+    .limit(1);
+  const attribution = attributeCall(call.startedAt, held, repeat?.sessionId ?? null);
+
+  const callId = newId('call', now.getTime());
+  await ex.insert(calls).values({
+    id: callId,
+    orgId: number.orgId,
+    campaignId: number.campaignId,
+    dniSessionId: attribution.sessionId,
+    trackingNumber: call.to,
+    fromNumber: call.from,
+    startedAt: call.startedAt,
+    attribution: attribution.kind,
+    ambiguous: attribution.ambiguous,
+  });
+  await writeAudit(ex, {
+    orgId: number.orgId,
+    actor,
+    action: 'call.recorded',
+    subjectType: 'call',
+    subjectId: callId,
+    detail: {
+      campaign_code: number.code,
+      attribution: attribution.kind,
+      dni_session_id: attribution.sessionId,
+    },
+    requestId,
+    at: now,
+  });
+  return {
+    callId,
+    orgId: number.orgId,
+    campaignId: number.campaignId,
+    campaignCode: number.code,
+    forwardTo: number.forwardTo,
+    attribution,
+  };
+}

@@ -1,0 +1,173 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export const orgs = pgTable('orgs', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  trackingEnabled: boolean('tracking_enabled').notNull().default(false),
+  /** Null: the service default (300). */
+  dniRateLimitPerMinute: integer('dni_rate_limit_per_minute'),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    /** SHA-256 of the whole key, hex. The key itself is never stored. */
+    keyHash: text('key_hash').notNull(),
+    /** First characters of the key, so an operator can tell keys apart. */
+    keyPrefix: text('key_prefix').notNull(),
+    scopes: text('scopes').array().notNull(),
+    label: text('label'),
+    expiresAt: ts('expires_at'),
+    revokedAt: ts('revoked_at'),
+    /** The key that replaced this one by rotation. */
+    rotatedTo: text('rotated_to'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
+    index('api_keys_org_idx').on(t.orgId),
+    index('api_keys_updated_idx').on(t.updatedAt),
+  ],
+);
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    forwardTo: text('forward_to'),
+    sessionTtlSeconds: integer('session_ttl_seconds').notNull().default(1800),
+    reportWindowDays: integer('report_window_days').notNull().default(30),
+    config: jsonb('config').notNull().default(sql`'{}'::jsonb`),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('campaigns_org_code_key').on(t.orgId, t.code)],
+);
+
+/**
+ * Every number the service answers for, pool or overflow. A number belongs to
+ * one campaign of one organization, so an inbound call maps to one campaign.
+ */
+export const trackingNumbers = pgTable(
+  'tracking_numbers',
+  {
+    e164: text('e164').primaryKey(),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
+    campaignId: text('campaign_id')
+      .notNull()
+      .references(() => campaigns.id),
+    /** 'pool' numbers are handed out one visitor at a time; 'overflow' is shared by design. */
+    role: text('role').notNull().default('pool'),
+    heldBy: text('held_by'),
+    /** Expiry of the latest live holder; the number is free once this has passed. */
+    heldUntil: ts('held_until'),
+    lastAssignedAt: ts('last_assigned_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('tracking_numbers_free_idx').on(t.campaignId, t.role, t.heldUntil.asc().nullsFirst()),
+    index('tracking_numbers_lra_idx').on(t.campaignId, t.role, t.lastAssignedAt.asc().nullsFirst()),
+  ],
+);
+
+export const dniSessions = pgTable(
+  'dni_sessions',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    visitorId: text('visitor_id').notNull(),
+    trackingNumber: text('tracking_number').notNull(),
+    /** allocated | shared | overflow */
+    kind: text('kind').notNull(),
+    ambiguous: boolean('ambiguous').notNull().default(false),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    hits: integer('hits').notNull().default(1),
+    gclid: text('gclid'),
+    fbc: text('fbc'),
+    fbp: text('fbp'),
+    landingUrl: text('landing_url'),
+    fbclid: text('fbclid'),
+    msclkid: text('msclkid'),
+    gbraid: text('gbraid'),
+    wbraid: text('wbraid'),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
+    utmTerm: text('utm_term'),
+    utmContent: text('utm_content'),
+  },
+  (t) => [
+    index('dni_sessions_visitor_idx').on(t.campaignId, t.visitorId, t.expiresAt),
+    index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
+  ],
+);
+
+export const calls = pgTable(
+  'calls',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    dniSessionId: text('dni_session_id'),
+    trackingNumber: text('tracking_number').notNull(),
+    fromNumber: text('from_number').notNull(),
+    startedAt: ts('started_at').notNull(),
+    /** session | recent_holder | repeat_caller | campaign */
+    attribution: text('attribution').notNull(),
+    ambiguous: boolean('ambiguous').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('calls_org_campaign_idx').on(t.orgId, t.campaignId, t.startedAt),
+    index('calls_caller_idx').on(t.campaignId, t.fromNumber, t.startedAt),
+  ],
+);
+
+/** Append-only: a trigger in the migrations rejects UPDATE and DELETE. */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
+    id: text('id').notNull(),
+    orgId: text('org_id'),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    subjectType: text('subject_type').notNull(),
+    subjectId: text('subject_id').notNull(),
+    detail: jsonb('detail').notNull().default(sql`'{}'::jsonb`),
+    requestId: text('request_id'),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('audit_log_org_idx').on(t.orgId, t.seq)],
+);
