@@ -142,12 +142,7 @@ export interface KeyInput {
   label?: string | null;
 }
 
-async function insertKey(
-  tx: Executor,
-  orgId: string,
-  input: KeyInput,
-  now: Date,
-) {
+async function insertKey(tx: Executor, orgId: string, input: KeyInput, now: Date) {
   const apiKey = generateApiKey();
   const [k] = await tx
     .insert(apiKeys)

@@ -16,29 +16,31 @@ export function createMetrics(poolUsage: () => Promise<PoolUsage[]>): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labels = ['campaign_id', 'org_id', 'code'] as const;
-  const held = new Gauge({
-    name: 'dni_pool_held_numbers',
-    help: 'Pool numbers held by a live session, per campaign (utilisation = held / numbers)',
-    labelNames: labels,
-  });
-  // One query per scrape sets both gauges; `held` is registered after `size` so it prints after it.
-  new Gauge({
-    name: 'dni_pool_numbers',
-    help: 'Pool numbers per campaign',
-    labelNames: labels,
-    registers: [registry],
-    async collect() {
-      const usage = await poolUsage();
-      this.reset();
-      held.reset();
-      for (const u of usage) {
-        const l = { campaign_id: u.campaignId, org_id: u.orgId, code: u.code };
-        this.set(l, u.total);
-        held.set(l, u.held);
-      }
-    },
-  });
-  registry.registerMetric(held);
+  // prom-client collects gauges concurrently, so both read one shared query per scrape.
+  let scrape: Promise<PoolUsage[]> | null = null;
+  const usage = () => {
+    scrape ??= poolUsage().finally(() => setImmediate(() => (scrape = null)));
+    return scrape;
+  };
+  const poolGauge = (name: string, help: string, pick: (u: PoolUsage) => number) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: labels,
+      registers: [registry],
+      async collect() {
+        const rows = await usage();
+        this.reset();
+        for (const u of rows)
+          this.set({ campaign_id: u.campaignId, org_id: u.orgId, code: u.code }, pick(u));
+      },
+    });
+  poolGauge('dni_pool_numbers', 'Pool numbers per campaign', (u) => u.total);
+  poolGauge(
+    'dni_pool_held_numbers',
+    'Pool numbers held by a live session, per campaign (utilisation = held / numbers)',
+    (u) => u.held,
+  );
   return {
     registry,
     httpRequests: new Counter({

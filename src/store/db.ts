@@ -42,8 +42,6 @@ export interface StoreOptions {
   dataDir?: string | undefined;
   poolSize?: number;
   pgliteSharedBuffers?: string;
-  /** PostgreSQL only: the schema to use (tests isolate runs this way). */
-  searchPath?: string;
 }
 
 // Serialise concurrent migrators on one PostgreSQL database.
@@ -63,8 +61,6 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
   const client = postgres(url, {
     max: options.poolSize ?? 16,
     onnotice: () => {},
-    // timestamptz as ISO strings is not needed: dates come back as Date.
-    connection: options.searchPath ? { search_path: options.searchPath } : {},
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {
@@ -78,10 +74,7 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
       const lock = await client.reserve();
       try {
         await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
-        await migratePostgres(db as never, {
-          migrationsFolder: MIGRATIONS_DIR,
-          ...(options.searchPath ? { migrationsSchema: options.searchPath } : {}),
-        });
+        await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR });
       } finally {
         await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
         lock.release();
