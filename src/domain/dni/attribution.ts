@@ -38,19 +38,15 @@ export function attributeCall(
     // Several live holders happen only on a shared or overflow number: the latest visitor is likeliest.
     return { kind: 'session', sessionId: live[0]!.id, ambiguous: live.length > 1 };
   }
+  // The holder that expired last: any later hand-out of N would itself have
+  // expired later (or still be live), so "not handed out since" holds by construction.
   const last = sessionsOfNumber.reduce<HeldSession | null>(
     (best, s) =>
       s.expiresAt.getTime() <= at && (!best || s.expiresAt > best.expiresAt) ? s : best,
     null,
   );
-  if (last) {
-    const expired = last.expiresAt.getTime();
-    const handedOutSince = sessionsOfNumber.some(
-      (s) => s.createdAt.getTime() >= expired && s.createdAt.getTime() <= at,
-    );
-    if (at - expired <= RECENT_HOLDER_GRACE_MS && !handedOutSince) {
-      return { kind: 'recent_holder', sessionId: last.id, ambiguous: false };
-    }
+  if (last && at - last.expiresAt.getTime() <= RECENT_HOLDER_GRACE_MS) {
+    return { kind: 'recent_holder', sessionId: last.id, ambiguous: false };
   }
   if (repeatCallerSessionId) {
     return { kind: 'repeat_caller', sessionId: repeatCallerSessionId, ambiguous: false };

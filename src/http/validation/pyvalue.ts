@@ -57,16 +57,17 @@ export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void 
 /**
  * Converts to ordinary JS values. Ints become `number` (exact when safe; integers beyond 2^53 are
  * rounded to the nearest double on purpose, so no `bigint` ever leaks out). Floats become `number`.
- * Objects become prototype-less objects (`Object.create(null)`), so `__proto__`/`constructor` keys
- * are plain data; note that JS then lists integer-like keys first.
+ * Objects become ordinary objects (libraries such as Drizzle inspect `constructor`) whose keys are
+ * defined as own properties, so `__proto__`/`constructor` keys stay plain data and never touch the
+ * prototype; note that JS then lists integer-like keys first.
  */
 export function toPlain(v: PyValue): unknown {
   if (v === null || typeof v !== 'object') return v;
   if (v instanceof PyInt) return typeof v.value === 'number' ? v.value : Number(v.value);
   if (v instanceof PyFloat) return v.value;
   if (Array.isArray(v)) return v.map(toPlain);
-  const out = Object.create(null) as Record<string, unknown>;
-  for (const [k, x] of v.map) out[k] = toPlain(x);
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of v.map) setOwn(out, k, toPlain(x));
   return out;
 }
 

@@ -70,14 +70,14 @@ function listNode(s: Schema): Node {
 function dictNode(valueNode: Node): Node {
   return (v, c) => {
     if (!(v instanceof PyObject)) return simple(c, 'dict_type', v);
-    const out = Object.create(null) as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
     let ok = true;
     for (const [k, x] of v.map) {
       c.path.push(k);
       const r = valueNode(x, c);
       c.path.pop();
       if (r === FAIL) ok = false;
-      else out[k] = r;
+      else setOwn(out, k, r);
     }
     return ok ? out : FAIL;
   };

@@ -135,8 +135,11 @@ describe('parsePyJson: values', () => {
     const v = parse('{"__proto__":{"polluted":1},"constructor":2}') as PyObject;
     expect([...v.map.keys()]).toEqual(['__proto__', 'constructor']);
     const plain = toPlain(v) as Record<string, unknown>;
-    expect(Object.getPrototypeOf(plain)).toBe(null);
+    // An ordinary object (Drizzle inspects `constructor`), with __proto__ as an own key, not the prototype.
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
     expect(Object.keys(plain)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(plain, '__proto__')?.value).toEqual({ polluted: 1 });
+    expect(plain.polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(dumpsPy(v)).toBe('{"__proto__":{"polluted":1},"constructor":2}');
   });
