@@ -13,7 +13,7 @@ import {
 } from './arbitraries.js';
 import { firstOk, frequencyOk, quietOk, toOracleHistory } from './oracle.js';
 
-describe('quiet hours and frequency together agree with the oracle', () => {
+describe('quiet hours and frequency together agree with the oracle', { timeout: 180_000 }, () => {
   it('evaluateTouch next_allowed_at is the first minute both pass', () => {
     fc.assert(
       fc.property(combinedCase, ({ touch: c, history: h, caps }) => {

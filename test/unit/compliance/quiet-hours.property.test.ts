@@ -4,7 +4,7 @@ import { checkQuietHours, resolveLocation } from '../../../src/domain/outbound/c
 import { configOf, oracleCase, touchCase, WEEK } from './arbitraries.js';
 import { firstOk, quietOk } from './oracle.js';
 
-describe('quiet hours agree with a minute-by-minute oracle', () => {
+describe('quiet hours agree with a minute-by-minute oracle', { timeout: 180_000 }, () => {
   it('next_allowed_at over thousands of numbers, instants, channels and windows', () => {
     fc.assert(
       fc.property(touchCase, (c) => {

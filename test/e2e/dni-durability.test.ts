@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import postgres from 'postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { storeKind } from '../helpers/store.js';
+
+const ADMIN_TOKEN = 'adm_durability_test_token';
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+/** Where the server keeps its data: a temp DATA_DIR (PGlite) or a fresh PostgreSQL database. */
+async function storeEnv(): Promise<Record<string, string>> {
+  if (storeKind === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'dni-durability-'));
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+    return { DATA_DIR: dir };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const name = `tracking_kill_${randomBytes(5).toString('hex')}`;
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  await sql.unsafe(`create database ${name}`);
+  cleanups.push(async () => {
+    await sql.unsafe(`drop database if exists ${name} with (force)`);
+    await sql.end();
+  });
+  const db = new URL(url);
+  db.pathname = `/${name}`;
+  return { DATA_DIR: mkdtempSync(join(tmpdir(), 'dni-durability-')), DATABASE_URL: db.toString() };
+}
+
+describe('SIGKILL under DNI load', () => {
+  it('loses no acknowledged session', async () => {
+    const env = { ...(await storeEnv()), ADMIN_TOKEN };
+    let server: ServerProcess = await startServer(env);
+    cleanups.push(() => server.kill('SIGKILL'));
+
+    const org = await post(
+      `${server.adminUrl}/admin/orgs`,
+      { name: 'Kill', tracking_enabled: true, dni_rate_limit_per_minute: 1_000_000 },
+      admin,
+    );
+    const key = await post(
+      `${server.adminUrl}/admin/orgs/${org.body.org_id}/keys`,
+      { scopes: ['enroll'] },
+      admin,
+    );
+    const numbers = Array.from({ length: 300 }, (_, i) => `+1415${String(5_000_000 + i)}`);
+    const campaign = await post(
+      `${server.adminUrl}/admin/orgs/${org.body.org_id}/campaigns`,
+      { code: 'k1', name: 'K', numbers },
+      admin,
+    );
+    expect(campaign.status).toBe(201);
+    const auth = { authorization: `Bearer ${key.body.api_key}` };
+
+    // Eight clients keep requests in flight; the server is killed after ~150 acknowledgements.
+    const acked = new Map<string, string>();
+    let seq = 0;
+    let killed = false;
+    const client = async () => {
+      while (!killed) {
+        const visitor = `kv-${seq++}`;
+        try {
+          const res = await post(
+            `${server.apiUrl}/dni/session`,
+            { campaign_code: 'k1', visitor_id: visitor },
+            auth,
+          );
+          if (res.status === 201) acked.set(visitor, res.body.dni_session_id);
+        } catch {
+          return; // the connection died with the server: not acknowledged
+        }
+        if (acked.size >= 150 && !killed) {
+          killed = true;
+          await server.kill('SIGKILL');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, client));
+    expect(server.child.signalCode).toBe('SIGKILL');
+    expect(acked.size).toBeGreaterThanOrEqual(150);
+
+    server = await startServer(env);
+    // Sticky sessions make the check black-box: each acknowledged visitor must get its session back.
+    const lost: string[] = [];
+    for (const [visitor, sessionId] of acked) {
+      const res = await post(
+        `${server.apiUrl}/dni/session`,
+        { campaign_code: 'k1', visitor_id: visitor },
+        auth,
+      );
+      if (res.status !== 201 || res.body.dni_session_id !== sessionId) lost.push(visitor);
+    }
+    expect(lost).toEqual([]);
+    await server.kill('SIGTERM');
+    expect(server.child.exitCode).toBe(0);
+  }, 120_000);
+});

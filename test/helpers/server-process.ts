@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  apiUrl: string;
+  adminUrl: string;
+  /** Everything the server logged, for failure messages. */
+  output(): string;
+  kill(signal: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Runs src/server.ts in a child process on free ports (PORT=0) and resolves
+ * once both listeners are up, reading their addresses from the log.
+ */
+export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      ADMIN_PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  const listening: string[] = [];
+  const ready = new Promise<void>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      for (const m of chunk.toString().matchAll(/Server listening at (http:\/\/[^"]+)"/g))
+        listening.push(m[1]!);
+      if (listening.length >= 2) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', (c: Buffer) => {
+      log += c.toString();
+    });
+    child.once('exit', (code) =>
+      reject(new Error(`server exited (${code}) before listening:\n${log}`)),
+    );
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  await ready.finally(() => clearTimeout(timer));
+  // The public API listens first (src/server.ts), then the admin API.
+  return {
+    child,
+    apiUrl: listening[0]!,
+    adminUrl: listening[1]!,
+    output: () => log,
+    async kill(signal) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill(signal);
+      await exited;
+    },
+  };
+}
+
+export async function post(url: string, body: unknown, headers: Record<string, string>) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
