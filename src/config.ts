@@ -7,6 +7,8 @@ export interface Config {
   host: string;
   adminPort: number;
   adminHost: string;
+  /** Where the CLI finds the admin API: ADMIN_URL, else this process's admin listener. */
+  adminUrl: string;
   /** Absent: the embedded PGlite store in `dataDir`. */
   databaseUrl: string | undefined;
   dataDir: string;
@@ -51,13 +53,22 @@ function url(env: Env, name: string, schemes: string[]): string | undefined {
   return raw;
 }
 
+/** A wildcard listen address is not somewhere a client can connect to. */
+function localUrl(host: string, port: number): string {
+  const h = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
+}
+
 /** Reads the environment once; nothing else in the service looks at process.env. */
 export function loadConfig(env: Env = process.env): Config {
+  const adminPort = int(env, 'ADMIN_PORT', 3001, 0, 65535);
+  const adminHost = env.ADMIN_HOST || '127.0.0.1';
   return {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: env.HOST || '0.0.0.0',
-    adminPort: int(env, 'ADMIN_PORT', 3001, 0, 65535),
-    adminHost: env.ADMIN_HOST || '127.0.0.1',
+    adminPort,
+    adminHost,
+    adminUrl: url(env, 'ADMIN_URL', ['http', 'https']) ?? localUrl(adminHost, adminPort),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     dataDir: resolve(env.DATA_DIR || './data'),
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),

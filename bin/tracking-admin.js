@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// The package bin: runs the compiled CLI. From a checkout without a build,
+// `npm run admin -- <command>` runs the TypeScript source instead.
+import { existsSync } from 'node:fs';
+
+const entry = new URL('../dist/src/admin/cli/main.js', import.meta.url);
+
+if (existsSync(entry)) {
+  await import(entry.href);
+} else {
+  process.stderr.write(
+    'tracking-admin: the CLI is not built yet.\n' +
+      '  run `npm run build` once, or use `npm run admin -- <command>` from the repository.\n',
+  );
+  process.exitCode = 2;
+}

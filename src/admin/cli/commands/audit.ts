@@ -1,0 +1,62 @@
+import { seg } from '../client.js';
+import { formatValue, table, type View } from '../output.js';
+import { type CommandGroup, integer } from './shared.js';
+
+interface AuditEntry {
+  id: string;
+  at: string;
+  actor: string;
+  action: string;
+  subject_type: string;
+  subject_id: string;
+  detail: unknown;
+  request_id: string | null;
+}
+
+/** `-q` gives the cursor of the next page, so a script can page until it prints nothing. */
+const auditView: View = {
+  primary: (page) => page.next_cursor,
+  human: (answer) => {
+    const page = answer as unknown as { entries: AuditEntry[]; next_cursor: string | null };
+    if (page.entries.length === 0) return '(no entries)';
+    const rows = page.entries.map((e) => [
+      e.at,
+      e.action,
+      `${e.subject_type} ${e.subject_id}`,
+      e.actor,
+      formatValue(e.request_id),
+      formatValue(e.detail),
+    ]);
+    const out = table(['AT', 'ACTION', 'SUBJECT', 'ACTOR', 'REQUEST', 'DETAIL'], rows);
+    return page.next_cursor ? `${out}\n\nmore: add --cursor ${page.next_cursor}` : out;
+  },
+};
+
+export const auditCommands: CommandGroup = (program, ctx) => {
+  program
+    .command('audit')
+    .description("an organization's audit log, newest first")
+    .argument('<org_id>')
+    .option('--limit <n>', 'entries per page, 1 to 1000 (default 100)', integer)
+    .option('--action <action>', 'only this action, e.g. key.issued')
+    .option('--since <iso>', 'entries at or after this time')
+    .option('--until <iso>', 'entries at or before this time')
+    .option('--cursor <cursor>', 'the page after the one that printed it')
+    .action((orgId: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'GET',
+          path: `/admin/orgs/${seg(orgId)}/audit`,
+          query: {
+            limit: o.limit,
+            action: o.action,
+            since: o.since,
+            until: o.until,
+            cursor: o.cursor,
+          },
+        },
+        auditView,
+      ),
+    );
+};

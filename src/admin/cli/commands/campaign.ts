@@ -1,0 +1,113 @@
+import type { Command } from 'commander';
+import { seg } from '../client.js';
+import { fields, type View } from '../output.js';
+import { type CommandGroup, integer, jsonValue, list, orNull, requireChange } from './shared.js';
+
+const campaignView: View = {
+  primary: (c) => c.code,
+  human: (c) => fields(c),
+};
+
+/** The fields create and update share; on update a `--no-…` clears an optional number. */
+function fieldOptions(cmd: Command, update: boolean): Command {
+  cmd
+    .option('--overflow-number <e164>', 'number answered when the pool is exhausted')
+    .option('--forward-to <e164>', 'where calls to the tracking numbers ring')
+    .option('--session-ttl <seconds>', 'DNI session lifetime, 300 to 7200', integer)
+    .option('--report-window-days <days>', 'how long after a call reports are accepted', integer)
+    .option(
+      '--config <json|@file>',
+      'campaign config object, inline JSON or @file.json',
+      jsonValue,
+    );
+  if (update) {
+    cmd
+      .option('--no-overflow-number', 'remove the overflow number')
+      .option('--no-forward-to', 'clear the forwarding number');
+  }
+  return cmd;
+}
+
+interface FieldOptions {
+  name?: string;
+  numbers?: string[];
+  overflowNumber?: string | false;
+  forwardTo?: string | false;
+  sessionTtl?: number;
+  reportWindowDays?: number;
+  config?: unknown;
+}
+
+function fieldsBody(o: FieldOptions) {
+  return {
+    name: o.name,
+    numbers: o.numbers,
+    overflow_number: orNull<string>(o.overflowNumber),
+    forward_to: orNull<string>(o.forwardTo),
+    session_ttl_seconds: o.sessionTtl,
+    report_window_days: o.reportWindowDays,
+    config: o.config,
+  };
+}
+
+const path = (orgId: string, code?: string) =>
+  `/admin/orgs/${seg(orgId)}/campaigns${code === undefined ? '' : `/${seg(code)}`}`;
+
+export const campaignCommands: CommandGroup = (program, ctx) => {
+  const campaign = program.command('campaign').description('campaigns and their tracking numbers');
+
+  fieldOptions(
+    campaign
+      .command('create')
+      .description('create a campaign with its pool of tracking numbers')
+      .argument('<org_id>')
+      .requiredOption('--code <code>', 'campaign code, 1 to 3 characters')
+      .requiredOption('--name <name>', 'display name')
+      .requiredOption('--numbers <list>', 'comma-separated E.164 pool numbers', list),
+    false,
+  ).action((orgId: string, o, cmd) =>
+    ctx.send(
+      cmd,
+      { method: 'POST', path: path(orgId), body: { code: o.code, ...fieldsBody(o) } },
+      campaignView,
+    ),
+  );
+
+  campaign
+    .command('show')
+    .description('show a campaign')
+    .argument('<org_id>')
+    .argument('<code>')
+    .action((orgId: string, code: string, _o, cmd) =>
+      ctx.send(cmd, { method: 'GET', path: path(orgId, code) }, campaignView),
+    );
+
+  fieldOptions(
+    campaign
+      .command('update')
+      .description('change a campaign; options not given stay as they are')
+      .argument('<org_id>')
+      .argument('<code>')
+      .option('--name <name>', 'display name')
+      .option('--numbers <list>', 'the whole pool, comma-separated E.164 (replaces it)', list),
+    true,
+  ).action((orgId: string, code: string, o, cmd) => {
+    const body = fieldsBody(o);
+    requireChange(cmd, body);
+    return ctx.send(cmd, { method: 'PATCH', path: path(orgId, code), body }, campaignView);
+  });
+
+  campaign
+    .command('add-numbers')
+    .description('add numbers to the pool, keeping those it has')
+    .argument('<org_id>')
+    .argument('<code>')
+    .requiredOption('--numbers <list>', 'comma-separated E.164 numbers', list)
+    .action((orgId: string, code: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        { method: 'POST', path: `${path(orgId, code)}/numbers`, body: { numbers: o.numbers } },
+        campaignView,
+      ),
+    );
+};

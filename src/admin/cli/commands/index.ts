@@ -1,0 +1,15 @@
+import { auditCommands } from './audit.js';
+import { callCommands } from './call.js';
+import { campaignCommands } from './campaign.js';
+import { keyCommands } from './key.js';
+import { orgCommands } from './org.js';
+import type { CommandGroup } from './shared.js';
+
+/** Help lists groups in this order; a new group is a new file and one line here. */
+export const commandGroups: CommandGroup[] = [
+  orgCommands,
+  keyCommands,
+  campaignCommands,
+  callCommands,
+  auditCommands,
+];

@@ -1,0 +1,64 @@
+import { Option } from 'commander';
+import { seg } from '../client.js';
+import { fields, type View } from '../output.js';
+import { type CommandGroup, integer, orNull, requireChange } from './shared.js';
+
+const orgView: View = {
+  primary: (org) => org.org_id,
+  human: (org) => fields(org),
+};
+
+export const orgCommands: CommandGroup = (program, ctx) => {
+  const org = program.command('org').description('organizations (tenants)');
+
+  org
+    .command('create')
+    .description('create an organization')
+    .requiredOption('--name <name>', 'display name')
+    .option('--tracking-enabled', 'let its keys create DNI sessions (default: disabled)')
+    .option('--rate-limit <n>', 'DNI sessions per minute for the whole org', integer)
+    .action((o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'POST',
+          path: '/admin/orgs',
+          body: {
+            name: o.name,
+            ...(o.trackingEnabled ? { tracking_enabled: true } : {}),
+            ...(o.rateLimit !== undefined ? { dni_rate_limit_per_minute: o.rateLimit } : {}),
+          },
+        },
+        orgView,
+      ),
+    );
+
+  org
+    .command('show')
+    .description('show an organization')
+    .argument('<org_id>')
+    .action((orgId: string, _o, cmd) =>
+      ctx.send(cmd, { method: 'GET', path: `/admin/orgs/${seg(orgId)}` }, orgView),
+    );
+
+  org
+    .command('update')
+    .description('change an organization; options not given stay as they are')
+    .argument('<org_id>')
+    .option('--name <name>', 'display name')
+    .option('--tracking-enabled', 'enable DNI tracking')
+    .addOption(
+      new Option('--tracking-disabled', 'disable DNI tracking').conflicts('trackingEnabled'),
+    )
+    .option('--rate-limit <n>', 'DNI sessions per minute for the whole org', integer)
+    .option('--no-rate-limit', 'remove the per-org limit')
+    .action((orgId: string, o, cmd) => {
+      const body = {
+        name: o.name,
+        tracking_enabled: o.trackingEnabled ? true : o.trackingDisabled ? false : undefined,
+        dni_rate_limit_per_minute: orNull<number>(o.rateLimit),
+      };
+      requireChange(cmd, body);
+      return ctx.send(cmd, { method: 'PATCH', path: `/admin/orgs/${seg(orgId)}`, body }, orgView);
+    });
+};

@@ -1,0 +1,14 @@
+/** Process entry of `tracking-admin` (bin/tracking-admin.js and `npm run admin --`). */
+import { run } from './run.js';
+
+// `tracking-admin audit … | head` closes the pipe early; that is not an error worth a stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
+process.exitCode = await run(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+});

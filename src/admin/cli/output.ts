@@ -1,0 +1,110 @@
+import type { ApiOutcome } from './client.js';
+
+export interface Writer {
+  write(chunk: string): unknown;
+}
+
+/** human: aligned `key: value` lines; json: the API's answer byte for byte; quiet: the primary value only. */
+export type Mode = 'human' | 'json' | 'quiet';
+
+/** A successful answer: every admin route answers a JSON object. */
+export type Answer = Record<string, unknown>;
+
+/** How one command shows a successful answer. */
+export interface View {
+  /** The one value `-q` prints, so scripts can capture it; null prints nothing. */
+  primary(body: Answer): unknown;
+  human(body: Answer): string;
+}
+
+export const EXIT = { ok: 0, api: 1, unreachable: 2, usage: 64 } as const;
+
+export function formatValue(v: unknown): string {
+  if (v === null || v === undefined) return '-';
+  if (Array.isArray(v)) return v.length === 0 ? '-' : v.map(formatValue).join(', ');
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** `key: value` lines with the values in one column, keys in the API's order. */
+export function fields(record: Record<string, unknown>, omit: string[] = []): string {
+  const keys = Object.keys(record).filter((k) => !omit.includes(k));
+  const width = Math.max(0, ...keys.map((k) => k.length)) + 1;
+  return keys.map((k) => `${`${k}:`.padEnd(width)} ${formatValue(record[k])}`).join('\n');
+}
+
+/** Left-aligned columns under a header row. */
+export function table(headers: string[], rows: string[][]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n');
+}
+
+const HINTS: Record<string, string> = {
+  invalid_admin_token:
+    'the token does not match the server: check ADMIN_TOKEN or --token, or DATA_DIR/admin-token of the server',
+};
+
+/** The API's error body, readable: a 422 becomes one `loc: msg` line per error. */
+export function describeError(status: number, body: unknown, text: string): string {
+  const detail = (body as { detail?: unknown } | undefined)?.detail;
+  if (Array.isArray(detail)) {
+    const lines = detail.map((e: { loc?: unknown[]; msg?: unknown }) => {
+      const loc = Array.isArray(e.loc) ? e.loc.join('.') : '?';
+      return `  ${loc}: ${String(e.msg)}`;
+    });
+    return [`error: invalid request (${status})`, ...lines].join('\n');
+  }
+  if (typeof detail === 'string') {
+    const rest = Object.entries(body as Record<string, unknown>).filter(([k]) => k !== 'detail');
+    const lines = [`error: ${detail} (${status})`];
+    for (const [k, v] of rest) lines.push(`  ${k}: ${formatValue(v)}`);
+    if (HINTS[detail]) lines.push(`hint: ${HINTS[detail]}`);
+    return lines.join('\n');
+  }
+  return `error: HTTP ${status}${text ? `\n${text}` : ''}`;
+}
+
+export function describeUnreachable(outcome: Extract<ApiOutcome, { kind: 'unreachable' }>): string {
+  const why = outcome.code ?? outcome.message;
+  const hint =
+    outcome.code === 'ECONNREFUSED'
+      ? 'is the server running? start it with npm start (or point ADMIN_URL / --url at it)'
+      : 'check ADMIN_URL or --url';
+  return `error: cannot reach the admin API at ${outcome.url} (${why})\nhint: ${hint}`;
+}
+
+const line = (s: string) => (s.endsWith('\n') ? s : `${s}\n`);
+
+/** Prints one outcome in the chosen mode and says which exit code it deserves. */
+export function report(
+  out: { stdout: Writer; stderr: Writer },
+  mode: Mode,
+  outcome: ApiOutcome,
+  view: View,
+): number {
+  if (outcome.kind === 'unreachable') {
+    out.stderr.write(line(describeUnreachable(outcome)));
+    return EXIT.unreachable;
+  }
+  const ok = outcome.status >= 200 && outcome.status < 300;
+  if (!ok) {
+    out.stderr.write(
+      line(
+        mode === 'json' ? outcome.text : describeError(outcome.status, outcome.body, outcome.text),
+      ),
+    );
+    return EXIT.api;
+  }
+  if (mode === 'json') out.stdout.write(line(outcome.text));
+  else if (mode === 'quiet') {
+    const value = view.primary(outcome.body as Answer);
+    if (value !== null && value !== undefined && value !== '')
+      out.stdout.write(line(String(value)));
+  } else out.stdout.write(line(view.human(outcome.body as Answer)));
+  return EXIT.ok;
+}

@@ -1,0 +1,43 @@
+import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import { run } from '../../src/admin/cli/run.js';
+import type { Harness } from './harness.js';
+
+export interface CliResult {
+  code: number;
+  out: string;
+  err: string;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Puts the harness's admin app on a real socket, as the CLI needs one; h.close() closes it. */
+export async function listenAdmin(h: Harness): Promise<string> {
+  await h.admin.listen({ port: 0, host: '127.0.0.1' });
+  return `http://127.0.0.1:${(h.admin.server.address() as AddressInfo).port}`;
+}
+
+/** Runs the CLI in this process with the given environment only (never this process's). */
+export async function cli(args: string[], env: Env): Promise<CliResult> {
+  let out = '';
+  let err = '';
+  const code = await run(args, {
+    stdout: { write: (s: string) => (out += s) },
+    stderr: { write: (s: string) => (err += s) },
+    env,
+  });
+  return { code, out, err };
+}
+
+/** Parses human `key: value` output, checking that the values share one column. */
+export function fieldsOf(out: string): Record<string, string> {
+  const lines = out.trimEnd().split('\n');
+  const rows = lines.map((l) => /^([a-z_0-9]+):( +)(.*)$/.exec(l));
+  expect(
+    rows.every((r) => r !== null),
+    out,
+  ).toBe(true);
+  const columns = new Set(rows.map((r) => r![1]!.length + r![2]!.length));
+  expect(columns.size, out).toBe(1);
+  return Object.fromEntries(rows.map((r) => [r![1]!, r![3]!]));
+}

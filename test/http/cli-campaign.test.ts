@@ -1,0 +1,258 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cli, type Env, fieldsOf, listenAdmin } from '../helpers/cli.js';
+import {
+  ADMIN_TOKEN,
+  dni,
+  freshCode,
+  freshNumbers,
+  type Harness,
+  json,
+  openHarness,
+} from '../helpers/harness.js';
+
+let h: Harness;
+let env: Env;
+let dir: string;
+beforeAll(async () => {
+  h = await openHarness();
+  dir = mkdtempSync(join(tmpdir(), 'cli-'));
+  env = { ADMIN_URL: await listenAdmin(h), ADMIN_TOKEN, DATA_DIR: dir };
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const admin = (args: string[]) => cli(args, env);
+
+/** Runs a command that must succeed with -q and returns the one value it printed. */
+async function quiet(args: string[]): Promise<string> {
+  const r = await admin([...args, '-q']);
+  expect(r, r.err).toMatchObject({ code: 0, err: '' });
+  expect(r.out).toMatch(/^\S+\n$/);
+  return r.out.trim();
+}
+
+const newOrg = () => quiet(['org', 'create', '--name', 'Acme', '--tracking-enabled']);
+
+describe('campaign', () => {
+  it('create takes every field, --config from @file; show prints the same', async () => {
+    const org = await newOrg();
+    const [a, b, over, fwd] = freshNumbers(4);
+    const code = freshCode();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, '{"hours": [8, 18], "vertical": "hvac"}');
+    const r = await admin([
+      'campaign',
+      'create',
+      org,
+      '--code',
+      code,
+      '--name',
+      'Spring',
+      '--numbers',
+      `${b},${a}`,
+      '--overflow-number',
+      over!,
+      '--forward-to',
+      fwd!,
+      '--session-ttl',
+      '900',
+      '--report-window-days',
+      '7',
+      '--config',
+      `@${file}`,
+    ]);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    const expected = {
+      code,
+      name: 'Spring',
+      numbers: [a, b].sort().join(', '),
+      overflow_number: over,
+      forward_to: fwd,
+      session_ttl_seconds: '900',
+      report_window_days: '7',
+      config: '{"hours":[8,18],"vertical":"hvac"}',
+    };
+    expect(fieldsOf(r.out)).toMatchObject(expected);
+    expect(fieldsOf((await admin(['campaign', 'show', org, code])).out)).toEqual(fieldsOf(r.out));
+  });
+
+  it('create -q prints the code; update changes the given fields and clears with --no-…', async () => {
+    const org = await newOrg();
+    const [a, b, c, over] = freshNumbers(4);
+    const code = freshCode();
+    expect(
+      await quiet([
+        'campaign',
+        'create',
+        org,
+        '--code',
+        code,
+        '--name',
+        'C',
+        '--numbers',
+        a!,
+        '--overflow-number',
+        over!,
+      ]),
+    ).toBe(code);
+    const r = await admin([
+      'campaign',
+      'update',
+      org,
+      code,
+      '--name',
+      'Renamed',
+      '--numbers',
+      `${b},${c}`,
+      '--no-overflow-number',
+      '--config',
+      '{"x":1}',
+      '--json',
+    ]);
+    expect(JSON.parse(r.out)).toMatchObject({
+      name: 'Renamed',
+      numbers: [b, c].sort(),
+      overflow_number: null,
+      config: { x: 1 },
+      session_ttl_seconds: 1800,
+    });
+  });
+
+  it('add-numbers keeps the pool and adds to it', async () => {
+    const org = await newOrg();
+    const [a, b, c] = freshNumbers(3);
+    const code = freshCode();
+    await quiet(['campaign', 'create', org, '--code', code, '--name', 'C', '--numbers', a!]);
+    expect(await quiet(['campaign', 'add-numbers', org, code, '--numbers', `${b},${c}`])).toBe(
+      code,
+    );
+    const shown = JSON.parse((await admin(['campaign', 'show', org, code, '--json'])).out);
+    expect(shown.numbers).toEqual([a, b, c].sort());
+  });
+
+  it("another org's campaign is not found", async () => {
+    const org = await newOrg();
+    const other = await newOrg();
+    const code = freshCode();
+    await quiet([
+      'campaign',
+      'create',
+      org,
+      '--code',
+      code,
+      '--name',
+      'C',
+      '--numbers',
+      freshNumbers(1)[0]!,
+    ]);
+    const r = await admin(['campaign', 'show', other, code]);
+    expect(r).toEqual({ code: 1, out: '', err: 'error: campaign_not_found (404)\n' });
+  });
+});
+
+describe('call', () => {
+  it('create attributes a call to the session that holds the number', async () => {
+    const org = await newOrg();
+    const code = freshCode();
+    const numbers = freshNumbers(1);
+    await quiet([
+      'campaign',
+      'create',
+      org,
+      '--code',
+      code,
+      '--name',
+      'C',
+      '--numbers',
+      numbers[0]!,
+    ]);
+    const apiKey = await quiet(['key', 'create', org, '--scopes', 'enroll']);
+    const session = json(await dni(h, apiKey, { campaign_code: code, visitor_id: 'v' }));
+    const r = await admin([
+      'call',
+      'create',
+      org,
+      '--to',
+      session.tracking_number,
+      '--from',
+      '+14155550100',
+    ]);
+    expect(fieldsOf(r.out)).toMatchObject({
+      campaign_code: code,
+      dni_session_id: session.dni_session_id,
+      attribution: 'session',
+    });
+    const id = await quiet([
+      'call',
+      'create',
+      org,
+      '--to',
+      numbers[0]!,
+      '--from',
+      '+14155550101',
+      '--started-at',
+      '2026-03-02T14:59:00Z',
+    ]);
+    const [row] = await h.store.query<{ started_at: Date }>(
+      'select started_at from calls where id = $1',
+      [id],
+    );
+    expect(new Date(row!.started_at).toISOString()).toBe('2026-03-02T14:59:00.000Z');
+  });
+});
+
+describe('audit', () => {
+  it('lists newest first, filters by action and time, and pages with the cursor', async () => {
+    h.clock.set('2026-04-01T10:00:00Z');
+    const org = await quiet(['org', 'create', '--name', 'Audited']);
+    h.clock.set('2026-04-01T11:00:00Z');
+    await quiet(['key', 'create', org, '--scopes', 'enroll']);
+    h.clock.set('2026-04-01T12:00:00Z');
+    await quiet(['org', 'update', org, '--name', 'Audited 2']);
+
+    const all = await admin(['audit', org]);
+    const lines = all.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^AT +ACTION +SUBJECT +ACTOR +REQUEST +DETAIL$/);
+    expect(lines.slice(1).map((l) => l.split(/ +/)[1])).toEqual([
+      'org.updated',
+      'key.issued',
+      'org.created',
+    ]);
+    expect(lines[1]).toContain(`org ${org}`);
+
+    const page = JSON.parse((await admin(['audit', org, '--action', 'key.issued', '--json'])).out);
+    expect(page.entries.map((e: { action: string }) => e.action)).toEqual(['key.issued']);
+    const window = JSON.parse(
+      (
+        await admin([
+          'audit',
+          org,
+          '--since',
+          '2026-04-01T10:30:00Z',
+          '--until',
+          '2026-04-01T11:30:00Z',
+          '--json',
+        ])
+      ).out,
+    );
+    expect(window.entries.map((e: { at: string }) => e.at)).toEqual(['2026-04-01T11:00:00.000Z']);
+
+    const first = await admin(['audit', org, '--limit', '2']);
+    const cursor = /more: add --cursor (\d+)$/.exec(first.out.trimEnd())![1]!;
+    expect(await quiet(['audit', org, '--limit', '2'])).toBe(cursor);
+    const rest = await admin(['audit', org, '--limit', '2', '--cursor', cursor, '--json']);
+    expect(JSON.parse(rest.out)).toMatchObject({
+      entries: [{ action: 'org.created' }],
+      next_cursor: null,
+    });
+    expect(await admin(['audit', org, '--limit', '2', '--cursor', cursor, '-q'])).toEqual({
+      code: 0,
+      out: '',
+      err: '',
+    });
+  });
+});
