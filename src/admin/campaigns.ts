@@ -19,12 +19,6 @@ export interface CampaignInput {
   config?: Record<string, unknown>;
 }
 
-/**
- * Validated bodies hold prototype-less objects, which drizzle cannot take as a
- * column value (it reads the prototype); a plain copy of the top level is enough.
- */
-const plain = (o: Record<string, unknown>) => ({ ...o });
-
 async function view(ex: Executor, c: CampaignRow) {
   const nums = await ex
     .select({ e164: trackingNumbers.e164, role: trackingNumbers.role })
@@ -119,7 +113,7 @@ export async function createCampaign(
         forwardTo: input.forward_to ?? null,
         sessionTtlSeconds: input.session_ttl_seconds ?? 1800,
         reportWindowDays: input.report_window_days ?? 30,
-        config: input.config ? plain(input.config) : {},
+        config: input.config ?? {},
         createdAt: now,
         updatedAt: now,
       })
@@ -161,7 +155,7 @@ export async function updateCampaign(
         ...(input.report_window_days !== undefined
           ? { reportWindowDays: input.report_window_days }
           : {}),
-        ...(input.config !== undefined ? { config: plain(input.config) } : {}),
+        ...(input.config !== undefined ? { config: input.config } : {}),
         updatedAt: now,
       })
       .where(eq(campaigns.id, before.id))
