@@ -1,7 +1,10 @@
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { run } from '../../src/admin/cli/run.js';
-import type { Harness } from './harness.js';
+import { ADMIN_TOKEN, type Harness, openHarness } from './harness.js';
 
 export interface CliResult {
   code: number;
@@ -40,4 +43,36 @@ export function fieldsOf(out: string): Record<string, string> {
   const columns = new Set(rows.map((r) => r![1]!.length + r![2]!.length));
   expect(columns.size, out).toBe(1);
   return Object.fromEntries(rows.map((r) => [r![1]!, r![3]!]));
+}
+
+export interface CliSuite {
+  h: Harness;
+  env: Env;
+  dir: string;
+  admin(args: string[]): Promise<CliResult>;
+  /** Runs a command that must succeed with -q and returns the one value it printed. */
+  quiet(args: string[]): Promise<string>;
+  newOrg(): Promise<string>;
+}
+
+/** A harness whose admin API listens on a socket, opened before and closed after the file's tests. */
+export function useCliSuite(): CliSuite {
+  const suite = {} as CliSuite;
+  beforeAll(async () => {
+    suite.h = await openHarness();
+    suite.dir = mkdtempSync(join(tmpdir(), 'cli-'));
+    suite.env = { ADMIN_URL: await listenAdmin(suite.h), ADMIN_TOKEN, DATA_DIR: suite.dir };
+  });
+  afterAll(async () => {
+    await suite.h.close();
+  });
+  suite.admin = (args) => cli(args, suite.env);
+  suite.quiet = async (args) => {
+    const r = await suite.admin([...args, '-q']);
+    expect(r, r.err).toMatchObject({ code: 0, err: '' });
+    expect(r.out).toMatch(/^\S+\n$/);
+    return r.out.trim();
+  };
+  suite.newOrg = () => suite.quiet(['org', 'create', '--name', 'Acme', '--tracking-enabled']);
+  return suite;
 }

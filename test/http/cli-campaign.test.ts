@@ -1,48 +1,18 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type Env, fieldsOf, listenAdmin } from '../helpers/cli.js';
-import {
-  ADMIN_TOKEN,
-  dni,
-  freshCode,
-  freshNumbers,
-  type Harness,
-  json,
-  openHarness,
-} from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { fieldsOf, useCliSuite } from '../helpers/cli.js';
+import { dni, freshCode, freshNumbers, json } from '../helpers/harness.js';
 
-let h: Harness;
-let env: Env;
-let dir: string;
-beforeAll(async () => {
-  h = await openHarness();
-  dir = mkdtempSync(join(tmpdir(), 'cli-'));
-  env = { ADMIN_URL: await listenAdmin(h), ADMIN_TOKEN, DATA_DIR: dir };
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const admin = (args: string[]) => cli(args, env);
-
-/** Runs a command that must succeed with -q and returns the one value it printed. */
-async function quiet(args: string[]): Promise<string> {
-  const r = await admin([...args, '-q']);
-  expect(r, r.err).toMatchObject({ code: 0, err: '' });
-  expect(r.out).toMatch(/^\S+\n$/);
-  return r.out.trim();
-}
-
-const newOrg = () => quiet(['org', 'create', '--name', 'Acme', '--tracking-enabled']);
+const suite = useCliSuite();
+const { admin, quiet, newOrg } = suite;
 
 describe('campaign', () => {
   it('create takes every field, --config from @file; show prints the same', async () => {
     const org = await newOrg();
     const [a, b, over, fwd] = freshNumbers(4);
     const code = freshCode();
-    const file = join(dir, 'config.json');
+    const file = join(suite.dir, 'config.json');
     writeFileSync(file, '{"hours": [8, 18], "vertical": "hvac"}');
     const r = await admin([
       'campaign',
@@ -171,7 +141,7 @@ describe('call', () => {
       numbers[0]!,
     ]);
     const apiKey = await quiet(['key', 'create', org, '--scopes', 'enroll']);
-    const session = json(await dni(h, apiKey, { campaign_code: code, visitor_id: 'v' }));
+    const session = json(await dni(suite.h, apiKey, { campaign_code: code, visitor_id: 'v' }));
     const r = await admin([
       'call',
       'create',
@@ -197,7 +167,7 @@ describe('call', () => {
       '--started-at',
       '2026-03-02T14:59:00Z',
     ]);
-    const [row] = await h.store.query<{ started_at: Date }>(
+    const [row] = await suite.h.store.query<{ started_at: Date }>(
       'select started_at from calls where id = $1',
       [id],
     );
@@ -207,11 +177,11 @@ describe('call', () => {
 
 describe('audit', () => {
   it('lists newest first, filters by action and time, and pages with the cursor', async () => {
-    h.clock.set('2026-04-01T10:00:00Z');
+    suite.h.clock.set('2026-04-01T10:00:00Z');
     const org = await quiet(['org', 'create', '--name', 'Audited']);
-    h.clock.set('2026-04-01T11:00:00Z');
+    suite.h.clock.set('2026-04-01T11:00:00Z');
     await quiet(['key', 'create', org, '--scopes', 'enroll']);
-    h.clock.set('2026-04-01T12:00:00Z');
+    suite.h.clock.set('2026-04-01T12:00:00Z');
     await quiet(['org', 'update', org, '--name', 'Audited 2']);
 
     const all = await admin(['audit', org]);

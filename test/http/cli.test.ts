@@ -1,42 +1,9 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cli, type Env, fieldsOf, listenAdmin } from '../helpers/cli.js';
-import {
-  ADMIN_TOKEN,
-  adminCall,
-  dni,
-  freshCode,
-  freshNumbers,
-  type Harness,
-  json,
-  openHarness,
-} from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { fieldsOf, useCliSuite } from '../helpers/cli.js';
+import { ADMIN_TOKEN, adminCall, dni, freshCode, freshNumbers, json } from '../helpers/harness.js';
 
-let h: Harness;
-let env: Env;
-let dir: string;
-beforeAll(async () => {
-  h = await openHarness();
-  dir = mkdtempSync(join(tmpdir(), 'cli-'));
-  env = { ADMIN_URL: await listenAdmin(h), ADMIN_TOKEN, DATA_DIR: dir };
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const admin = (args: string[]) => cli(args, env);
-
-/** Runs a command that must succeed with -q and returns the one value it printed. */
-async function quiet(args: string[]): Promise<string> {
-  const r = await admin([...args, '-q']);
-  expect(r, r.err).toMatchObject({ code: 0, err: '' });
-  expect(r.out).toMatch(/^\S+\n$/);
-  return r.out.trim();
-}
-
-const newOrg = () => quiet(['org', 'create', '--name', 'Acme', '--tracking-enabled']);
+const suite = useCliSuite();
+const { admin, quiet, newOrg } = suite;
 
 describe('org', () => {
   it('create prints aligned fields and stores what the flags say', async () => {
@@ -55,9 +22,9 @@ describe('org', () => {
       name: 'Acme',
       tracking_enabled: 'true',
       dni_rate_limit_per_minute: '50',
-      created_at: new Date(h.clock.now()).toISOString(),
+      created_at: new Date(suite.h.clock.now()).toISOString(),
     });
-    expect(await adminCall(h, 'GET', `/admin/orgs/${f.org_id}`)).toMatchObject({
+    expect(await adminCall(suite.h, 'GET', `/admin/orgs/${f.org_id}`)).toMatchObject({
       name: 'Acme',
       tracking_enabled: true,
       dni_rate_limit_per_minute: 50,
@@ -67,7 +34,7 @@ describe('org', () => {
   it('create -q prints the org id only; tracking stays off unless asked', async () => {
     const id = await quiet(['org', 'create', '--name', 'Quiet']);
     expect(id).toMatch(/^org_/);
-    expect(await adminCall(h, 'GET', `/admin/orgs/${id}`)).toMatchObject({
+    expect(await adminCall(suite.h, 'GET', `/admin/orgs/${id}`)).toMatchObject({
       name: 'Quiet',
       tracking_enabled: false,
       dni_rate_limit_per_minute: null,
@@ -77,7 +44,7 @@ describe('org', () => {
   it('--json prints the API answer byte for byte', async () => {
     const id = await newOrg();
     const r = await admin(['org', 'show', id, '--json']);
-    const api = await h.admin.inject({
+    const api = await suite.h.admin.inject({
       url: `/admin/orgs/${id}`,
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
@@ -107,7 +74,7 @@ describe('org', () => {
       dni_rate_limit_per_minute: '-',
     });
     expect(await quiet(['org', 'update', id, '--name', 'New', '--tracking-enabled'])).toBe(id);
-    expect(await adminCall(h, 'GET', `/admin/orgs/${id}`)).toMatchObject({
+    expect(await adminCall(suite.h, 'GET', `/admin/orgs/${id}`)).toMatchObject({
       name: 'New',
       tracking_enabled: true,
       dni_rate_limit_per_minute: null,
@@ -141,7 +108,7 @@ describe('key', () => {
     });
     expect(note).toMatch(/shown once, store it now/);
     const apiKey = /^ {4}(\S+)$/m.exec(r.out)![1]!;
-    const res = await dni(h, apiKey, { campaign_code: code, visitor_id: 'v1' });
+    const res = await dni(suite.h, apiKey, { campaign_code: code, visitor_id: 'v1' });
     expect(res.statusCode).toBe(201);
     expect(numbers).toContain(json(res).tracking_number);
   });
@@ -183,10 +150,12 @@ describe('key', () => {
       (await admin(['key', 'create', org, '--scopes', 'enroll', '--json'])).out,
     );
     const r = await admin(['key', 'revoke', key.key_id]);
-    expect(fieldsOf(r.out)).toMatchObject({ revoked_at: new Date(h.clock.now()).toISOString() });
-    expect((await dni(h, key.api_key, { campaign_code: 'zzz', visitor_id: 'v' })).statusCode).toBe(
-      401,
-    );
+    expect(fieldsOf(r.out)).toMatchObject({
+      revoked_at: new Date(suite.h.clock.now()).toISOString(),
+    });
+    expect(
+      (await dni(suite.h, key.api_key, { campaign_code: 'zzz', visitor_id: 'v' })).statusCode,
+    ).toBe(401);
   });
 
   it('rotate issues a new key; the old one stops after the grace', async () => {
@@ -199,7 +168,7 @@ describe('key', () => {
     const [head] = r.out.split('\n\n');
     expect(fieldsOf(head!)).toMatchObject({
       replaces: old.key_id,
-      old_key_stops_at: new Date(h.clock.now() + 60_000).toISOString(),
+      old_key_stops_at: new Date(suite.h.clock.now() + 60_000).toISOString(),
     });
     const next = fieldsOf(head!).key_id!;
     const apiKey = await quiet(['key', 'rotate', next]);

@@ -126,7 +126,7 @@ describe('sticky sessions', () => {
 
   it('is per campaign: the same visitor id in two campaigns gets two sessions', async () => {
     const t = await createTenant(h);
-    const other = 'zz' + t.code.slice(0, 1);
+    const other = `zz${t.code.slice(0, 1)}`;
     await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/campaigns`, {
       code: other,
       name: 'Other',
