@@ -8,6 +8,7 @@ import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
 import { requestIdFor } from './http/request-id.js';
+import { keepContentType } from './http/validate.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
 import { pendingRoutes } from './routes/placeholders.js';
 import { systemRoutes } from './routes/system/route.js';
@@ -45,6 +46,7 @@ function baseInstance(logger: Logger): FastifyInstance {
   // Keep the raw bytes: FastAPI's rules for content types and bad JSON apply.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  keepContentType(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
 import { e164Problem } from '../domain/phone/e164.js';
 import { errors, type PydanticError, ValidationFailed } from '../errors.js';
@@ -14,7 +14,26 @@ import {
 declare module 'fastify' {
   interface FastifyRequest {
     valid?: { params: unknown; query: unknown; body: unknown };
+    /** The caller's Content-Type header, as sent (see `keepContentType`). */
+    contentTypeHeader?: string;
   }
+}
+
+/**
+ * Fastify answers a Content-Type it cannot parse (`json`, `a/b/c`) with 415
+ * before any route code runs, where FastAPI reads the body as text and
+ * answers 422. Every body is read raw anyway, so Fastify parses under a
+ * neutral type and the body decoder gets the caller's header.
+ */
+export function keepContentType(app: FastifyInstance): void {
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    const given = request.headers['content-type'];
+    if (given !== undefined) {
+      request.contentTypeHeader = given;
+      request.raw.headers['content-type'] = 'application/octet-stream';
+    }
+    return payload;
+  });
 }
 
 export type Check = (value: unknown) => string | null;
@@ -67,7 +86,10 @@ export function validateRequest(spec: {
 }): preHandlerAsyncHookHandler {
   return async (request) => {
     const decoded = spec.body
-      ? decodeBody(request.headers['content-type'], request.body as Buffer | undefined)
+      ? decodeBody(
+          request.contentTypeHeader ?? request.headers['content-type'],
+          request.body as Buffer | undefined,
+        )
       : undefined;
     if (decoded?.kind === 'undecodable') throw errors.bodyUndecodable();
     if (decoded?.kind === 'json_invalid')

@@ -13,6 +13,12 @@ import {
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
+/**
+ * Set by a trigger from the database clock on every insert and update, so
+ * other processes can poll for changes without trusting any app clock
+ * (src/store/repos/keyring-sync.ts). `updated_at` is the app's own record.
+ */
+const changedAt = () => ts('changed_at').notNull().defaultNow();
 
 export const orgs = pgTable('orgs', {
   id: text('id').primaryKey(),
@@ -22,6 +28,7 @@ export const orgs = pgTable('orgs', {
   dniRateLimitPerMinute: integer('dni_rate_limit_per_minute'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
+  changedAt: changedAt(),
 });
 
 export const apiKeys = pgTable(
@@ -43,11 +50,12 @@ export const apiKeys = pgTable(
     rotatedTo: text('rotated_to'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
+    changedAt: changedAt(),
   },
   (t) => [
     uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
     index('api_keys_org_idx').on(t.orgId),
-    index('api_keys_updated_idx').on(t.updatedAt),
+    index('api_keys_changed_idx').on(t.changedAt),
   ],
 );
 

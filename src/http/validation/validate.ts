@@ -8,9 +8,9 @@
  * Handled: object (`properties`/`required`/`additionalProperties`; without `properties`, a dict via
  * `patternProperties`/`additionalProperties`), string (minLength, maxLength, pattern), integer and
  * number (minimum, maximum, exclusive*, multipleOf), boolean, null, array (items, minItems,
- * maxItems), `const`/`enum`, `anyOf` of literals and/or with null, `{}` (any), `default`, and the
- * custom `x-check` keyword. Compiling throws for `allOf`, `oneOf`, `not`, `$ref`, `if` and for unions
- * that are not nullable/literal (pydantic's smart-union errors are not reproduced). Other keywords
+ * maxItems), `const`/`enum`, `anyOf` of literals, of scalar types (smart union, `union.ts`) and/or
+ * with null, `{}` (any), `default`, and the custom `x-check` keyword. Compiling throws for `allOf`,
+ * `oneOf`, `not`, `$ref`, `if` and for unions of anything else. Other keywords
  * (`format`, `uniqueItems`, `minProperties`, record key patterns, ...) are ignored: express such
  * rules with `x-check`.
  */
@@ -25,6 +25,7 @@ import {
   type Primitive,
   stringNode,
 } from './scalars.js';
+import { scalarUnionNode } from './union.js';
 import { anyNode, type Ctx, err, FAIL, issue, type Node, type Schema, simple } from './walk.js';
 
 export type { Loc, PydanticError } from './errors.js';
@@ -186,6 +187,15 @@ function literalValues(s: Schema): Primitive[] | undefined {
   return out;
 }
 
+/** `Literal[...]` when every member is a literal, else pydantic's smart union of scalar types. */
+function unionNode(members: Schema[]): Node {
+  const lits = literalValues({ anyOf: members });
+  if (lits) return literalNode(lits, 'literal_error');
+  const node = scalarUnionNode(members, compile);
+  if (!node) throw new Error('unsupported union: only literals, scalar types and null are handled');
+  return node;
+}
+
 const UNSUPPORTED = ['allOf', 'oneOf', 'not', '$ref', 'if', 'then', 'else'];
 
 function compileBase(s: Schema): Node {
@@ -193,21 +203,9 @@ function compileBase(s: Schema): Node {
   if (Array.isArray(s.anyOf)) {
     const members = s.anyOf as Schema[];
     const others = members.filter((m) => !isNullSchema(m));
-    if (others.length === members.length) {
-      const lits = literalValues(s);
-      if (!lits)
-        throw new Error('unsupported union: only unions of literals or with null are handled');
-      return literalNode(lits, 'literal_error');
-    }
     if (others.length === 0) return noneNode;
-    let inner: Node;
-    if (others.length === 1) inner = compile(others[0] as Schema);
-    else {
-      const lits = literalValues({ anyOf: others });
-      if (!lits)
-        throw new Error('unsupported union: only unions of literals or with null are handled');
-      inner = literalNode(lits, 'literal_error');
-    }
+    const inner = others.length === 1 ? compile(others[0] as Schema) : unionNode(others);
+    if (others.length === members.length) return inner;
     return (v, c) => (v === null ? null : inner(v, c));
   }
   if ('const' in s) return literalNode([s.const as Primitive], 'literal_error');

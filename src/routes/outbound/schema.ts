@@ -31,14 +31,58 @@ export const OutboundBody = Type.Object(
 );
 export type OutboundBody = Static<typeof OutboundBody>;
 
+const literals = (values: string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+
+const REASON_CODES = [
+  'consent_missing',
+  'consent_insufficient',
+  'consent_revoked',
+  'channel_not_allowed',
+  'location_unresolved',
+  'quiet_hours',
+  'frequency_capped',
+];
+
+// additionalProperties: the check details are open objects, and Fastify
+// serializes responses by their schema, which would otherwise drop their keys.
+const checkDetail = (description: string) =>
+  Type.Object({}, { additionalProperties: true, description });
+
+/** One body for every outcome (contract §5). */
+const touchResponse = (description: string) =>
+  Type.Object(
+    {
+      touch_id: Type.String({ description: 'tch_…' }),
+      status: literals(['queued', 'blocked', 'would_queue', 'would_block']),
+      channel: literals(['call', 'sms', 'voicemail']),
+      reasons: Type.Array(Type.Object({ code: literals(REASON_CODES), message: Type.String() }), {
+        description: 'The failing checks, in check order; empty when the touch passes',
+      }),
+      checks: Type.Object({
+        consent: checkDetail('Consent check'),
+        quiet_hours: checkDetail('Quiet-hours check'),
+        frequency: checkDetail('Frequency check'),
+      }),
+      next_allowed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+        description: 'Earliest time the touch could pass, where knowable',
+      }),
+      variant: Type.Union([Type.String(), Type.Null()], {
+        description: 'The funnel_node variant used',
+      }),
+      cadence_step: Type.Union([Type.Integer(), Type.Null()]),
+    },
+    { description },
+  );
+
 export const outboundSchema = {
   summary: 'Execute an outbound touch',
   tags: ['outbound'],
   params: CampaignCodeParams,
   body: OutboundBody,
   response: {
+    202: touchResponse('Placed: status queued, handed to the carrier'),
+    200: touchResponse('Blocked (status blocked) or a dry run (would_queue / would_block)'),
     ...tenantErrors(['campaign_not_found']),
     409: Detail(['idempotency_key_in_use'], 'A request with this idempotency_key is still running'),
-    501: Detail(['not_implemented'], 'Not available yet in this version'),
   },
 };

@@ -19,7 +19,9 @@ interface OrgRow extends Record<string, unknown> {
 const date = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
 
 // Rows are re-read for this long after a poll, so a transaction that stamped
-// updated_at before the poll but committed after it is still picked up.
+// changed_at before the poll but committed after it is still picked up.
+// changed_at comes from the database clock (a trigger), like the poll's own
+// now(): writers' clocks (or a test clock) never enter the comparison.
 const OVERLAP_SECONDS = 30;
 
 /** Loads every key and organization, then polls for changes made by other processes. */
@@ -32,14 +34,14 @@ export async function startKeyringSync(
   let since: string | null = null;
 
   async function refresh(): Promise<void> {
-    const where = since === null ? 'revoked_at is null' : 'updated_at > $1::timestamptz';
+    const where = since === null ? 'revoked_at is null' : 'changed_at > $1::timestamptz';
     const params = since === null ? [] : [since];
     const [clock] = await store.query<{ now: Date | string }>(
       `select now() - interval '${OVERLAP_SECONDS} seconds' as now`,
       [],
     );
     const orgs = await store.query<OrgRow>(
-      `select id, tracking_enabled, dni_rate_limit_per_minute from orgs${since === null ? '' : ' where updated_at > $1::timestamptz'}`,
+      `select id, tracking_enabled, dni_rate_limit_per_minute from orgs${since === null ? '' : ' where changed_at > $1::timestamptz'}`,
       params,
     );
     for (const o of orgs) {
