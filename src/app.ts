@@ -8,6 +8,7 @@ import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
 import { requestIdFor } from './http/request-id.js';
+import { buyerReportRoute } from './routes/buyer-report/route.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
 import { pendingRoutes } from './routes/placeholders.js';
 import { systemRoutes } from './routes/system/route.js';
@@ -79,7 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   systemRoutes(app, deps);
   dniSessionRoute(app, deps);
-  pendingRoutes(app, deps, ['buyer-report', 'outbound']);
+  buyerReportRoute(app, deps);
+  pendingRoutes(app, deps, ['outbound']);
   return app;
 }
 
