@@ -9,6 +9,7 @@ import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
 import { requestIdFor } from './http/request-id.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
+import { type TwilioSettings, twilioRoutes } from './routes/carrier/twilio.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
 import { pendingRoutes } from './routes/placeholders.js';
 import { systemRoutes } from './routes/system/route.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   clock: Clock;
   metrics: Metrics;
   logger: Logger;
+  /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
+  twilio?: TwilioSettings | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -82,6 +85,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   dniSessionRoute(app, deps);
   buyerReportRoute(app, deps);
   pendingRoutes(app, deps, ['outbound']);
+  twilioRoutes(app, deps);
   return app;
 }
 
