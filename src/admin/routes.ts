@@ -12,6 +12,7 @@ import {
   showCampaign,
   updateCampaign,
 } from './campaigns.js';
+import { exportRoutes } from './exports.js';
 import {
   type AdminContext,
   createOrg,
@@ -227,6 +228,8 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
         };
       },
     );
+
+    exportRoutes(admin, deps);
   });
 
   app.get('/metrics', async (_req, reply) => {
