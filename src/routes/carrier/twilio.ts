@@ -47,23 +47,17 @@ const one = (params: Params, name: string): string | undefined => {
  */
 export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
   const settings = deps.twilio;
-  if (!settings?.authToken || !settings.publicBaseUrl) {
-    deps.logger.warn(
-      {
-        missing: [
-          !settings?.authToken && 'TWILIO_AUTH_TOKEN',
-          !settings?.publicBaseUrl && 'PUBLIC_BASE_URL',
-        ].filter(Boolean),
-      },
-      'Twilio webhooks are switched off: they answer 503 until TWILIO_AUTH_TOKEN and PUBLIC_BASE_URL are set',
-    );
+  const missing = [
+    ...(settings?.authToken ? [] : ['TWILIO_AUTH_TOKEN']),
+    ...(settings?.publicBaseUrl ? [] : ['PUBLIC_BASE_URL']),
+  ];
+  if (missing.length > 0) {
+    deps.logger.info({ missing }, 'Twilio webhooks answer 503 until these are set');
   }
 
   const verified = (request: FastifyRequest): Params => {
     if (!settings?.authToken || !settings.publicBaseUrl) {
-      request.log.warn(
-        'Twilio webhook refused: TWILIO_AUTH_TOKEN and PUBLIC_BASE_URL must both be set',
-      );
+      request.log.warn({ missing }, 'Twilio webhook refused: the carrier is not configured');
       throw errors.carrierNotConfigured();
     }
     const params = formParams(request);
@@ -82,8 +76,8 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     return params;
   };
   const required = (params: Params, names: string[]) => {
-    const missing = names.filter((n) => one(params, n) === undefined);
-    if (missing.length > 0) throw errors.invalidCarrierRequest(missing);
+    const absent = names.filter((n) => one(params, n) === undefined);
+    if (absent.length > 0) throw errors.invalidCarrierRequest(absent);
   };
   const ctx = (request: FastifyRequest) => ({
     carrier: 'twilio',
