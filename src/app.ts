@@ -9,6 +9,8 @@ import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
 import { requestIdFor } from './http/request-id.js';
 import { keepContentType } from './http/validate.js';
+import { buyerReportRoute } from './routes/buyer-report/route.js';
+import { type TwilioSettings, twilioRoutes } from './routes/carrier/twilio.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
 import { pendingRoutes } from './routes/placeholders.js';
 import { systemRoutes } from './routes/system/route.js';
@@ -28,6 +30,8 @@ export interface AppDeps {
   clock: Clock;
   metrics: Metrics;
   logger: Logger;
+  /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
+  twilio?: TwilioSettings | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;
@@ -81,7 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   systemRoutes(app, deps);
   dniSessionRoute(app, deps);
-  pendingRoutes(app, deps, ['buyer-report', 'outbound']);
+  buyerReportRoute(app, deps);
+  pendingRoutes(app, deps, ['outbound']);
+  twilioRoutes(app, deps);
   return app;
 }
 

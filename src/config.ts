@@ -22,6 +22,10 @@ export interface Config {
   /** PGlite's shared_buffers; the default keeps the embedded store's RSS small. */
   pgliteSharedBuffers: string;
   trustProxy: boolean;
+  /** Absent: the Twilio webhooks answer 503 (nothing can verify their signature). */
+  twilioAuthToken: string | undefined;
+  /** The public origin Twilio calls (https://calls.example.com): signatures cover the full URL. */
+  publicBaseUrl: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -78,6 +82,8 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 16, 1, 200),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS || '16MB',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
+    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http', 'https'])?.replace(/\/+$/, ''),
   };
 }
 

@@ -16,6 +16,7 @@ const catalogue = {
   invalid_admin_token: 401,
   tracking_disabled: 403,
   insufficient_scope: 403,
+  invalid_signature: 403,
   campaign_not_found: 404,
   call_not_found: 404,
   org_not_found: 404,
@@ -28,9 +29,11 @@ const catalogue = {
   payload_too_large: 413,
   rate_limited: 429,
   'There was an error parsing the body': 400,
+  invalid_carrier_request: 400,
   'Internal Server Error': 500,
   not_implemented: 501,
   service_unavailable: 503,
+  carrier_not_configured: 503,
 } as const;
 
 export type ErrorCode = keyof typeof catalogue;
@@ -78,6 +81,10 @@ export const errors = {
   internal: () => new AppError('Internal Server Error'),
   notImplemented: () => new AppError('not_implemented'),
   unavailable: () => new AppError('service_unavailable'),
+  invalidSignature: () => new AppError('invalid_signature'),
+  invalidCarrierRequest: (missing: string[]) =>
+    new AppError('invalid_carrier_request', {}, { missing }),
+  carrierNotConfigured: () => new AppError('carrier_not_configured'),
   /** A single field error, for checks that need the database (report window, reused ids). */
   field: (loc: (string | number)[], msg: string, input: unknown) =>
     new ValidationFailed([

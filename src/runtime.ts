@@ -50,6 +50,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     clock,
     metrics,
     logger,
+    twilio: { authToken: config.twilioAuthToken, publicBaseUrl: config.publicBaseUrl },
     async close() {
       sync.stop();
       await limiter.close();

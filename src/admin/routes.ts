@@ -12,6 +12,7 @@ import {
   showCampaign,
   updateCampaign,
 } from './campaigns.js';
+import { exportRoutes } from './exports.js';
 import {
   type AdminContext,
   createOrg,
@@ -30,6 +31,14 @@ import * as S from './schemas.js';
 type OrgP = { org_id: string };
 type KeyP = { key_id: string };
 type CampaignP = { org_id: string; code: string };
+type AuditQueryParams = {
+  limit: number;
+  action?: string;
+  subject_id?: string;
+  since?: string;
+  until?: string;
+  cursor?: string;
+};
 
 function sameToken(given: string | undefined, token: string): boolean {
   const m = given ? /^bearer +(\S+) *$/i.exec(given) : null;
@@ -191,22 +200,21 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
       '/admin/orgs/:org_id/audit',
       { preHandler: validateRequest({ params: S.OrgIdParams, query: S.AuditQuery }) },
       async (req) => {
-        const { params, query } = validated<
-          OrgP,
-          unknown,
-          { limit: number; action?: string; since?: string; until?: string; cursor?: string }
-        >(req);
+        const { params, query } = validated<OrgP, unknown, AuditQueryParams>(req);
         await getOrg(deps.store.db, params.org_id);
+        // One row past the page says whether another page exists.
         const rows = await listAudit(deps.store.db, params.org_id, {
-          limit: query.limit,
+          limit: query.limit + 1,
           action: query.action,
+          subjectId: query.subject_id,
           since: query.since ? new Date(query.since) : undefined,
           until: query.until ? new Date(query.until) : undefined,
           before: query.cursor ? Number(query.cursor) : undefined,
         });
-        const last = rows[rows.length - 1];
+        const page = rows.slice(0, query.limit);
+        const last = page[page.length - 1];
         return {
-          entries: rows.map((r) => ({
+          entries: page.map((r) => ({
             id: r.id,
             at: r.at.toISOString(),
             actor: r.actor,
@@ -216,10 +224,12 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
             detail: r.detail,
             request_id: r.requestId,
           })),
-          next_cursor: rows.length === query.limit && last ? String(last.seq) : null,
+          next_cursor: rows.length > query.limit && last ? String(last.seq) : null,
         };
       },
     );
+
+    exportRoutes(admin, deps);
   });
 
   app.get('/metrics', async (_req, reply) => {

@@ -99,8 +99,17 @@ export const RecordCall = Type.Object(
 
 export const AuditQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
-  action: Type.Optional(Type.String({ maxLength: 64 })),
-  since: Type.Optional(isoDate),
-  until: Type.Optional(isoDate),
-  cursor: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$' })),
+  action: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'An exact action, or a prefix ending in * (buyer_report.*)',
+    }),
+  ),
+  subject_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  since: Type.Optional({ ...isoDate, description: 'Entries at or after this time' }),
+  until: Type.Optional({ ...isoDate, description: 'Entries before this time' }),
+  cursor: Type.Optional(
+    Type.String({ pattern: '^[0-9]{1,15}$', description: 'next_cursor of the previous page' }),
+  ),
 });

@@ -4,7 +4,6 @@ import { errors } from '../errors.js';
 import { principalOf, requireScope } from '../http/auth.js';
 import { validated, validateRequest } from '../http/validate.js';
 import { findCampaign } from '../store/repos/campaigns.js';
-import { BuyerReportBody, buyerReportSchema } from './buyer-report/schema.js';
 import { bearerSecurity, CampaignCodeParams, Detail } from './common.js';
 import { OutboundBody, outboundSchema } from './outbound/schema.js';
 
@@ -13,11 +12,7 @@ import { OutboundBody, outboundSchema } from './outbound/schema.js';
  * authenticate, validate and resolve the campaign exactly as they will, then
  * answer 501.
  */
-export function pendingRoutes(
-  app: FastifyInstance,
-  deps: AppDeps,
-  which: ('buyer-report' | 'outbound')[],
-): void {
+export function pendingRoutes(app: FastifyInstance, deps: AppDeps, which: 'outbound'[]): void {
   const now = () => deps.clock.now();
   const pending = { 501: Detail(['not_implemented'], 'Not available yet in this version') };
   // The 404 comes before the operation (contract §2), so tenancy holds already.
@@ -31,18 +26,6 @@ export function pendingRoutes(
     if (!campaign) throw errors.campaignNotFound();
     throw errors.notImplemented();
   };
-  if (which.includes('buyer-report')) {
-    app.post('/dni/campaigns/:campaign_code/buyer-report', {
-      schema: {
-        ...buyerReportSchema,
-        response: { ...buyerReportSchema.response, ...pending },
-        security: bearerSecurity,
-      },
-      onRequest: requireScope(deps.keyring, 'execute', now),
-      preHandler: validateRequest({ params: CampaignCodeParams, body: BuyerReportBody }),
-      handler: notImplemented,
-    });
-  }
   if (which.includes('outbound')) {
     app.post('/tracking/campaigns/:campaign_code/outbound', {
       schema: {

@@ -154,11 +154,24 @@ export const calls = pgTable(
     /** session | recent_holder | repeat_caller | campaign */
     attribution: text('attribution').notNull(),
     ambiguous: boolean('ambiguous').notNull().default(false),
+    /** 'twilio' for a carrier webhook; null for a call recorded through the admin API. */
+    carrier: text('carrier'),
+    /** The carrier's id for the call (Twilio CallSid): status callbacks find the call by it. */
+    carrierCallSid: text('carrier_call_sid'),
+    /** The carrier's latest call status (ringing, in-progress, completed, busy, …). */
+    status: text('status'),
+    durationSeconds: integer('duration_seconds'),
+    endedAt: ts('ended_at'),
+    /** The latest buyer report's disposition (success | rejected); null until one arrives. */
+    disposition: text('disposition'),
+    dispositionEventId: text('disposition_event_id'),
+    dispositionAt: ts('disposition_at'),
     createdAt: createdAt(),
   },
   (t) => [
     index('calls_org_campaign_idx').on(t.orgId, t.campaignId, t.startedAt),
     index('calls_caller_idx').on(t.campaignId, t.fromNumber, t.startedAt),
+    uniqueIndex('calls_carrier_call_sid_key').on(t.carrierCallSid),
   ],
 );
 

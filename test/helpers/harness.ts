@@ -4,6 +4,7 @@ import { type AppDeps, buildAdminApp, buildApp, type Clock } from '../../src/app
 import { Keyring } from '../../src/domain/auth/keyring.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createMetrics } from '../../src/http/metrics.js';
+import type { TwilioSettings } from '../../src/routes/carrier/twilio.js';
 import type { Store } from '../../src/store/db.js';
 import { poolUsage } from '../../src/store/repos/dni.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
@@ -61,11 +62,12 @@ export async function buildDeps(
 }
 
 export async function openHarness(
-  options: { limiter?: RateLimiter; store?: TestStore } = {},
+  options: { limiter?: RateLimiter; store?: TestStore; twilio?: TwilioSettings } = {},
 ): Promise<Harness> {
   const store = options.store ?? (await openTestStore());
   const clock = new TestClock();
   const { deps } = await buildDeps(store, clock, options.limiter);
+  deps.twilio = options.twilio;
   const app = await buildApp(deps);
   const admin = await buildAdminApp(deps, ADMIN_TOKEN);
   await app.ready();

@@ -10,6 +10,8 @@ export interface InboundCall {
   to: string;
   from: string;
   startedAt: Date;
+  /** Set for calls that reach us through a carrier webhook. */
+  carrier?: { name: string; callSid: string; status: string | null } | undefined;
 }
 
 export interface RecordedCall {
@@ -86,6 +88,9 @@ export async function recordInboundCall(
     startedAt: call.startedAt,
     attribution: attribution.kind,
     ambiguous: attribution.ambiguous,
+    carrier: call.carrier?.name ?? null,
+    carrierCallSid: call.carrier?.callSid ?? null,
+    status: call.carrier?.status ?? null,
   });
   await writeAudit(ex, {
     orgId: number.orgId,
@@ -97,6 +102,9 @@ export async function recordInboundCall(
       campaign_code: number.code,
       attribution: attribution.kind,
       dni_session_id: attribution.sessionId,
+      ...(call.carrier
+        ? { carrier: call.carrier.name, carrier_call_sid: call.carrier.callSid }
+        : {}),
     },
     requestId,
     at: now,

@@ -1,0 +1,138 @@
+import type { Db } from '../../store/db.js';
+import { writeAudit } from '../../store/repos/audit.js';
+import {
+  type Disposition,
+  findReport,
+  findReportCampaign,
+  insertReport,
+  lockCallOfCampaign,
+  type StoredReport,
+  setCallDisposition,
+} from '../../store/repos/buyer-reports.js';
+import { newId } from '../ids.js';
+
+export interface BuyerReportInput {
+  call_id: string;
+  report_id: string;
+  disposition: Disposition;
+  notes?: string | undefined;
+}
+
+export interface ReportContext {
+  orgId: string;
+  keyId: string;
+  requestId: string | null;
+  now: Date;
+}
+
+export type RefusalReason = 'report_id_reused' | 'report_window_closed';
+
+export type ReportOutcome =
+  | { kind: 'created'; eventId: string }
+  | { kind: 'replayed'; eventId: string }
+  | { kind: 'refused'; reason: RefusalReason; windowDays: number }
+  | { kind: 'campaign_not_found' }
+  | { kind: 'call_not_found' };
+
+const DAY_MS = 86_400_000;
+
+/** A report may arrive up to `windowDays` after the call started, boundary included. */
+export function withinReportWindow(startedAt: Date, windowDays: number, now: Date): boolean {
+  return now.getTime() - startedAt.getTime() <= windowDays * DAY_MS;
+}
+
+/** A replay repeats the call, disposition and notes exactly; an absent note equals an absent note only. */
+export function samePayload(stored: StoredReport, input: BuyerReportInput): boolean {
+  return (
+    stored.callId === input.call_id &&
+    stored.disposition === input.disposition &&
+    stored.notes === (input.notes ?? null)
+  );
+}
+
+/**
+ * Records a buyer report (contract §4). Every outcome past the lookups is a
+ * value, and each one's audit line commits in the same transaction as the
+ * event it describes (or as nothing, for a replay or a refusal).
+ */
+export async function postBuyerReport(
+  db: Db,
+  ctx: ReportContext,
+  campaignCode: string,
+  input: BuyerReportInput,
+): Promise<ReportOutcome> {
+  return db.transaction(async (tx) => {
+    const campaign = await findReportCampaign(tx, ctx.orgId, campaignCode);
+    if (!campaign) return { kind: 'campaign_not_found' };
+    const call = await lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
+    if (!call) return { kind: 'call_not_found' };
+
+    const audit = (action: string, detail: Record<string, unknown>) =>
+      writeAudit(tx, {
+        orgId: ctx.orgId,
+        actor: `key:${ctx.keyId}`,
+        action,
+        subjectType: 'call',
+        subjectId: call.id,
+        detail: {
+          campaign_code: campaign.code,
+          report_id: input.report_id,
+          disposition: input.disposition,
+          notes: input.notes ?? null,
+          ...detail,
+        },
+        requestId: ctx.requestId,
+        at: ctx.now,
+      });
+    const answerExisting = async (stored: StoredReport): Promise<ReportOutcome> => {
+      if (samePayload(stored, input)) {
+        await audit('buyer_report.replayed', { event_id: stored.eventId });
+        return { kind: 'replayed', eventId: stored.eventId };
+      }
+      await audit('buyer_report.refused', {
+        reason: 'report_id_reused',
+        event_id: stored.eventId,
+      });
+      return { kind: 'refused', reason: 'report_id_reused', windowDays: campaign.reportWindowDays };
+    };
+
+    // A retry of an acknowledged report gets its first answer, even after the window closed.
+    const existing = await findReport(tx, ctx.orgId, campaign.id, input.report_id);
+    if (existing) return answerExisting(existing);
+    if (!withinReportWindow(call.startedAt, campaign.reportWindowDays, ctx.now)) {
+      await audit('buyer_report.refused', {
+        reason: 'report_window_closed',
+        report_window_days: campaign.reportWindowDays,
+        call_started_at: call.startedAt.toISOString(),
+      });
+      return {
+        kind: 'refused',
+        reason: 'report_window_closed',
+        windowDays: campaign.reportWindowDays,
+      };
+    }
+
+    const eventId = newId('evt', ctx.now.getTime());
+    const inserted = await insertReport(tx, {
+      eventId,
+      orgId: ctx.orgId,
+      campaignId: campaign.id,
+      callId: call.id,
+      reportId: input.report_id,
+      disposition: input.disposition,
+      notes: input.notes ?? null,
+      keyId: ctx.keyId,
+      requestId: ctx.requestId,
+      at: ctx.now,
+    });
+    if (!inserted) {
+      // Another call's report took this report id while we waited; it has committed by now.
+      const winner = await findReport(tx, ctx.orgId, campaign.id, input.report_id);
+      if (!winner) throw new Error('report id conflict without a committed report');
+      return answerExisting(winner);
+    }
+    await setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
+    await audit('buyer_report.created', { event_id: eventId });
+    return { kind: 'created', eventId };
+  });
+}

@@ -1,0 +1,20 @@
+import twilio from 'twilio';
+
+export const NOT_IN_SERVICE = 'Sorry, the number you have dialed is not in service. Goodbye.';
+export const NO_ONE_AVAILABLE =
+  'Thank you for calling. No one is available to take your call right now. Please try again later. Goodbye.';
+
+/** Connects the caller to the campaign's destination; the caller's own number is shown. */
+export function forwardTwiml(forwardTo: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.dial({ answerOnBridge: true }, forwardTo);
+  return response.toString();
+}
+
+/** A polite goodbye when there is nowhere to send the call. */
+export function goodbyeTwiml(message: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.say({ language: 'en-US' }, message);
+  response.hangup();
+  return response.toString();
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import twilio from 'twilio';
+import type { AppDeps } from '../../app.js';
+import { acceptInboundCall, recordCallStatus } from '../../domain/carrier/inbound.js';
+import {
+  forwardTwiml,
+  goodbyeTwiml,
+  NO_ONE_AVAILABLE,
+  NOT_IN_SERVICE,
+} from '../../domain/carrier/twiml.js';
+import { errors } from '../../errors.js';
+
+export interface TwilioSettings {
+  authToken: string | undefined;
+  /** The origin Twilio is configured to call, without a trailing slash. */
+  publicBaseUrl: string | undefined;
+}
+
+export const TWILIO_VOICE_PATH = '/carrier/twilio/voice';
+export const TWILIO_STATUS_PATH = '/carrier/twilio/status';
+
+type Params = Record<string, string | string[]>;
+
+/** Twilio posts application/x-www-form-urlencoded; anything else carries no parameters. */
+export function formParams(request: FastifyRequest): Params {
+  const type = request.headers['content-type'] ?? '';
+  const raw = request.body;
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type) || !Buffer.isBuffer(raw)) return {};
+  const params: Params = {};
+  for (const [k, v] of new URLSearchParams(raw.toString('utf8'))) {
+    const prev = params[k];
+    params[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return params;
+}
+
+const one = (params: Params, name: string): string | undefined => {
+  const v = params[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+};
+
+/**
+ * Twilio's webhooks, on the public listener but outside the tenant API: the
+ * X-Twilio-Signature (HMAC of the full URL and the form parameters with the
+ * account's auth token) is the only credential, so nothing is read or stored
+ * before it checks out.
+ */
+export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const settings = deps.twilio;
+  const missing = [
+    ...(settings?.authToken ? [] : ['TWILIO_AUTH_TOKEN']),
+    ...(settings?.publicBaseUrl ? [] : ['PUBLIC_BASE_URL']),
+  ];
+  if (missing.length > 0) {
+    deps.logger.info({ missing }, 'Twilio webhooks answer 503 until these are set');
+  }
+
+  const verified = (request: FastifyRequest): Params => {
+    if (!settings?.authToken || !settings.publicBaseUrl) {
+      request.log.warn({ missing }, 'Twilio webhook refused: the carrier is not configured');
+      throw errors.carrierNotConfigured();
+    }
+    const params = formParams(request);
+    const signature = request.headers['x-twilio-signature'];
+    const url = `${settings.publicBaseUrl}${request.url}`;
+    if (
+      typeof signature !== 'string' ||
+      !twilio.validateRequest(settings.authToken, signature, url, params)
+    ) {
+      request.log.warn(
+        { url, signed: typeof signature === 'string' },
+        'Twilio webhook refused: signature missing or invalid (check PUBLIC_BASE_URL and the auth token)',
+      );
+      throw errors.invalidSignature();
+    }
+    return params;
+  };
+  const required = (params: Params, names: string[]) => {
+    const absent = names.filter((n) => one(params, n) === undefined);
+    if (absent.length > 0) throw errors.invalidCarrierRequest(absent);
+  };
+  const ctx = (request: FastifyRequest) => ({
+    carrier: 'twilio',
+    requestId: request.id,
+    now: new Date(deps.clock.now()),
+  });
+
+  app.post(TWILIO_VOICE_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const params = verified(request);
+    required(params, ['CallSid', 'To', 'From']);
+    const answer = await acceptInboundCall(deps.store.db, ctx(request), {
+      callSid: one(params, 'CallSid')!,
+      to: one(params, 'To')!,
+      from: one(params, 'From')!,
+      status: one(params, 'CallStatus') ?? null,
+    });
+    if (answer.kind === 'unknown_number') {
+      request.log.warn(
+        { to: one(params, 'To') },
+        'Twilio call to a number no campaign answers for',
+      );
+    }
+    const xml =
+      answer.kind === 'forward'
+        ? forwardTwiml(answer.forwardTo)
+        : goodbyeTwiml(answer.kind === 'unknown_number' ? NOT_IN_SERVICE : NO_ONE_AVAILABLE);
+    return reply.type('text/xml').send(xml);
+  });
+
+  app.post(TWILIO_STATUS_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const params = verified(request);
+    required(params, ['CallSid', 'CallStatus']);
+    const duration = Number(one(params, 'CallDuration'));
+    const outcome = await recordCallStatus(deps.store.db, ctx(request), {
+      callSid: one(params, 'CallSid')!,
+      status: one(params, 'CallStatus')!,
+      durationSeconds: Number.isInteger(duration) && duration >= 0 ? duration : null,
+    });
+    if (outcome === 'unknown_call') {
+      request.log.info(
+        { call_sid: one(params, 'CallSid') },
+        'Twilio status for a call we did not store',
+      );
+    }
+    return reply.code(204).send();
+  });
+}

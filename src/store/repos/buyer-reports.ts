@@ -1,0 +1,136 @@
+import { and, eq } from 'drizzle-orm';
+import type { Executor, Tx } from '../db.js';
+import { calls, campaigns } from '../schema.js';
+import { buyerReportEvents } from '../schema-reports.js';
+
+export type Disposition = 'success' | 'rejected';
+
+export interface ReportCampaign {
+  id: string;
+  code: string;
+  reportWindowDays: number;
+}
+
+export interface ReportedCall {
+  id: string;
+  startedAt: Date;
+}
+
+export interface StoredReport {
+  eventId: string;
+  callId: string;
+  disposition: Disposition;
+  notes: string | null;
+}
+
+export interface NewReport {
+  eventId: string;
+  orgId: string;
+  campaignId: string;
+  callId: string;
+  reportId: string;
+  disposition: Disposition;
+  notes: string | null;
+  keyId: string;
+  requestId: string | null;
+  at: Date;
+}
+
+export async function findReportCampaign(
+  ex: Executor,
+  orgId: string,
+  code: string,
+): Promise<ReportCampaign | null> {
+  const [c] = await ex
+    .select({
+      id: campaigns.id,
+      code: campaigns.code,
+      reportWindowDays: campaigns.reportWindowDays,
+    })
+    .from(campaigns)
+    .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
+  return c ?? null;
+}
+
+/**
+ * The call, locked until the transaction ends: reports on one call run one
+ * after the other, so the disposition mirrored on the call is the latest event.
+ * Null: no such call in this organization's campaign.
+ */
+export async function lockCallOfCampaign(
+  tx: Tx,
+  orgId: string,
+  campaignId: string,
+  callId: string,
+): Promise<ReportedCall | null> {
+  const [c] = await tx
+    .select({ id: calls.id, startedAt: calls.startedAt })
+    .from(calls)
+    .where(and(eq(calls.id, callId), eq(calls.orgId, orgId), eq(calls.campaignId, campaignId)))
+    .for('update');
+  return c ?? null;
+}
+
+export async function findReport(
+  ex: Executor,
+  orgId: string,
+  campaignId: string,
+  reportId: string,
+): Promise<StoredReport | null> {
+  const [r] = await ex
+    .select({
+      eventId: buyerReportEvents.id,
+      callId: buyerReportEvents.callId,
+      disposition: buyerReportEvents.disposition,
+      notes: buyerReportEvents.notes,
+    })
+    .from(buyerReportEvents)
+    .where(
+      and(
+        eq(buyerReportEvents.orgId, orgId),
+        eq(buyerReportEvents.campaignId, campaignId),
+        eq(buyerReportEvents.reportId, reportId),
+      ),
+    );
+  return r ? { ...r, disposition: r.disposition as Disposition } : null;
+}
+
+/**
+ * Inserts the event unless the report id is taken. False: another
+ * transaction holds that report id (once it commits, `findReport` sees it).
+ */
+export async function insertReport(tx: Tx, r: NewReport): Promise<boolean> {
+  const inserted = await tx
+    .insert(buyerReportEvents)
+    .values({
+      id: r.eventId,
+      orgId: r.orgId,
+      campaignId: r.campaignId,
+      callId: r.callId,
+      reportId: r.reportId,
+      disposition: r.disposition,
+      notes: r.notes,
+      keyId: r.keyId,
+      requestId: r.requestId,
+      at: r.at,
+    })
+    .onConflictDoNothing({
+      target: [buyerReportEvents.orgId, buyerReportEvents.campaignId, buyerReportEvents.reportId],
+    })
+    .returning({ id: buyerReportEvents.id });
+  return inserted.length > 0;
+}
+
+/** Mirrors the latest event on the call, for exports and operators. */
+export async function setCallDisposition(
+  tx: Tx,
+  callId: string,
+  disposition: Disposition,
+  eventId: string,
+  at: Date,
+): Promise<void> {
+  await tx
+    .update(calls)
+    .set({ disposition, dispositionEventId: eventId, dispositionAt: at })
+    .where(eq(calls.id, callId));
+}

@@ -1,0 +1,62 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Executor, Tx } from '../db.js';
+import { calls, campaigns } from '../schema.js';
+
+export interface CarrierCall {
+  callId: string;
+  orgId: string;
+  campaignCode: string;
+  forwardTo: string | null;
+  status: string | null;
+}
+
+/**
+ * Serialises webhooks for one carrier call until the transaction ends, so a
+ * retried voice webhook finds the call its first delivery stored.
+ */
+export async function lockCarrierCall(tx: Tx, carrier: string, callSid: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`${carrier}:${callSid}`}, 0))`,
+  );
+}
+
+export async function findCarrierCall(
+  ex: Executor,
+  carrier: string,
+  callSid: string,
+): Promise<CarrierCall | null> {
+  const [c] = await ex
+    .select({
+      callId: calls.id,
+      orgId: calls.orgId,
+      campaignCode: campaigns.code,
+      forwardTo: campaigns.forwardTo,
+      status: calls.status,
+    })
+    .from(calls)
+    .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
+    .where(and(eq(calls.carrier, carrier), eq(calls.carrierCallSid, callSid)));
+  return c ?? null;
+}
+
+export interface CallStatusChange {
+  status: string;
+  durationSeconds: number | null;
+  endedAt: Date | null;
+}
+
+export async function setCarrierCallStatus(
+  tx: Tx,
+  callId: string,
+  change: CallStatusChange,
+): Promise<void> {
+  await tx
+    .update(calls)
+    .set({
+      status: change.status,
+      ...(change.endedAt
+        ? { endedAt: change.endedAt, durationSeconds: change.durationSeconds }
+        : {}),
+    })
+    .where(eq(calls.id, callId));
+}
