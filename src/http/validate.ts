@@ -36,6 +36,11 @@ export function keepContentType(app: FastifyInstance): void {
   });
 }
 
+/** The Content-Type the caller sent, before `keepContentType` neutralised it for Fastify. */
+export function contentTypeOf(request: FastifyRequest): string | undefined {
+  return request.contentTypeHeader ?? request.headers['content-type'];
+}
+
 export type Check = (value: unknown) => string | null;
 
 /** Named checks a schema can ask for with `'x-check'`; each gives a Pydantic `value_error`. */
@@ -86,10 +91,7 @@ export function validateRequest(spec: {
 }): preHandlerAsyncHookHandler {
   return async (request) => {
     const decoded = spec.body
-      ? decodeBody(
-          request.contentTypeHeader ?? request.headers['content-type'],
-          request.body as Buffer | undefined,
-        )
+      ? decodeBody(contentTypeOf(request), request.body as Buffer | undefined)
       : undefined;
     if (decoded?.kind === 'undecodable') throw errors.bodyUndecodable();
     if (decoded?.kind === 'json_invalid')

@@ -9,6 +9,7 @@ import {
   NOT_IN_SERVICE,
 } from '../../domain/carrier/twiml.js';
 import { errors } from '../../errors.js';
+import { contentTypeOf } from '../../http/validate.js';
 
 export interface TwilioSettings {
   authToken: string | undefined;
@@ -23,7 +24,7 @@ type Params = Record<string, string | string[]>;
 
 /** Twilio posts application/x-www-form-urlencoded; anything else carries no parameters. */
 export function formParams(request: FastifyRequest): Params {
-  const type = request.headers['content-type'] ?? '';
+  const type = contentTypeOf(request) ?? '';
   const raw = request.body;
   if (!/^application\/x-www-form-urlencoded\b/i.test(type) || !Buffer.isBuffer(raw)) return {};
   const params: Params = {};
