@@ -113,7 +113,7 @@ export async function createCampaign(
         forwardTo: input.forward_to ?? null,
         sessionTtlSeconds: input.session_ttl_seconds ?? 1800,
         reportWindowDays: input.report_window_days ?? 30,
-        config: { ...input.config },
+        config: input.config ?? {},
         createdAt: now,
         updatedAt: now,
       })
@@ -156,7 +156,7 @@ export async function updateCampaign(
           ? { reportWindowDays: input.report_window_days }
           : {}),
         // Validated objects have no prototype, which drizzle's update cannot take: copy it.
-        ...(input.config !== undefined ? { config: { ...input.config } } : {}),
+        ...(input.config !== undefined ? { config: input.config } : {}),
         updatedAt: now,
       })
       .where(eq(campaigns.id, before.id))
