@@ -1,8 +1,8 @@
-import pino, { type Logger } from 'pino';
+import pino, { type Logger, type LoggerOptions } from 'pino';
 
 /** Credentials never reach the log: headers, and any field that carries a key or token. */
-export function createLogger(level: string): Logger {
-  return pino({
+export function logOptions(level: string): LoggerOptions {
+  return {
     level,
     redact: {
       paths: [
@@ -17,5 +17,9 @@ export function createLogger(level: string): Logger {
       ],
       censor: '[redacted]',
     },
-  });
+  };
+}
+
+export function createLogger(level: string): Logger {
+  return pino(logOptions(level));
 }
