@@ -9,6 +9,7 @@ import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
 import { requestIdFor } from './http/request-id.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
+import { outboundRoute } from './routes/outbound/route.js';
 import { pendingRoutes } from './routes/placeholders.js';
 import { systemRoutes } from './routes/system/route.js';
 import type { Store } from './store/db.js';
@@ -79,7 +80,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   systemRoutes(app, deps);
   dniSessionRoute(app, deps);
-  pendingRoutes(app, deps, ['buyer-report', 'outbound']);
+  pendingRoutes(app, deps, ['buyer-report']);
+  outboundRoute(app, deps);
   return app;
 }
 

@@ -12,6 +12,7 @@ import {
   showCampaign,
   updateCampaign,
 } from './campaigns.js';
+import { consentRoutes } from './consents-routes.js';
 import {
   type AdminContext,
   createOrg,
@@ -186,6 +187,8 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
         });
       },
     );
+
+    consentRoutes(admin, deps);
 
     admin.get(
       '/admin/orgs/:org_id/audit',
