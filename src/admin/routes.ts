@@ -27,6 +27,7 @@ import {
   updateOrg,
 } from './orgs-keys.js';
 import * as S from './schemas.js';
+import { touchRoutes } from './touches-routes.js';
 
 type OrgP = { org_id: string };
 type KeyP = { key_id: string };
@@ -189,6 +190,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
 
     consentRoutes(admin, deps);
+    touchRoutes(admin, deps);
 
     admin.get(
       '/admin/orgs/:org_id/audit',
