@@ -10,11 +10,11 @@ import {
 /** Monday 2 March 2026, 10:00 in New York: inside every window for a 212 number. */
 export const WEEKDAY_MORNING_ET = '2026-03-02T15:00:00Z';
 
+const contactBase = 2_000_000 + Math.floor(Math.random() * 4_000_000);
 let contactSeq = 0;
-/** A fresh New York (212, Eastern, no state rules) contact; random so files sharing a database stay apart. */
+/** A fresh New York (212, Eastern, no state rules) contact, distinct within the test file. */
 export function freshContact(areaCode = 212): string {
-  const n = 1_000_000 + Math.floor(Math.random() * 8_000_000) + contactSeq++;
-  return `+1${areaCode}${String(n).padStart(7, '0').slice(-7)}`;
+  return `+1${areaCode}${String(contactBase + contactSeq++).padStart(7, '0')}`;
 }
 
 export function touch(

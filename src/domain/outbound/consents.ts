@@ -133,8 +133,14 @@ export function consentFingerprint(e: NewConsentEvent): string {
   );
 }
 
+/** What the engine reads of an event. */
+export type ConsentFacts = Pick<
+  ConsentEvent,
+  'id' | 'kind' | 'tier' | 'ebrBasis' | 'capturedAt' | 'expiresAt'
+>;
+
 /** The engine's view of a history (compliance-rules.md Part A point 1). */
-export function engineConsent(events: readonly ConsentEvent[]): {
+export function engineConsent(events: readonly ConsentFacts[]): {
   records: ConsentRecord[];
   revocations: RevocationEvent[];
 } {

@@ -1,20 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
 import type { Executor, Store } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import { contactHistory } from '../../store/repos/consents.js';
-import {
-  completeKey,
-  type IdempotencyScope,
-  releaseKey,
-  reserveKey,
-} from '../../store/repos/idempotency.js';
-import {
-  findCampaign,
-  insertTouch,
-  lockContact,
-  placedHistory,
-} from '../../store/repos/touches.js';
+import { type IdempotencyScope, releaseKey, reserveKey } from '../../store/repos/idempotency.js';
+import { contactState, findCampaign, recordDecision } from '../../store/repos/touches.js';
 import { newId } from '../ids.js';
 import { normalizeE164 } from '../phone/e164.js';
 import { type CampaignConfigDoc, campaignConfigProblems, touchConfig } from './campaign-config.js';
@@ -99,8 +87,8 @@ async function decide(
   req: TouchRequest,
   nowMs: number,
 ) {
-  const { records, revocations } = engineConsent(await contactHistory(ex, caller.orgId, p.to));
-  const history = await placedHistory(ex, caller.orgId, p.to, new Date(nowMs - HISTORY_MS));
+  const state = await contactState(ex, caller.orgId, p.to, new Date(nowMs - HISTORY_MS));
+  const { records, revocations } = engineConsent(state.consent);
   return evaluateTouch(
     {
       to_e164: p.to,
@@ -109,7 +97,7 @@ async function decide(
       ...(req.lead_timezone !== undefined ? { lead_timezone: req.lead_timezone } : {}),
       records,
       revocations,
-      history,
+      history: state.history,
       config: p.config,
     },
     nowMs,
@@ -117,8 +105,8 @@ async function decide(
 }
 
 /**
- * The decision and its records in one transaction: the contact lock, the reads, the touch, its
- * dispatch job, the audit line and the idempotency record commit together or not at all.
+ * The decision and its records in one transaction: the contact lock and reads, then the touch,
+ * its dispatch job, the audit line and the idempotency record, committed together or not at all.
  */
 function decideAndRecord(
   store: Store,
@@ -129,14 +117,12 @@ function decideAndRecord(
   idem: { scope: IdempotencyScope; owner: string } | null,
 ): Promise<TouchReply> {
   return store.db.transaction(async (tx) => {
-    await lockContact(tx, caller.orgId, p.to);
     const d = await decide(tx, caller, p, req, nowMs);
     const touchId = newId('tch', nowMs);
     const out = reply(d.allowed ? 'queued' : 'blocked', touchId, req, d);
     const at = new Date(nowMs);
-    await insertTouch(
-      tx,
-      {
+    const completed = await recordDecision(tx, {
+      touch: {
         id: touchId,
         orgId: caller.orgId,
         campaignId: p.campaignId,
@@ -149,7 +135,7 @@ function decideAndRecord(
         cadenceStep: req.cadence_step ?? null,
         scenarioRef: req.scenario_ref ?? null,
         templateId: req.template_id ?? null,
-        dynamicVariables: req.dynamic_variables ? { ...req.dynamic_variables } : null,
+        dynamicVariables: req.dynamic_variables ?? null,
         leadTimezone: req.lead_timezone ?? null,
         idempotencyKey: req.idempotency_key ?? null,
         reasons: d.reasons,
@@ -160,49 +146,32 @@ function decideAndRecord(
         requestId: caller.requestId,
         dispatchStatus: d.allowed ? 'pending' : null,
       },
-      d.allowed
-        ? {
-            id: newId('job', nowMs),
-            touchId,
-            orgId: caller.orgId,
-            state: 'pending',
-            runAt: at,
-            payload: buildPayload(touchId, { ...req, to: p.to }, p.config),
-            createdAt: at,
-            updatedAt: at,
-          }
-        : null,
-    );
-    await writeAudit(tx, {
-      orgId: caller.orgId,
-      actor: caller.actor,
-      action: d.allowed ? 'touch.queued' : 'touch.blocked',
-      subjectType: 'touch',
-      subjectId: touchId,
-      detail: {
-        campaign_id: p.campaignId,
-        to_e164: p.to,
-        channel: req.channel,
-        reasons: d.reasons.map((r) => r.code),
-        consent_basis: req.consent_basis,
-        tier_on_file: d.checks.consent.tier_on_file,
-        variant: req.funnel_node ?? null,
-        cadence_step: req.cadence_step ?? null,
-        next_allowed_at: d.next_allowed_at,
-        idempotency_key: req.idempotency_key ?? null,
+      jobPayload: d.allowed ? buildPayload(touchId, { ...req, to: p.to }, p.config) : null,
+      audit: {
+        orgId: caller.orgId,
+        actor: caller.actor,
+        action: d.allowed ? 'touch.queued' : 'touch.blocked',
+        subjectType: 'touch',
+        subjectId: touchId,
+        detail: {
+          campaign_id: p.campaignId,
+          to_e164: p.to,
+          channel: req.channel,
+          reasons: d.reasons.map((r) => r.code),
+          consent_basis: req.consent_basis,
+          tier_on_file: d.checks.consent.tier_on_file,
+          variant: req.funnel_node ?? null,
+          cadence_step: req.cadence_step ?? null,
+          next_allowed_at: d.next_allowed_at,
+          idempotency_key: req.idempotency_key ?? null,
+        },
+        requestId: caller.requestId,
+        at,
       },
-      requestId: caller.requestId,
-      at,
+      idempotency: idem && { ...idem, statusCode: out.statusCode, response: out.body },
     });
-    if (idem) {
-      const done = await completeKey(tx, idem.scope, idem.owner, {
-        statusCode: out.statusCode,
-        response: out.body,
-        touchId,
-      });
-      // Another request took the key over as stale: roll back rather than decide twice.
-      if (!done) throw errors.idempotencyKeyInUse();
-    }
+    // Another request took the key over as stale: roll back rather than decide twice.
+    if (!completed) throw errors.idempotencyKeyInUse();
     return out;
   });
 }
