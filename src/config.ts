@@ -23,6 +23,8 @@ export interface Config {
   /** Who places outbound touches: `simulated` records them, `twilio` calls the REST API. */
   carrier: 'simulated' | 'twilio';
   twilio: { accountSid: string; authToken: string; apiBaseUrl: string } | undefined;
+  /** Pretend network time of the simulated carrier, for load and crash tests. */
+  simulatedLatencyMs: number;
   /** The dispatch worker in the server process; `WORKER=0` leaves it to `npm run worker`. */
   worker: boolean;
   workerPollMs: number;
@@ -77,6 +79,7 @@ export function loadConfig(env: Env = process.env): Config {
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS || '16MB',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     ...carrierConfig(env),
+    simulatedLatencyMs: int(env, 'SIMULATED_CARRIER_LATENCY_MS', 0, 0, 60_000),
     worker: !['0', 'false', 'off', 'no'].includes((env.WORKER ?? '1').toLowerCase()),
     workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 60, 1, 3600),

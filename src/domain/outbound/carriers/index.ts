@@ -10,7 +10,7 @@ export { TwilioCarrier, twilioRequest } from './twilio.js';
 export type * from './types.js';
 
 export function createCarrier(
-  config: Pick<Config, 'carrier' | 'twilio'>,
+  config: Pick<Config, 'carrier' | 'twilio' | 'simulatedLatencyMs'>,
   store: Store,
   clock: Clock,
 ): Carrier {
@@ -21,5 +21,5 @@ export function createCarrier(
       baseUrl: config.twilio.apiBaseUrl,
     });
   }
-  return new SimulatedCarrier(store, clock);
+  return new SimulatedCarrier(store, clock, config.simulatedLatencyMs);
 }

@@ -17,9 +17,12 @@ export class SimulatedCarrier implements Carrier {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    /** Simulated network time, half before and half after the carrier records the message. */
+    private readonly latencyMs = 0,
   ) {}
 
   async send(p: DispatchPayload, o: SendOptions): Promise<SendResult> {
+    await this.pause();
     const now = new Date(this.clock.now());
     try {
       const [row] = await this.store.db
@@ -40,11 +43,18 @@ export class SimulatedCarrier implements Carrier {
           set: { requests: sql`${messages.requests} + 1`, lastRequestAt: now },
         })
         .returning({ id: messages.id });
+      await this.pause();
       return row
         ? { outcome: 'accepted', carrierId: row.id }
         : { outcome: 'unknown', error: 'no row returned' };
     } catch (err) {
       return { outcome: 'unknown', error: err instanceof Error ? err.message : String(err) };
     }
+  }
+
+  private pause(): Promise<void> {
+    return this.latencyMs > 0
+      ? new Promise((resolve) => setTimeout(resolve, this.latencyMs / 2))
+      : Promise.resolve();
   }
 }
