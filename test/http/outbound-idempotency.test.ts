@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../src/domain/outbound/canonical-json.js';
-import { completeKey, reserveKey } from '../../src/store/repos/idempotency.js';
-import { lockContact } from '../../src/store/repos/touches.js';
+import { reserveKey } from '../../src/store/repos/idempotency.js';
+import { lockContact, recordDecision } from '../../src/store/repos/touches.js';
 import { adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
 import { outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 import { storeKind } from '../helpers/store.js';
@@ -153,13 +153,44 @@ describe('conflicts', () => {
     h.clock.advance(61);
     const takeover = await touch(h, t.key, t.code, body(t.contact, 'k-flight'));
     expect(takeover.statusCode).toBe(202);
-    // Should the first request still finish, it can no longer complete the key.
-    const late = await completeKey(h.store.db, scope, 'first-request', {
-      statusCode: 202,
-      response: '{}',
-      touchId: 'tch_x',
-    });
-    expect(late).toBe(false);
+    // Should the first request still finish, it cannot complete the key, and rolls back.
+    const late = await h.store.db
+      .transaction(async (tx) => {
+        const at = new Date(h.clock.now());
+        const done = await recordDecision(tx, {
+          touch: {
+            id: 'tch_late',
+            orgId: t.orgId,
+            campaignId: campaign.campaign_id,
+            toE164: t.contact,
+            channel: 'call',
+            status: 'queued',
+            placed: true,
+            consentBasis: 'pewc',
+            reasons: [],
+            checks: {},
+            decidedAt: at,
+            actor: 'test',
+          },
+          jobPayload: {},
+          audit: {
+            orgId: t.orgId,
+            actor: 'test',
+            action: 'touch.queued',
+            subjectType: 'touch',
+            subjectId: 'tch_late',
+            at,
+          },
+          idempotency: { scope, owner: 'first-request', statusCode: 202, response: '{}' },
+        });
+        if (!done) throw new Error('rolled back');
+        return done;
+      })
+      .catch((err: Error) => err.message);
+    expect(late).toBe('rolled back');
+    expect(
+      await h.store.query("select 1 from outbound_touches where id = 'tch_late'", []),
+    ).toHaveLength(0);
     const replay = await touch(h, t.key, t.code, body(t.contact, 'k-flight'));
     expect(replay.body).toBe(takeover.body);
   });

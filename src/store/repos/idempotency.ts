@@ -1,5 +1,5 @@
 import { and, eq, lte, or } from 'drizzle-orm';
-import type { Executor, Store } from '../db.js';
+import type { Store } from '../db.js';
 import { outboundIdempotency as idem } from '../schema-outbound.js';
 
 export interface IdempotencyScope {
@@ -66,21 +66,6 @@ export async function reserveKey(
     }
     return { kind: 'done', statusCode: row.statusCode, response: row.response };
   });
-}
-
-/** In the decision's transaction: false when another request took the key over meanwhile. */
-export async function completeKey(
-  ex: Executor,
-  scope: IdempotencyScope,
-  owner: string,
-  result: { statusCode: number; response: string; touchId: string },
-): Promise<boolean> {
-  const rows = await ex
-    .update(idem)
-    .set({ state: 'done', ...result })
-    .where(and(matches(scope), eq(idem.owner, owner), eq(idem.state, 'pending')))
-    .returning({ owner: idem.owner });
-  return rows.length > 0;
 }
 
 /** After a failed decision, so a retry need not wait for the pending record to go stale. */
