@@ -12,7 +12,7 @@ import { keepContentType } from './http/validate.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
 import { type TwilioSettings, twilioRoutes } from './routes/carrier/twilio.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
-import { pendingRoutes } from './routes/placeholders.js';
+import { outboundRoute } from './routes/outbound/route.js';
 import { systemRoutes } from './routes/system/route.js';
 import type { Store } from './store/db.js';
 
@@ -86,7 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   systemRoutes(app, deps);
   dniSessionRoute(app, deps);
   buyerReportRoute(app, deps);
-  pendingRoutes(app, deps, ['outbound']);
+  outboundRoute(app, deps);
   twilioRoutes(app, deps);
   return app;
 }

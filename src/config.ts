@@ -26,6 +26,17 @@ export interface Config {
   twilioAuthToken: string | undefined;
   /** The public origin Twilio calls (https://calls.example.com): signatures cover the full URL. */
   publicBaseUrl: string | undefined;
+  /** Who places outbound touches: `simulated` records them, `twilio` calls the REST API. */
+  carrier: 'simulated' | 'twilio';
+  twilio: { accountSid: string; authToken: string; apiBaseUrl: string } | undefined;
+  /** Pretend network time of the simulated carrier, for load and crash tests. */
+  simulatedLatencyMs: number;
+  /** The dispatch worker in the server process; `WORKER=0` leaves it to `npm run worker`. */
+  worker: boolean;
+  workerPollMs: number;
+  /** The visibility timeout: a claimed job another worker may take once this has passed. */
+  workerLeaseSeconds: number;
+  dispatchMaxAttempts: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +95,29 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
     publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http', 'https'])?.replace(/\/+$/, ''),
+    ...carrierConfig(env),
+    simulatedLatencyMs: int(env, 'SIMULATED_CARRIER_LATENCY_MS', 0, 0, 60_000),
+    worker: !['0', 'false', 'off', 'no'].includes((env.WORKER ?? '1').toLowerCase()),
+    workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
+    workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 60, 1, 3600),
+    dispatchMaxAttempts: int(env, 'DISPATCH_MAX_ATTEMPTS', 8, 1, 100),
+  };
+}
+
+function carrierConfig(env: Env): Pick<Config, 'carrier' | 'twilio'> {
+  const carrier = env.CARRIER || 'simulated';
+  if (carrier !== 'simulated' && carrier !== 'twilio') {
+    throw new ConfigError(`CARRIER must be simulated or twilio, got "${carrier}"`);
+  }
+  const apiBaseUrl = url(env, 'TWILIO_API_BASE_URL', ['https', 'http']) ?? 'https://api.twilio.com';
+  const accountSid = env.TWILIO_ACCOUNT_SID || '';
+  const authToken = env.TWILIO_AUTH_TOKEN || '';
+  if (carrier === 'twilio' && (!accountSid || !authToken)) {
+    throw new ConfigError('CARRIER=twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
+  }
+  return {
+    carrier,
+    twilio: accountSid && authToken ? { accountSid, authToken, apiBaseUrl } : undefined,
   };
 }
 

@@ -22,11 +22,13 @@ const catalogue = {
   org_not_found: 404,
   key_not_found: 404,
   number_not_found: 404,
+  touch_not_found: 404,
   'Not Found': 404,
   'Method Not Allowed': 405,
   idempotency_key_in_use: 409,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   'There was an error parsing the body': 400,
   invalid_carrier_request: 400,
@@ -69,12 +71,14 @@ export const errors = {
   orgNotFound: () => new AppError('org_not_found'),
   keyNotFound: () => new AppError('key_not_found'),
   numberNotFound: () => new AppError('number_not_found'),
+  touchNotFound: () => new AppError('touch_not_found'),
   routeNotFound: () => new AppError('Not Found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError('Method Not Allowed', { allow: allow.join(', ') }),
   conflict: (what: string) => new AppError('conflict', {}, { reason: what }),
   idempotencyKeyInUse: () => new AppError('idempotency_key_in_use'),
   payloadTooLarge: () => new AppError('payload_too_large'),
+  unsupportedMediaType: () => new AppError('unsupported_media_type'),
   rateLimited: (retryAfterSeconds: number) =>
     new AppError('rate_limited', { 'retry-after': String(retryAfterSeconds) }),
   bodyUndecodable: () => new AppError('There was an error parsing the body'),
@@ -90,4 +94,15 @@ export const errors = {
     new ValidationFailed([
       { type: 'value_error', loc, msg: `Value error, ${msg}`, input, ctx: { error: {} } },
     ]),
+  /** Several field errors at once, each a Pydantic `value_error`. */
+  fields: (problems: { loc: (string | number)[]; msg: string; input: unknown }[]) =>
+    new ValidationFailed(
+      problems.map((p) => ({
+        type: 'value_error',
+        loc: p.loc,
+        msg: `Value error, ${p.msg}`,
+        input: p.input,
+        ctx: { error: {} },
+      })),
+    ),
 };

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { AppDeps, Clock } from './app.js';
 import type { Config } from './config.js';
 import { Keyring } from './domain/auth/keyring.js';
+import { createCarrier } from './domain/outbound/carriers/index.js';
+import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
 import {
   MemoryRateLimiter,
   type RateLimiter,
@@ -14,7 +16,28 @@ import { poolUsage } from './store/repos/dni.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 
 export interface Runtime extends AppDeps {
+  /** The dispatch worker, not yet started; null with WORKER=0. */
+  worker: DispatchWorker | null;
   close(): Promise<void>;
+}
+
+/** A dispatch worker over the configured carrier (also used by src/worker.ts). */
+export function createWorker(
+  config: Config,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
+): DispatchWorker {
+  return new DispatchWorker(
+    {
+      ...deps,
+      carrier: createCarrier(config, deps.store, deps.clock),
+      logger: deps.logger.child({ component: 'dispatch' }),
+    },
+    {
+      pollMs: config.workerPollMs,
+      leaseMs: config.workerLeaseSeconds * 1000,
+      maxAttempts: config.dispatchMaxAttempts,
+    },
+  );
 }
 
 /** Everything the apps depend on, opened in order and closed in reverse. */
@@ -39,8 +62,14 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     limiter = new MemoryRateLimiter();
   }
   const metrics = createMetrics(() => poolUsage(store, new Date(clock.now())));
+  const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
   logger.info(
-    { store: store.kind, limiter: config.redisUrl ? 'redis' : 'memory' },
+    {
+      store: store.kind,
+      limiter: config.redisUrl ? 'redis' : 'memory',
+      carrier: config.carrier,
+      worker: worker !== null,
+    },
     'runtime ready',
   );
   return {
@@ -51,7 +80,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     metrics,
     logger,
     twilio: { authToken: config.twilioAuthToken, publicBaseUrl: config.publicBaseUrl },
+    worker,
     async close() {
+      await worker?.stop();
       sync.stop();
       await limiter.close();
       await store.close();

@@ -21,6 +21,7 @@ async function main(): Promise<void> {
   const admin = await buildAdminApp(runtime, adminToken);
   await api.listen({ port: config.port, host: config.host });
   await admin.listen({ port: config.adminPort, host: config.adminHost });
+  runtime.worker?.start();
   if (!config.adminToken) {
     logger.info(
       { file: `${config.dataDir}/admin-token` },

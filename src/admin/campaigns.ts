@@ -113,7 +113,7 @@ export async function createCampaign(
         forwardTo: input.forward_to ?? null,
         sessionTtlSeconds: input.session_ttl_seconds ?? 1800,
         reportWindowDays: input.report_window_days ?? 30,
-        config: input.config ?? {},
+        config: { ...input.config },
         createdAt: now,
         updatedAt: now,
       })
@@ -155,7 +155,6 @@ export async function updateCampaign(
         ...(input.report_window_days !== undefined
           ? { reportWindowDays: input.report_window_days }
           : {}),
-        // Validated objects have no prototype, which drizzle's update cannot take: copy it.
         ...(input.config !== undefined ? { config: input.config } : {}),
         updatedAt: now,
       })

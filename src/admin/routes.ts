@@ -13,6 +13,7 @@ import {
   updateCampaign,
 } from './campaigns.js';
 import { exportRoutes } from './exports.js';
+import { consentRoutes } from './consents-routes.js';
 import {
   type AdminContext,
   createOrg,
@@ -27,6 +28,7 @@ import {
   updateOrg,
 } from './orgs-keys.js';
 import * as S from './schemas.js';
+import { touchRoutes } from './touches-routes.js';
 
 type OrgP = { org_id: string };
 type KeyP = { key_id: string };
@@ -195,6 +197,9 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
         });
       },
     );
+
+    consentRoutes(admin, deps);
+    touchRoutes(admin, deps);
 
     admin.get(
       '/admin/orgs/:org_id/audit',

@@ -58,7 +58,9 @@ const campaignFields = {
   forward_to: Type.Optional(Type.Union([e164, Type.Null()])),
   session_ttl_seconds: Type.Optional(Type.Integer({ minimum: 300, maximum: 7200 })),
   report_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
-  config: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  config: Type.Optional(
+    Type.Record(Type.String(), Type.Unknown(), { 'x-check': 'campaign_config' }),
+  ),
 };
 
 export const CreateCampaign = Type.Object(
@@ -112,4 +114,48 @@ export const AuditQuery = Type.Object({
   cursor: Type.Optional(
     Type.String({ pattern: '^[0-9]{1,15}$', description: 'next_cursor of the previous page' }),
   ),
+});
+
+export const ConsentParams = Type.Object({
+  org_id: Type.String({ minLength: 1, maxLength: 64 }),
+  e164,
+});
+
+const optionalText = (maxLength: number) =>
+  Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength }), Type.Null()]));
+
+export const PutConsent = Type.Object(
+  {
+    tier: Type.Union([Type.Literal('pewc'), Type.Literal('pec'), Type.Literal('ebr')]),
+    basis: Type.Optional(
+      Type.Union([Type.Literal('transaction'), Type.Literal('inquiry')], {
+        description: 'ebr only: a transaction lasts 18 months, an inquiry 3',
+      }),
+    ),
+    source: optionalText(200),
+    captured_at: Type.Optional(isoDate),
+    expires_at: Type.Optional(Type.Union([isoDate, Type.Null()])),
+    evidence: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), {
+        description: 'Certificate id, URL, IP, disclosure text and version…',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const RevokeConsent = Type.Object(
+  {
+    kind: Type.Optional(
+      Type.Union([Type.Literal('revoked'), Type.Literal('opt_out'), Type.Literal('internal_dnc')]),
+    ),
+    reason: optionalText(500),
+    at: Type.Optional(isoDate),
+  },
+  { additionalProperties: false },
+);
+
+export const TouchParams = Type.Object({
+  org_id: Type.String({ minLength: 1, maxLength: 64 }),
+  touch_id: Type.String({ minLength: 1, maxLength: 64 }),
 });

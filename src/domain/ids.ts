@@ -1,6 +1,18 @@
 import { randomBytes } from 'node:crypto';
 
-export type IdPrefix = 'org' | 'key' | 'cmp' | 'ds' | 'call' | 'evt' | 'tch' | 'aud';
+export type IdPrefix =
+  | 'org'
+  | 'key'
+  | 'cmp'
+  | 'ds'
+  | 'call'
+  | 'evt'
+  | 'tch'
+  | 'aud'
+  | 'cns'
+  | 'job'
+  | 'att'
+  | 'sim';
 
 /**
  * Opaque prefixed ids. The leading milliseconds keep B-tree inserts close

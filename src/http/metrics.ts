@@ -9,6 +9,8 @@ export interface Metrics {
   rateLimited: Counter<'route'>;
   dniSessions: Counter<'campaign_id' | 'outcome'>;
   poolExhausted: Counter<'campaign_id' | 'fallback'>;
+  outboundTouches: Counter<'status' | 'replayed'>;
+  dispatchAttempts: Counter<'carrier' | 'outcome'>;
 }
 
 /** One registry per process (not prom-client's global), so tests can build many apps. */
@@ -72,6 +74,18 @@ export function createMetrics(poolUsage: () => Promise<PoolUsage[]>): Metrics {
       name: 'dni_pool_exhausted_total',
       help: 'Sessions given a shared or overflow number because the pool had no free number: grow the pool',
       labelNames: ['campaign_id', 'fallback'],
+      registers: [registry],
+    }),
+    outboundTouches: new Counter({
+      name: 'outbound_touches_total',
+      help: 'Outbound touch answers by status (queued, blocked, would_queue, would_block)',
+      labelNames: ['status', 'replayed'],
+      registers: [registry],
+    }),
+    dispatchAttempts: new Counter({
+      name: 'outbound_dispatch_attempts_total',
+      help: 'Hand-overs to the carrier by outcome (accepted, retry, failed, unknown)',
+      labelNames: ['carrier', 'outcome'],
       registers: [registry],
     }),
   };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { TSchema } from 'typebox';
+import { campaignConfigProblems } from '../domain/outbound/campaign-config.js';
 import { e164Problem } from '../domain/phone/e164.js';
 import { errors, type PydanticError, ValidationFailed } from '../errors.js';
 import {
@@ -64,8 +65,17 @@ export const checks: Record<string, Check> = {
       : 'must be an ISO 8601 timestamp with a zone, such as 2026-01-31T15:04:05Z',
   dynamic_variables: (v) => {
     if (typeof v !== 'object' || v === null) return null;
-    if (Object.keys(v).length > 50) return 'must have at most 50 keys';
+    const entries = Object.entries(v);
+    if (entries.length > 50) return 'must have at most 50 keys';
+    const bad = entries.find(
+      ([, x]) => x !== null && !['string', 'number', 'boolean'].includes(typeof x),
+    );
+    if (bad) return `values must be strings, numbers, booleans or null (key "${bad[0]}")`;
     return Buffer.byteLength(JSON.stringify(v)) > 8192 ? 'must be at most 8 KiB as JSON' : null;
+  },
+  campaign_config: (v) => {
+    const problems = campaignConfigProblems(v);
+    return problems.length === 0 ? null : problems.join('; ');
   },
 };
 

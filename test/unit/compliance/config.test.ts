@@ -93,3 +93,32 @@ describe('validateConfig', () => {
     ]);
   });
 });
+
+describe('validateConfig on arbitrary JSON', () => {
+  const check = (c: unknown) => validateConfig(c as CampaignComplianceConfig);
+
+  it('reports wrong shapes instead of throwing', () => {
+    expect(check(null)).toEqual(['config must be an object']);
+    expect(check('x')).toEqual(['config must be an object']);
+    expect(check({ allowed_channels: 5 })).toEqual(['allowed_channels must be a list']);
+    expect(check({ calling_window: { start: '09:00', end: '17:00', days: 5 } })).toEqual([
+      'calling_window.days must be a list',
+    ]);
+    expect(check({ calling_window: 'x' })).toEqual([
+      'calling_window must be an object with start and end',
+    ]);
+    expect(check({ frequency_caps: 5 })).toEqual(['frequency_caps must be an object']);
+    expect(check({ required_tier: 'pewc' })).toEqual([
+      'required_tier must be an object of channel to tier',
+    ]);
+  });
+
+  it('rejects keys the engine would ignore, so a typo cannot loosen a cap', () => {
+    expect(check({ frequency_caps: { per_day: 1 } })).toEqual([
+      'frequency_caps: unknown cap per_day',
+    ]);
+    expect(check({ calling_window: { start: '09:00', end: '17:00', tz: 'UTC' } })).toEqual([
+      'calling_window: unknown key tz',
+    ]);
+  });
+});

@@ -47,6 +47,14 @@ const DEFAULT_CAPS: readonly (Omit<FrequencyCap, 'source'> & { key: keyof Freque
     { key: 'sms_per_24h', scope: 'sms', window_hours: 24, max: 2 },
   ];
 
+/** The longest window any cap looks back over: placed touches older than this never count. */
+export const LONGEST_WINDOW_HOURS = Math.max(
+  ...DEFAULT_CAPS.map((c) => c.window_hours),
+  ...[...COMPILED_STATE_RULES.values()].flatMap((r) =>
+    (r.frequencyCaps ?? []).map((c) => c.windowHours),
+  ),
+);
+
 /** The caps binding a touch on `channel`; campaign values only lower the defaults. */
 export function capsFor(input: Omit<FrequencyInput, 'history'>): FrequencyCap[] {
   const caps: FrequencyCap[] = DEFAULT_CAPS.map(({ key, ...cap }) => {

@@ -8,6 +8,7 @@ export {
   type FrequencyCapReport,
   type FrequencyCheck,
   type FrequencyInput,
+  LONGEST_WINDOW_HOURS,
 } from './frequency.js';
 export { toMs } from './instant.js';
 export {

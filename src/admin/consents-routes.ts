@@ -1,0 +1,143 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../app.js';
+import { importConsentsCsv } from '../domain/outbound/consent-import.js';
+import {
+  consentStanding,
+  eventView,
+  type FieldProblem,
+  type GrantInput,
+  grantEvent,
+  grantProblems,
+  type NewConsentEvent,
+  type RevocationInput,
+  revocationEvent,
+  revocationProblems,
+} from '../domain/outbound/consents.js';
+import { normalizeE164 } from '../domain/phone/e164.js';
+import { errors } from '../errors.js';
+import { validated, validateRequest } from '../http/validate.js';
+import type { Executor } from '../store/db.js';
+import { writeAudit } from '../store/repos/audit.js';
+import { appendConsentEvents, contactHistory } from '../store/repos/consents.js';
+import { getOrg } from './orgs-keys.js';
+import * as S from './schemas.js';
+
+type ConsentP = { org_id: string; e164: string };
+const ACTOR = 'admin';
+/** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
+const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
+
+async function consentView(ex: Executor, orgId: string, e164: string, nowMs: number) {
+  const history = await contactHistory(ex, orgId, e164);
+  return {
+    org_id: orgId,
+    e164,
+    ...consentStanding(history, nowMs),
+    history: history.map(eventView).reverse(),
+  };
+}
+
+function reject(problems: FieldProblem[], body: Record<string, unknown>): void {
+  if (problems.length === 0) return;
+  throw errors.fields(
+    problems.map((p) => ({ loc: ['body', p.field], msg: p.message, input: body[p.field] })),
+  );
+}
+
+/**
+ * Consent records (contract §6, compliance-rules.md Part A point 1): every grant and revocation
+ * is a new event, so history is never rewritten; each change writes an audit line with it.
+ */
+export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const record = async (
+    req: FastifyRequest,
+    orgId: string,
+    event: NewConsentEvent,
+    action: string,
+  ) => {
+    const nowMs = deps.clock.now();
+    const at = new Date(nowMs);
+    await getOrg(deps.store.db, orgId);
+    return deps.store.db.transaction(async (tx) => {
+      const by = { orgId, actor: ACTOR, requestId: req.id, at };
+      const [id] = await appendConsentEvents(tx, by, [event]);
+      // A repeat of an event already on file changes nothing, so it is not audited again.
+      if (id) {
+        await writeAudit(tx, {
+          ...by,
+          action,
+          subjectType: 'consent',
+          subjectId: event.e164,
+          detail: { event_id: id, kind: event.kind, tier: event.tier, source: event.source },
+        });
+      }
+      return consentView(tx, orgId, event.e164, nowMs);
+    });
+  };
+  const e164Of = (raw: string) => normalizeE164(raw) ?? raw;
+
+  admin.get(
+    '/admin/orgs/:org_id/consents/:e164',
+    { preHandler: validateRequest({ params: S.ConsentParams }) },
+    async (req) => {
+      const { params } = validated<ConsentP, unknown>(req);
+      await getOrg(deps.store.db, params.org_id);
+      return consentView(deps.store.db, params.org_id, e164Of(params.e164), deps.clock.now());
+    },
+  );
+  admin.put(
+    '/admin/orgs/:org_id/consents/:e164',
+    { preHandler: validateRequest({ params: S.ConsentParams, body: S.PutConsent }) },
+    async (req) => {
+      const { params, body } = validated<ConsentP, GrantInput>(req);
+      const nowMs = deps.clock.now();
+      reject(grantProblems(body, nowMs), body as unknown as Record<string, unknown>);
+      const event = grantEvent(e164Of(params.e164), body, nowMs);
+      return record(req, params.org_id, event, 'consent.granted');
+    },
+  );
+  admin.post(
+    '/admin/orgs/:org_id/consents/:e164/revoke',
+    {
+      preHandler: validateRequest({
+        params: S.ConsentParams,
+        body: S.RevokeConsent,
+        bodyOptional: true,
+      }),
+    },
+    async (req) => {
+      const { params, body } = validated<ConsentP, RevocationInput>(req);
+      const nowMs = deps.clock.now();
+      reject(revocationProblems(body, nowMs), body as unknown as Record<string, unknown>);
+      const event = revocationEvent(e164Of(params.e164), body, nowMs);
+      return record(req, params.org_id, event, 'consent.revoked');
+    },
+  );
+  admin.post(
+    '/admin/orgs/:org_id/consents/import',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      preHandler: validateRequest({ params: S.OrgIdParams }),
+    },
+    async (req) => {
+      const { params } = validated<{ org_id: string }, unknown>(req);
+      const type = String(req.headers['content-type'] ?? '')
+        .split(';')[0]
+        ?.trim()
+        .toLowerCase();
+      if (type !== 'text/csv') throw errors.unsupportedMediaType();
+      await getOrg(deps.store.db, params.org_id);
+      const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+      const result = await importConsentsCsv(deps.store, text, {
+        orgId: params.org_id,
+        nowMs: deps.clock.now(),
+        actor: ACTOR,
+        requestId: req.id,
+      });
+      if (!result.ok) {
+        throw errors.fields(result.problems.map((msg) => ({ loc: ['body'], msg, input: null })));
+      }
+      return result.summary;
+    },
+  );
+}

@@ -1,0 +1,25 @@
+import type { Clock } from '../../../app.js';
+import type { Config } from '../../../config.js';
+import type { Store } from '../../../store/db.js';
+import { SimulatedCarrier } from './simulated.js';
+import { TwilioCarrier } from './twilio.js';
+import type { Carrier } from './types.js';
+
+export { SimulatedCarrier } from './simulated.js';
+export { TwilioCarrier, twilioRequest } from './twilio.js';
+export type * from './types.js';
+
+export function createCarrier(
+  config: Pick<Config, 'carrier' | 'twilio' | 'simulatedLatencyMs'>,
+  store: Store,
+  clock: Clock,
+): Carrier {
+  if (config.carrier === 'twilio' && config.twilio) {
+    return new TwilioCarrier({
+      accountSid: config.twilio.accountSid,
+      authToken: config.twilio.authToken,
+      baseUrl: config.twilio.apiBaseUrl,
+    });
+  }
+  return new SimulatedCarrier(store, clock, config.simulatedLatencyMs);
+}

@@ -1,0 +1,204 @@
+import { canonicalJson, sha256Hex } from './canonical-json.js';
+import {
+  type ConsentBasis,
+  type ConsentRecord,
+  type ConsentTier,
+  checkConsent,
+  type RevocationEvent,
+} from './compliance/index.js';
+
+export type RevocationKind = 'revoked' | 'opt_out' | 'internal_dnc';
+export type ConsentEventKind = 'grant' | RevocationKind;
+export type EbrBasis = 'transaction' | 'inquiry';
+
+/** One line of a contact's consent history, as stored. */
+export interface ConsentEvent {
+  id: string;
+  kind: ConsentEventKind;
+  tier: ConsentBasis | null;
+  ebrBasis: EbrBasis | null;
+  source: string | null;
+  capturedAt: Date;
+  expiresAt: Date | null;
+  evidence: Record<string, unknown>;
+  reason: string | null;
+  actor: string;
+  recordedAt: Date;
+}
+
+/** A new event before it is stored: what the admin API and the CSV import both produce. */
+export interface NewConsentEvent {
+  e164: string;
+  kind: ConsentEventKind;
+  tier: ConsentBasis | null;
+  ebrBasis: EbrBasis | null;
+  source: string | null;
+  capturedAt: Date;
+  expiresAt: Date | null;
+  evidence: Record<string, unknown>;
+  reason: string | null;
+}
+
+export interface GrantInput {
+  tier: ConsentBasis;
+  basis?: EbrBasis | undefined;
+  source?: string | null | undefined;
+  captured_at?: string | undefined;
+  expires_at?: string | null | undefined;
+  evidence?: Record<string, unknown> | undefined;
+}
+
+export interface RevocationInput {
+  kind?: RevocationKind | undefined;
+  reason?: string | null | undefined;
+  at?: string | undefined;
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Rules a schema cannot express: they tie fields together or need the clock. */
+export function grantProblems(input: GrantInput, nowMs: number): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (input.tier === 'ebr' && input.basis === undefined) {
+    problems.push({ field: 'basis', message: 'an ebr grant needs basis transaction or inquiry' });
+  }
+  if (input.tier !== 'ebr' && input.basis !== undefined) {
+    problems.push({ field: 'basis', message: 'basis applies to ebr grants only' });
+  }
+  const captured = input.captured_at === undefined ? nowMs : Date.parse(input.captured_at);
+  if (captured > nowMs) {
+    problems.push({ field: 'captured_at', message: 'must not be in the future' });
+  }
+  if (input.expires_at && Date.parse(input.expires_at) <= captured) {
+    problems.push({ field: 'expires_at', message: 'must be after captured_at' });
+  }
+  return problems;
+}
+
+export function revocationProblems(input: RevocationInput, nowMs: number): FieldProblem[] {
+  return input.at !== undefined && Date.parse(input.at) > nowMs
+    ? [{ field: 'at', message: 'must not be in the future' }]
+    : [];
+}
+
+export function grantEvent(e164: string, input: GrantInput, nowMs: number): NewConsentEvent {
+  return {
+    e164,
+    kind: 'grant',
+    tier: input.tier,
+    ebrBasis: input.tier === 'ebr' ? (input.basis ?? null) : null,
+    source: input.source ?? null,
+    capturedAt: new Date(input.captured_at === undefined ? nowMs : Date.parse(input.captured_at)),
+    expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    evidence: { ...input.evidence },
+    reason: null,
+  };
+}
+
+export function revocationEvent(
+  e164: string,
+  input: RevocationInput,
+  nowMs: number,
+): NewConsentEvent {
+  return {
+    e164,
+    kind: input.kind ?? 'revoked',
+    tier: null,
+    ebrBasis: null,
+    source: null,
+    capturedAt: new Date(input.at === undefined ? nowMs : Date.parse(input.at)),
+    expiresAt: null,
+    evidence: {},
+    reason: input.reason ?? null,
+  };
+}
+
+/** Same statement, same fingerprint: re-importing a file or repeating a PUT adds nothing. */
+export function consentFingerprint(e: NewConsentEvent): string {
+  return sha256Hex(
+    canonicalJson([
+      e.e164,
+      e.kind,
+      e.tier,
+      e.ebrBasis,
+      e.source,
+      e.capturedAt.toISOString(),
+      e.expiresAt?.toISOString() ?? null,
+      e.evidence,
+      e.reason,
+    ]),
+  );
+}
+
+/** What the engine reads of an event. */
+export type ConsentFacts = Pick<
+  ConsentEvent,
+  'id' | 'kind' | 'tier' | 'ebrBasis' | 'capturedAt' | 'expiresAt'
+>;
+
+/** The engine's view of a history (compliance-rules.md Part A point 1). */
+export function engineConsent(events: readonly ConsentFacts[]): {
+  records: ConsentRecord[];
+  revocations: RevocationEvent[];
+} {
+  const records: ConsentRecord[] = [];
+  const revocations: RevocationEvent[] = [];
+  for (const e of events) {
+    if (e.kind === 'grant' && e.tier) {
+      records.push({
+        id: e.id,
+        tier: e.tier,
+        captured_at: e.capturedAt,
+        ...(e.ebrBasis ? { ebr_basis: e.ebrBasis } : {}),
+        ...(e.expiresAt ? { expires_at: e.expiresAt } : {}),
+      });
+    } else if (e.kind !== 'grant') revocations.push({ kind: e.kind, at: e.capturedAt });
+  }
+  return { records, revocations };
+}
+
+export type ConsentStatus = 'active' | 'expired' | 'revoked' | 'do_not_call' | 'none';
+
+/** Where a contact stands now, with the same rules the touch check applies. */
+export function consentStanding(
+  events: readonly ConsentEvent[],
+  nowMs: number,
+): { status: ConsentStatus; tier_on_file: ConsentTier; record_id: string | null } {
+  const { records, revocations } = engineConsent(events);
+  // The weakest assertion and requirement, so the check reports only what is on file.
+  const check = checkConsent(
+    {
+      channel: 'call',
+      asserted: 'ebr',
+      records,
+      revocations,
+      config: { purpose: 'informational' },
+    },
+    nowMs,
+  );
+  let status: ConsentStatus;
+  if (revocations.some((r) => r.kind === 'internal_dnc')) status = 'do_not_call';
+  else if (check.code === 'consent_missing') status = 'none';
+  else if (check.code === 'consent_revoked') status = 'revoked';
+  else status = check.tier_on_file === 'none' ? 'expired' : 'active';
+  return { status, tier_on_file: check.tier_on_file, record_id: check.record_id };
+}
+
+export function eventView(e: ConsentEvent) {
+  return {
+    id: e.id,
+    kind: e.kind,
+    tier: e.tier,
+    basis: e.ebrBasis,
+    source: e.source,
+    captured_at: e.capturedAt.toISOString(),
+    expires_at: e.expiresAt?.toISOString() ?? null,
+    evidence: e.evidence,
+    reason: e.reason,
+    actor: e.actor,
+    recorded_at: e.recordedAt.toISOString(),
+  };
+}

@@ -1,0 +1,126 @@
+/** One CSV record and the physical line it starts on (1-based), for error reports. */
+export interface CsvRecord {
+  line: number;
+  fields: string[];
+  /** Set when the record is malformed (an unterminated quote); `fields` are then partial. */
+  error?: string;
+}
+
+/**
+ * An incremental RFC 4180 reader: feed chunks as they arrive (a file stream, a request body),
+ * get complete records back. Quoted fields may hold commas, `""` and line breaks; CRLF and LF
+ * both end a record; blank lines are skipped; a leading byte-order mark is dropped.
+ */
+export class CsvReader {
+  private field = '';
+  private fields: string[] = [];
+  private quoted = false;
+  /** Just saw a quote inside a quoted field: either `""` or the closing quote. */
+  private quoteSeen = false;
+  private fieldStarted = false;
+  private line = 1;
+  private recordLine = 1;
+  private started = false;
+  private lastWasCr = false;
+
+  push(chunk: string): CsvRecord[] {
+    const out: CsvRecord[] = [];
+    let text = chunk;
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i] as string;
+      if (this.lastWasCr) {
+        this.lastWasCr = false;
+        if (ch === '\n') continue;
+      }
+      if (this.quoted) {
+        if (this.quoteSeen) {
+          this.quoteSeen = false;
+          if (ch === '"') {
+            this.field += '"';
+            continue;
+          }
+          this.quoted = false; // the closing quote; fall through to unquoted handling
+        } else if (ch === '"') {
+          this.quoteSeen = true;
+          continue;
+        } else {
+          if (ch === '\n' || ch === '\r') {
+            this.line++;
+            this.lastWasCr = ch === '\r';
+            this.field += '\n';
+          } else this.field += ch;
+          continue;
+        }
+      }
+      if (ch === ',') {
+        this.endField();
+      } else if (ch === '\n' || ch === '\r') {
+        this.lastWasCr = ch === '\r';
+        this.endRecord(out);
+        this.line++;
+        this.recordLine = this.line;
+      } else if (ch === '"' && !this.fieldStarted) {
+        this.quoted = true;
+        this.fieldStarted = true;
+      } else {
+        this.field += ch;
+        this.fieldStarted = true;
+      }
+    }
+    return out;
+  }
+
+  /** The last record when the input does not end with a line break. */
+  end(): CsvRecord[] {
+    const out: CsvRecord[] = [];
+    if (this.quoted && !this.quoteSeen) {
+      this.endField();
+      out.push({ line: this.recordLine, fields: this.fields, error: 'unterminated quoted field' });
+      this.fields = [];
+      return out;
+    }
+    this.quoted = false;
+    this.endRecord(out);
+    return out;
+  }
+
+  private endField(): void {
+    this.fields.push(this.field);
+    this.field = '';
+    this.fieldStarted = false;
+  }
+
+  private endRecord(out: CsvRecord[]): void {
+    const blank = this.fields.length === 0 && this.field === '' && !this.fieldStarted;
+    if (!blank) {
+      this.endField();
+      out.push({ line: this.recordLine, fields: this.fields });
+    }
+    this.fields = [];
+    this.field = '';
+    this.fieldStarted = false;
+  }
+}
+
+export type CsvSource = string | AsyncIterable<string | Uint8Array>;
+
+/** Every record of a CSV text or stream, in order. */
+export async function* readCsv(source: CsvSource): AsyncGenerator<CsvRecord> {
+  const reader = new CsvReader();
+  if (typeof source === 'string') {
+    yield* reader.push(source);
+  } else {
+    const decoder = new TextDecoder('utf-8');
+    for await (const chunk of source) {
+      yield* reader.push(
+        typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }),
+      );
+    }
+    yield* reader.push(decoder.decode());
+  }
+  yield* reader.end();
+}

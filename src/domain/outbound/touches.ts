@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { errors } from '../../errors.js';
+import type { Executor, Store } from '../../store/db.js';
+import { type IdempotencyScope, releaseKey, reserveKey } from '../../store/repos/idempotency.js';
+import { contactState, findCampaign, recordDecision } from '../../store/repos/touches.js';
+import { newId } from '../ids.js';
+import { normalizeE164 } from '../phone/e164.js';
+import { type CampaignConfigDoc, campaignConfigProblems, touchConfig } from './campaign-config.js';
+import { canonicalJson, sha256Hex } from './canonical-json.js';
+import {
+  type Channel,
+  type ConsentBasis,
+  evaluateTouch,
+  LONGEST_WINDOW_HOURS,
+  type TouchDecision,
+} from './compliance/index.js';
+import { engineConsent } from './consents.js';
+import { buildPayload } from './dispatch/payload.js';
+
+/** The validated body of `POST /tracking/campaigns/{campaign_code}/outbound` (contract §5). */
+export interface TouchRequest {
+  to_e164: string;
+  channel: Channel;
+  consent_basis: ConsentBasis;
+  funnel_node?: string | undefined;
+  scenario_ref?: string | undefined;
+  template_id?: string | undefined;
+  dynamic_variables?: Record<string, string | number | boolean | null> | undefined;
+  lead_timezone?: string | undefined;
+  cadence_step?: number | undefined;
+  idempotency_key?: string | undefined;
+  dry_run?: boolean | undefined;
+}
+
+export interface TouchCaller {
+  orgId: string;
+  /** Who acts, for the audit trail (`key:<key id>`). */
+  actor: string;
+  requestId: string | null;
+}
+
+export type TouchStatus = 'queued' | 'blocked' | 'would_queue' | 'would_block';
+
+export interface TouchReply {
+  statusCode: 200 | 202;
+  /** The JSON body, byte for byte what a replay sends again. */
+  body: string;
+  status: TouchStatus;
+  touchId: string | null;
+  replayed: boolean;
+}
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/** A pending key older than this belongs to a request that died before committing. */
+export const IDEMPOTENCY_STALE_MS = 60_000;
+const HISTORY_MS = LONGEST_WINDOW_HOURS * 3600_000;
+
+function reply(
+  status: TouchStatus,
+  touchId: string | null,
+  req: TouchRequest,
+  d: TouchDecision,
+): TouchReply {
+  const body = JSON.stringify({
+    touch_id: touchId,
+    status,
+    channel: req.channel,
+    reasons: d.reasons,
+    checks: d.checks,
+    next_allowed_at: d.next_allowed_at,
+    variant: req.funnel_node ?? null,
+    cadence_step: req.cadence_step ?? null,
+  });
+  return { statusCode: status === 'queued' ? 202 : 200, body, status, touchId, replayed: false };
+}
+
+interface Prepared {
+  campaignId: string;
+  config: NonNullable<ReturnType<typeof touchConfig>>;
+  to: string;
+}
+
+async function decide(
+  ex: Executor,
+  caller: TouchCaller,
+  p: Prepared,
+  req: TouchRequest,
+  nowMs: number,
+) {
+  const state = await contactState(ex, caller.orgId, p.to, new Date(nowMs - HISTORY_MS));
+  const { records, revocations } = engineConsent(state.consent);
+  return evaluateTouch(
+    {
+      to_e164: p.to,
+      channel: req.channel,
+      consent_basis: req.consent_basis,
+      ...(req.lead_timezone !== undefined ? { lead_timezone: req.lead_timezone } : {}),
+      records,
+      revocations,
+      history: state.history,
+      config: p.config,
+    },
+    nowMs,
+  );
+}
+
+/**
+ * The decision and its records in one transaction: the contact lock and reads, then the touch,
+ * its dispatch job, the audit line and the idempotency record, committed together or not at all.
+ */
+function decideAndRecord(
+  store: Store,
+  caller: TouchCaller,
+  p: Prepared,
+  req: TouchRequest,
+  nowMs: number,
+  idem: { scope: IdempotencyScope; owner: string } | null,
+): Promise<TouchReply> {
+  return store.db.transaction(async (tx) => {
+    const d = await decide(tx, caller, p, req, nowMs);
+    const touchId = newId('tch', nowMs);
+    const out = reply(d.allowed ? 'queued' : 'blocked', touchId, req, d);
+    const at = new Date(nowMs);
+    const completed = await recordDecision(tx, {
+      touch: {
+        id: touchId,
+        orgId: caller.orgId,
+        campaignId: p.campaignId,
+        toE164: p.to,
+        channel: req.channel,
+        status: out.status,
+        placed: d.allowed,
+        consentBasis: req.consent_basis,
+        variant: req.funnel_node ?? null,
+        cadenceStep: req.cadence_step ?? null,
+        scenarioRef: req.scenario_ref ?? null,
+        templateId: req.template_id ?? null,
+        dynamicVariables: req.dynamic_variables ?? null,
+        leadTimezone: req.lead_timezone ?? null,
+        idempotencyKey: req.idempotency_key ?? null,
+        reasons: d.reasons,
+        checks: d.checks,
+        nextAllowedAt: d.next_allowed_at ? new Date(d.next_allowed_at) : null,
+        decidedAt: at,
+        actor: caller.actor,
+        requestId: caller.requestId,
+        dispatchStatus: d.allowed ? 'pending' : null,
+      },
+      jobPayload: d.allowed ? buildPayload(touchId, { ...req, to: p.to }, p.config) : null,
+      audit: {
+        orgId: caller.orgId,
+        actor: caller.actor,
+        action: d.allowed ? 'touch.queued' : 'touch.blocked',
+        subjectType: 'touch',
+        subjectId: touchId,
+        detail: {
+          campaign_id: p.campaignId,
+          to_e164: p.to,
+          channel: req.channel,
+          reasons: d.reasons.map((r) => r.code),
+          consent_basis: req.consent_basis,
+          tier_on_file: d.checks.consent.tier_on_file,
+          variant: req.funnel_node ?? null,
+          cadence_step: req.cadence_step ?? null,
+          next_allowed_at: d.next_allowed_at,
+          idempotency_key: req.idempotency_key ?? null,
+        },
+        requestId: caller.requestId,
+        at,
+      },
+      idempotency: idem && { ...idem, statusCode: out.statusCode, response: out.body },
+    });
+    // Another request took the key over as stale: roll back rather than decide twice.
+    if (!completed) throw errors.idempotencyKeyInUse();
+    return out;
+  });
+}
+
+/** Campaign lookup and the checks that need it: 404, then 422 at funnel_node. */
+async function prepare(
+  store: Store,
+  caller: TouchCaller,
+  campaignCode: string,
+  req: TouchRequest,
+): Promise<Prepared> {
+  const campaign = await findCampaign(store.db, caller.orgId, campaignCode);
+  if (!campaign) throw errors.campaignNotFound();
+  const problems = campaignConfigProblems(campaign.config);
+  // The admin API rejects such configs on write; one stored before that is an operator problem.
+  if (problems.length > 0) {
+    throw new Error(`campaign ${campaign.id} has an invalid config: ${problems.join('; ')}`);
+  }
+  const config = touchConfig(campaign.config as CampaignConfigDoc, req.funnel_node);
+  if (!config) {
+    throw errors.field(
+      ['body', 'funnel_node'],
+      'no variant of that name in the campaign configuration',
+      req.funnel_node,
+    );
+  }
+  return { campaignId: campaign.id, config, to: normalizeE164(req.to_e164) ?? req.to_e164 };
+}
+
+/**
+ * `POST /tracking/campaigns/{campaign_code}/outbound` without HTTP: the benchmark calls it
+ * directly. Dry runs read and decide but write nothing and ignore `idempotency_key`.
+ */
+export async function executeTouch(
+  store: Store,
+  caller: TouchCaller,
+  campaignCode: string,
+  req: TouchRequest,
+  nowMs: number,
+): Promise<TouchReply> {
+  const p = await prepare(store, caller, campaignCode, req);
+  if (req.dry_run) {
+    const d = await decide(store.db, caller, p, req, nowMs);
+    return reply(d.allowed ? 'would_queue' : 'would_block', null, req, d);
+  }
+  if (req.idempotency_key === undefined) {
+    return decideAndRecord(store, caller, p, req, nowMs, null);
+  }
+  const scope = { orgId: caller.orgId, campaignId: p.campaignId, key: req.idempotency_key };
+  const owner = randomUUID();
+  const r = await reserveKey(store, scope, {
+    hash: sha256Hex(canonicalJson(req)),
+    owner,
+    nowMs,
+    ttlMs: IDEMPOTENCY_TTL_MS,
+    staleMs: IDEMPOTENCY_STALE_MS,
+  });
+  if (r.kind === 'mismatch') {
+    throw errors.field(
+      ['body', 'idempotency_key'],
+      'this idempotency_key was used with a different request body',
+      req.idempotency_key,
+    );
+  }
+  if (r.kind === 'in_flight') throw errors.idempotencyKeyInUse();
+  if (r.kind === 'done') {
+    const status = (JSON.parse(r.response) as { status: TouchStatus; touch_id: string }).status;
+    const touchId = (JSON.parse(r.response) as { touch_id: string | null }).touch_id;
+    return {
+      statusCode: r.statusCode as 200 | 202,
+      body: r.response,
+      status,
+      touchId,
+      replayed: true,
+    };
+  }
+  try {
+    return await decideAndRecord(store, caller, p, req, nowMs, { scope, owner });
+  } catch (err) {
+    await releaseKey(store, scope, owner).catch(() => {});
+    throw err;
+  }
+}

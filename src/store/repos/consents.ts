@@ -1,0 +1,84 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { newId } from '../../domain/ids.js';
+import {
+  type ConsentEvent,
+  consentFingerprint,
+  type NewConsentEvent,
+} from '../../domain/outbound/consents.js';
+import type { Executor } from '../db.js';
+import { consentEvents } from '../schema-outbound.js';
+
+type Row = typeof consentEvents.$inferSelect;
+
+function toEvent(r: Row): ConsentEvent {
+  return {
+    id: r.id,
+    kind: r.kind as ConsentEvent['kind'],
+    tier: r.tier as ConsentEvent['tier'],
+    ebrBasis: r.ebrBasis as ConsentEvent['ebrBasis'],
+    source: r.source,
+    capturedAt: r.capturedAt,
+    expiresAt: r.expiresAt,
+    evidence: r.evidence as Record<string, unknown>,
+    reason: r.reason,
+    actor: r.actor,
+    recordedAt: r.recordedAt,
+  };
+}
+
+/** Oldest first. */
+export async function contactHistory(
+  ex: Executor,
+  orgId: string,
+  e164: string,
+): Promise<ConsentEvent[]> {
+  const rows = await ex
+    .select()
+    .from(consentEvents)
+    .where(and(eq(consentEvents.orgId, orgId), eq(consentEvents.e164, e164)))
+    .orderBy(asc(consentEvents.seq));
+  return rows.map(toEvent);
+}
+
+export interface Recorder {
+  orgId: string;
+  actor: string;
+  requestId: string | null;
+  at: Date;
+}
+
+/**
+ * Appends events; one already on file (same fingerprint) is skipped.
+ * Returns the ids of the events actually added.
+ */
+export async function appendConsentEvents(
+  ex: Executor,
+  by: Recorder,
+  events: readonly NewConsentEvent[],
+): Promise<string[]> {
+  if (events.length === 0) return [];
+  const rows = await ex
+    .insert(consentEvents)
+    .values(
+      events.map((e) => ({
+        id: newId('cns', by.at.getTime()),
+        orgId: by.orgId,
+        e164: e.e164,
+        kind: e.kind,
+        tier: e.tier,
+        ebrBasis: e.ebrBasis,
+        source: e.source,
+        capturedAt: e.capturedAt,
+        expiresAt: e.expiresAt,
+        evidence: e.evidence,
+        reason: e.reason,
+        fingerprint: consentFingerprint(e),
+        actor: by.actor,
+        requestId: by.requestId,
+        recordedAt: by.at,
+      })),
+    )
+    .onConflictDoNothing({ target: [consentEvents.orgId, consentEvents.fingerprint] })
+    .returning({ id: consentEvents.id });
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,165 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { newId } from '../../domain/ids.js';
+import type { DispatchPayload } from '../../domain/outbound/dispatch/payload.js';
+import type { Executor, Store } from '../db.js';
+import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema-outbound.js';
+
+export interface ClaimedJob {
+  jobId: string;
+  touchId: string;
+  orgId: string;
+  /** 1 for the first hand-over. */
+  attempt: number;
+  payload: DispatchPayload;
+  attemptId: string;
+  /** An earlier attempt was started and never recorded: its worker died or lost the lease. */
+  priorUnknown: boolean;
+}
+
+export interface Claim {
+  nowMs: number;
+  leaseMs: number;
+  limit: number;
+  worker: string;
+  carrier: string;
+}
+
+/**
+ * Leases due jobs to one worker. SKIP LOCKED lets several workers claim at once without waiting
+ * on each other; the lease (visibility timeout) hands a job to another worker if this one dies.
+ * Each claim opens an attempt row before the carrier is called, so a crash leaves a trace.
+ */
+export async function claimJobs(store: Store, c: Claim): Promise<ClaimedJob[]> {
+  const now = new Date(c.nowMs);
+  return store.db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: dispatchJobs.id })
+      .from(dispatchJobs)
+      .where(
+        and(
+          eq(dispatchJobs.state, 'pending'),
+          lte(dispatchJobs.runAt, now),
+          or(isNull(dispatchJobs.leaseUntil), lte(dispatchJobs.leaseUntil, now)),
+        ),
+      )
+      .orderBy(asc(dispatchJobs.runAt), asc(dispatchJobs.id))
+      .limit(c.limit)
+      .for('update', { skipLocked: true });
+    if (due.length === 0) return [];
+    const ids = due.map((d) => d.id);
+    const jobs = await tx
+      .update(dispatchJobs)
+      .set({
+        leaseUntil: new Date(c.nowMs + c.leaseMs),
+        leasedBy: c.worker,
+        attempts: sql`${dispatchJobs.attempts} + 1`,
+        updatedAt: now,
+      })
+      .where(inArray(dispatchJobs.id, ids))
+      .returning();
+    const orphaned = await tx
+      .update(carrierAttempts)
+      .set({ outcome: 'unknown', finishedAt: now, error: 'the worker lost its lease mid-attempt' })
+      .where(and(inArray(carrierAttempts.jobId, ids), eq(carrierAttempts.outcome, 'started')))
+      .returning({ jobId: carrierAttempts.jobId });
+    const unknown = new Set(orphaned.map((o) => o.jobId));
+    const claimed = jobs.map(
+      (j): ClaimedJob => ({
+        jobId: j.id,
+        touchId: j.touchId,
+        orgId: j.orgId,
+        attempt: j.attempts,
+        payload: j.payload as DispatchPayload,
+        attemptId: newId('att', c.nowMs),
+        priorUnknown: unknown.has(j.id),
+      }),
+    );
+    await tx.insert(carrierAttempts).values(
+      claimed.map((j) => ({
+        id: j.attemptId,
+        jobId: j.jobId,
+        touchId: j.touchId,
+        orgId: j.orgId,
+        attempt: j.attempt,
+        carrier: c.carrier,
+        worker: c.worker,
+        outcome: 'started',
+        startedAt: now,
+      })),
+    );
+    return claimed;
+  });
+}
+
+export interface Outcome {
+  /** What happened to this attempt. */
+  attempt: 'accepted' | 'retry' | 'failed' | 'unknown' | 'skipped';
+  carrierId: string | null;
+  error: string | null;
+  /** The job afterwards: due again at `retryAtMs`, or finished with the touch's final state. */
+  next:
+    | { state: 'pending'; retryAtMs: number }
+    | { state: 'final'; touch: 'delivered' | 'failed' | 'unknown' };
+}
+
+/**
+ * Records an attempt and moves the job on. Fenced by the lease: if another worker has claimed
+ * the job since (this one overran its lease), only the attempt row is written; false then.
+ */
+export async function recordOutcome(
+  store: Store,
+  job: ClaimedJob,
+  worker: string,
+  carrier: string,
+  o: Outcome,
+  nowMs: number,
+): Promise<boolean> {
+  const now = new Date(nowMs);
+  return store.db.transaction(async (tx) => {
+    await tx
+      .update(carrierAttempts)
+      .set({ outcome: o.attempt, carrierId: o.carrierId, error: o.error, finishedAt: now })
+      .where(eq(carrierAttempts.id, job.attemptId));
+    const moved = await tx
+      .update(dispatchJobs)
+      .set({
+        state:
+          o.next.state === 'pending' ? 'pending' : o.next.touch === 'delivered' ? 'done' : 'dead',
+        ...(o.next.state === 'pending' ? { runAt: new Date(o.next.retryAtMs) } : {}),
+        leaseUntil: null,
+        leasedBy: null,
+        lastError: o.error,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(dispatchJobs.id, job.jobId),
+          eq(dispatchJobs.leasedBy, worker),
+          eq(dispatchJobs.attempts, job.attempt),
+        ),
+      )
+      .returning({ id: dispatchJobs.id });
+    if (moved.length === 0) return false;
+    await tx
+      .update(outboundTouches)
+      .set({
+        attempts: job.attempt,
+        carrier,
+        lastError: o.error,
+        ...(o.carrierId
+          ? { carrierIds: sql`array_append(${outboundTouches.carrierIds}, ${o.carrierId}::text)` }
+          : {}),
+        ...(o.next.state === 'final' ? { dispatchStatus: o.next.touch, finalizedAt: now } : {}),
+      })
+      .where(eq(outboundTouches.id, job.touchId));
+    return true;
+  });
+}
+
+export async function attemptsOf(ex: Executor, touchId: string) {
+  return ex
+    .select()
+    .from(carrierAttempts)
+    .where(eq(carrierAttempts.touchId, touchId))
+    .orderBy(asc(carrierAttempts.attempt), asc(carrierAttempts.startedAt));
+}

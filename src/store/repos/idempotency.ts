@@ -1,0 +1,84 @@
+import { and, eq, lte, or } from 'drizzle-orm';
+import type { Store } from '../db.js';
+import { outboundIdempotency as idem } from '../schema-outbound.js';
+
+export interface IdempotencyScope {
+  orgId: string;
+  campaignId: string;
+  key: string;
+}
+
+export type Reservation =
+  | { kind: 'reserved' }
+  | { kind: 'mismatch' }
+  | { kind: 'in_flight' }
+  | { kind: 'done'; statusCode: number; response: string };
+
+const matches = (s: IdempotencyScope) =>
+  and(eq(idem.orgId, s.orgId), eq(idem.campaignId, s.campaignId), eq(idem.key, s.key));
+
+/**
+ * Claims a key for one request in a short transaction of its own, committed before the decision
+ * runs, so a concurrent duplicate finds it pending (409) instead of deciding twice. An expired
+ * record, or a pending one older than `staleMs` (its request died before committing anything,
+ * since completion commits with the touch), is replaced.
+ */
+export async function reserveKey(
+  store: Store,
+  scope: IdempotencyScope,
+  claim: { hash: string; owner: string; nowMs: number; ttlMs: number; staleMs: number },
+): Promise<Reservation> {
+  const now = new Date(claim.nowMs);
+  return store.db.transaction(async (tx) => {
+    await tx
+      .delete(idem)
+      .where(
+        and(
+          matches(scope),
+          or(
+            lte(idem.expiresAt, now),
+            and(
+              eq(idem.state, 'pending'),
+              lte(idem.startedAt, new Date(claim.nowMs - claim.staleMs)),
+            ),
+          ),
+        ),
+      );
+    const inserted = await tx
+      .insert(idem)
+      .values({
+        ...scope,
+        requestHash: claim.hash,
+        state: 'pending',
+        owner: claim.owner,
+        startedAt: now,
+        expiresAt: new Date(claim.nowMs + claim.ttlMs),
+      })
+      .onConflictDoNothing()
+      .returning({ owner: idem.owner });
+    if (inserted.length > 0) return { kind: 'reserved' };
+    const [row] = await tx.select().from(idem).where(matches(scope));
+    // Vanished between the insert and the select: only a concurrent purge does that; retry.
+    if (!row) return { kind: 'in_flight' };
+    if (row.requestHash !== claim.hash) return { kind: 'mismatch' };
+    if (row.state !== 'done' || row.statusCode === null || row.response === null) {
+      return { kind: 'in_flight' };
+    }
+    return { kind: 'done', statusCode: row.statusCode, response: row.response };
+  });
+}
+
+/** After a failed decision, so a retry need not wait for the pending record to go stale. */
+export async function releaseKey(store: Store, scope: IdempotencyScope, owner: string) {
+  await store.db
+    .delete(idem)
+    .where(and(matches(scope), eq(idem.owner, owner), eq(idem.state, 'pending')));
+}
+
+export async function purgeExpiredKeys(store: Store, nowMs: number): Promise<number> {
+  const rows = await store.db
+    .delete(idem)
+    .where(lte(idem.expiresAt, new Date(nowMs)))
+    .returning({ key: idem.key });
+  return rows.length;
+}

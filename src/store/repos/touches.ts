@@ -1,0 +1,156 @@
+import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { newId } from '../../domain/ids.js';
+import type { PlacedTouch } from '../../domain/outbound/compliance/index.js';
+import type { ConsentFacts } from '../../domain/outbound/consents.js';
+import type { Executor, Tx } from '../db.js';
+import { campaigns } from '../schema.js';
+import { outboundTouches } from '../schema-outbound.js';
+import type { AuditEntry } from './audit.js';
+import type { IdempotencyScope } from './idempotency.js';
+
+export async function findCampaign(
+  ex: Executor,
+  orgId: string,
+  code: string,
+): Promise<{ id: string; config: Record<string, unknown> } | null> {
+  const [c] = await ex
+    .select({ id: campaigns.id, config: campaigns.config })
+    .from(campaigns)
+    .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
+  return c ? { id: c.id, config: (c.config ?? {}) as Record<string, unknown> } : null;
+}
+
+/** drizzle's `execute` answers an array (postgres.js) or `{ rows }` (PGlite). */
+async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
+  const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(r) ? r : r.rows;
+}
+
+/** The lock key of outbound_contact_state (migration 0004); tests hold it to stall a decision. */
+export async function lockContact(tx: Tx, orgId: string, e164: string): Promise<void> {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`outbound\u001f${orgId}\u001f${e164}`}::text, 0))`,
+  );
+}
+
+export interface ContactState {
+  consent: ConsentFacts[];
+  /** Placed touches decided after `since` (later ones included: they were placed). */
+  history: PlacedTouch[];
+}
+
+type StateJson = {
+  consent: {
+    id: string;
+    kind: ConsentFacts['kind'];
+    tier: ConsentFacts['tier'];
+    ebr_basis: ConsentFacts['ebrBasis'];
+    captured_at: number;
+    expires_at: number | null;
+  }[];
+  history: { at: number; channel: PlacedTouch['channel'] }[];
+};
+
+/**
+ * Takes the (organization, contact) lock until the transaction ends, then reads consent and
+ * placed touches, in one round trip: the frequency count read here cannot change before the
+ * decision's own touch is written. Outside a transaction the lock lasts the statement only.
+ */
+export async function contactState(
+  ex: Executor,
+  orgId: string,
+  e164: string,
+  since: Date,
+): Promise<ContactState> {
+  const [row] = await rowsOf<StateJson>(
+    ex,
+    sql`select consent, history from outbound_contact_state(${orgId}, ${e164}, ${since.toISOString()}::timestamptz)`,
+  );
+  return {
+    consent: (row?.consent ?? []).map((e) => ({
+      id: e.id,
+      kind: e.kind,
+      tier: e.tier,
+      ebrBasis: e.ebr_basis,
+      capturedAt: new Date(Number(e.captured_at)),
+      expiresAt: e.expires_at === null ? null : new Date(Number(e.expires_at)),
+    })),
+    history: (row?.history ?? []).map((t) => ({ at: Number(t.at), channel: t.channel })),
+  };
+}
+
+export type TouchRow = typeof outboundTouches.$inferInsert;
+
+export interface Decision {
+  touch: TouchRow & { decidedAt: Date };
+  /** The dispatch job's payload, for a placed touch. */
+  jobPayload: unknown | null;
+  audit: AuditEntry;
+  idempotency: {
+    scope: IdempotencyScope;
+    owner: string;
+    statusCode: number;
+    response: string;
+  } | null;
+}
+
+const json = (v: unknown) =>
+  sql`${v === null || v === undefined ? null : JSON.stringify(v)}::jsonb`;
+const ts = (d: Date | null | undefined) => sql`${d ? d.toISOString() : null}::timestamptz`;
+
+/**
+ * The touch, its dispatch job, the audit line and the idempotency completion in one statement
+ * (callers run it in the decision's transaction). False when the idempotency record was taken
+ * over by another request meanwhile: the caller must roll back.
+ */
+export async function recordDecision(tx: Tx, d: Decision): Promise<boolean> {
+  const t = d.touch;
+  const at = t.decidedAt;
+  const jobId = d.jobPayload === null ? null : newId('job', at.getTime());
+  const i = d.idempotency;
+  const [r] = await rowsOf<{ idem: number }>(
+    tx,
+    sql`with t as (
+      insert into outbound_touches (id, org_id, campaign_id, to_e164, channel, status, placed,
+        consent_basis, variant, cadence_step, scenario_ref, template_id, dynamic_variables,
+        lead_timezone, idempotency_key, reasons, checks, next_allowed_at, decided_at, actor,
+        request_id, dispatch_status)
+      values (${t.id}, ${t.orgId}, ${t.campaignId}, ${t.toE164}, ${t.channel}, ${t.status},
+        ${t.placed}, ${t.consentBasis}, ${t.variant ?? null}, ${t.cadenceStep ?? null}::integer,
+        ${t.scenarioRef ?? null}, ${t.templateId ?? null}, ${json(t.dynamicVariables)},
+        ${t.leadTimezone ?? null}, ${t.idempotencyKey ?? null}, ${json(t.reasons)},
+        ${json(t.checks)}, ${ts(t.nextAllowedAt)}, ${ts(at)}, ${t.actor}, ${t.requestId ?? null},
+        ${t.dispatchStatus ?? null})
+      returning id
+    ), j as (
+      insert into dispatch_jobs (id, touch_id, org_id, state, attempts, run_at, payload,
+        created_at, updated_at)
+      select ${jobId}::text, t.id, ${t.orgId}, 'pending', 0, ${ts(at)}, ${json(d.jobPayload)},
+        ${ts(at)}, ${ts(at)}
+        from t where ${jobId}::text is not null
+    ), a as (
+      insert into audit_log (id, org_id, actor, action, subject_type, subject_id, detail,
+        request_id, at)
+      values (${newId('aud', d.audit.at.getTime())}, ${d.audit.orgId}, ${d.audit.actor},
+        ${d.audit.action}, ${d.audit.subjectType}, ${d.audit.subjectId},
+        ${json(d.audit.detail ?? {})}, ${d.audit.requestId ?? null}, ${ts(d.audit.at)})
+    ), i as (
+      update outbound_idempotency
+         set state = 'done', status_code = ${i?.statusCode ?? null}::integer,
+             response = ${i?.response ?? null}, touch_id = ${t.id}
+       where org_id = ${i?.scope.orgId ?? null} and campaign_id = ${i?.scope.campaignId ?? null}
+         and key = ${i?.scope.key ?? null} and owner = ${i?.owner ?? null} and state = 'pending'
+      returning 1
+    )
+    select (select count(*) from i)::integer as idem`,
+  );
+  return i === null || Number(r?.idem) === 1;
+}
+
+export async function getTouch(ex: Executor, orgId: string, touchId: string) {
+  const [t] = await ex
+    .select()
+    .from(outboundTouches)
+    .where(and(eq(outboundTouches.orgId, orgId), eq(outboundTouches.id, touchId)));
+  return t ?? null;
+}

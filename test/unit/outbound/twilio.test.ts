@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TwilioCarrier, twilioRequest } from '../../../src/domain/outbound/carriers/twilio.js';
+import type { DispatchPayload } from '../../../src/domain/outbound/dispatch/payload.js';
+import { FakeTwilio } from '../../helpers/fake-twilio.js';
+
+const fake = new FakeTwilio();
+let carrier: TwilioCarrier;
+beforeAll(async () => {
+  const baseUrl = await fake.start();
+  carrier = new TwilioCarrier({
+    accountSid: 'AC123',
+    authToken: 'secret',
+    baseUrl,
+    timeoutMs: 300,
+  });
+});
+afterAll(() => fake.stop());
+beforeEach(() => {
+  fake.requests.length = 0;
+  fake.script = (req) => ({
+    status: 201,
+    body: { sid: req.path.includes('Messages') ? 'SM1' : 'CA1' },
+  });
+});
+
+const payload = (over: Partial<DispatchPayload>): DispatchPayload => ({
+  touch_id: 'tch_1',
+  channel: 'sms',
+  to: '+12125550123',
+  from: '+12125550100',
+  text: 'Hello & welcome',
+  twiml: null,
+  recording_url: null,
+  template_id: 'default',
+  ...over,
+});
+const send = (p: DispatchPayload) => carrier.send(p, { idempotencyKey: p.touch_id, attempt: 1 });
+
+describe('requests', () => {
+  it('sends an SMS through Messages with basic auth and a form body', async () => {
+    expect(await send(payload({}))).toEqual({ outcome: 'accepted', carrierId: 'SM1' });
+    const [req] = fake.requests;
+    expect(req).toMatchObject({ method: 'POST', path: '/2010-04-01/Accounts/AC123/Messages.json' });
+    expect(req?.headers.authorization).toBe(
+      `Basic ${Buffer.from('AC123:secret').toString('base64')}`,
+    );
+    expect(req?.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(req?.form).toEqual({
+      To: '+12125550123',
+      From: '+12125550100',
+      Body: 'Hello & welcome',
+    });
+  });
+
+  it('places a call with TwiML: the template TwiML, else the text spoken', async () => {
+    await send(payload({ channel: 'call', twiml: '<Response><Dial>+1</Dial></Response>' }));
+    await send(payload({ channel: 'call' }));
+    expect(fake.requests.map((r) => r.path)).toEqual([
+      '/2010-04-01/Accounts/AC123/Calls.json',
+      '/2010-04-01/Accounts/AC123/Calls.json',
+    ]);
+    expect(fake.requests[0]?.form.Twiml).toBe('<Response><Dial>+1</Dial></Response>');
+    expect(fake.requests[1]?.form.Twiml).toBe(
+      '<Response><Say>Hello &#38; welcome</Say></Response>',
+    );
+    expect(fake.requests[1]?.form).not.toHaveProperty('MachineDetection');
+  });
+
+  it('drops a voicemail as a call that waits for the greeting to end, then plays the recording', async () => {
+    await send(
+      payload({ channel: 'voicemail', recording_url: 'https://cdn.example/vm.mp3?a=1&b=2' }),
+    );
+    expect(fake.requests[0]?.form).toEqual({
+      To: '+12125550123',
+      From: '+12125550100',
+      Twiml: '<Response><Play>https://cdn.example/vm.mp3?a=1&#38;b=2</Play></Response>',
+      MachineDetection: 'DetectMessageEnd',
+    });
+  });
+
+  it('refuses, without a request, a touch the campaign config cannot produce', async () => {
+    expect(await send(payload({ from: null }))).toEqual({
+      outcome: 'failed',
+      retryable: false,
+      error: 'the campaign config has no caller_id',
+    });
+    expect(twilioRequest(payload({ channel: 'voicemail', text: null }))).toEqual({
+      error: 'no recording_url for a voicemail drop',
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('answers', () => {
+  it("retries 429 and 5xx, gives up on other 4xx with Twilio's code and message", async () => {
+    fake.script = () => ({ status: 503, body: { code: 20503, message: 'Service unavailable' } });
+    expect(await send(payload({}))).toEqual({
+      outcome: 'failed',
+      retryable: true,
+      error: 'twilio 503 20503: Service unavailable',
+    });
+    fake.script = () => ({
+      status: 400,
+      body: { code: 21211, message: "Invalid 'To' Phone Number" },
+    });
+    expect(await send(payload({}))).toEqual({
+      outcome: 'failed',
+      retryable: false,
+      error: "twilio 400 21211: Invalid 'To' Phone Number",
+    });
+  });
+
+  it('calls a timeout, a reset or a 504 unknown: the request may have been acted on', async () => {
+    fake.script = () => 'hang';
+    expect((await send(payload({}))).outcome).toBe('unknown');
+    fake.script = () => 'reset';
+    expect((await send(payload({}))).outcome).toBe('unknown');
+    fake.script = () => ({ status: 504, body: {} });
+    expect((await send(payload({}))).outcome).toBe('unknown');
+  });
+
+  it('retries when the connection is refused: nothing was sent', async () => {
+    const spare = new FakeTwilio();
+    const baseUrl = await spare.start();
+    await spare.stop(); // nothing listens there any more
+    const closed = new TwilioCarrier({ accountSid: 'AC1', authToken: 't', baseUrl });
+    expect(await closed.send(payload({}), { idempotencyKey: 'x', attempt: 1 })).toEqual({
+      outcome: 'failed',
+      retryable: true,
+      error: 'twilio request failed: ECONNREFUSED',
+    });
+  });
+});
