@@ -15,7 +15,7 @@ import {
 } from '../domain/outbound/consents.js';
 import { normalizeE164 } from '../domain/phone/e164.js';
 import { errors } from '../errors.js';
-import { validated, validateRequest } from '../http/validate.js';
+import { contentTypeOf, validated, validateRequest } from '../http/validate.js';
 import type { Executor } from '../store/db.js';
 import { writeAudit } from '../store/repos/audit.js';
 import { appendConsentEvents, contactHistory } from '../store/repos/consents.js';
@@ -121,7 +121,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
     async (req) => {
       const { params } = validated<{ org_id: string }, unknown>(req);
-      const type = String(req.headers['content-type'] ?? '')
+      const type = String(contentTypeOf(req) ?? '')
         .split(';')[0]
         ?.trim()
         .toLowerCase();

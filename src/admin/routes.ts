@@ -12,8 +12,8 @@ import {
   showCampaign,
   updateCampaign,
 } from './campaigns.js';
-import { exportRoutes } from './exports.js';
 import { consentRoutes } from './consents-routes.js';
+import { exportRoutes } from './exports.js';
 import {
   type AdminContext,
   createOrg,

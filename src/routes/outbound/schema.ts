@@ -25,10 +25,14 @@ export const OutboundBody = Type.Object(
     ),
     // Value types are checked by the x-check: the validator does not model non-literal unions.
     dynamic_variables: Type.Optional(
-      Type.Record(Type.String(), Type.Unknown(), {
-        'x-check': 'dynamic_variables',
-        description: 'At most 50 keys of string, number, boolean or null values; 8 KiB as JSON',
-      }),
+      Type.Record(
+        Type.String(),
+        Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+        {
+          'x-check': 'dynamic_variables',
+          description: 'At most 50 keys of string, number, boolean or null values; 8 KiB as JSON',
+        },
+      ),
     ),
     lead_timezone: Type.Optional(
       Type.String({
