@@ -4,6 +4,7 @@ import type { AppDeps } from '../app.js';
 import { collectExport, type ExportFormat, openConversionExport } from '../domain/exports/index.js';
 import { errors } from '../errors.js';
 import { validated, validateRequest } from '../http/validate.js';
+import { EXPORT_HEADERS } from './export-headers.js';
 import { getOrg } from './orgs-keys.js';
 import { CampaignParams } from './schemas.js';
 
@@ -14,14 +15,6 @@ export const ExportQuery = Type.Object({
     description: 'Calls that started at or after this time',
   }),
 });
-
-/** The counts travel as headers so the body stays the file itself. */
-export const EXPORT_HEADERS = {
-  candidates: 'x-export-candidates',
-  exported: 'x-export-rows',
-  skippedNoClickId: 'x-export-skipped-no-click-id',
-  skippedTooOld: 'x-export-skipped-too-old',
-} as const;
 
 /**
  * GET …/exports/conversions: the upload file for Google Ads or Meta, with

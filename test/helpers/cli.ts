@@ -20,16 +20,27 @@ export async function listenAdmin(h: Harness): Promise<string> {
   return `http://127.0.0.1:${(h.admin.server.address() as AddressInfo).port}`;
 }
 
+/** Which of the CLI's outputs pretend to be a terminal. */
+export interface Terminals {
+  stdout?: boolean;
+  stderr?: boolean;
+}
+
 /** Runs the CLI in this process with the given environment only (never this process's). */
-export async function cli(args: string[], env: Env): Promise<CliResult> {
-  let out = '';
+export async function cli(args: string[], env: Env, tty: Terminals = {}): Promise<CliResult> {
+  // Bytes, decoded once at the end: a chunk may end inside a UTF-8 character.
+  const out: Buffer[] = [];
   let err = '';
   const code = await run(args, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
+    stdout: { write: (s) => out.push(Buffer.from(s)), isTTY: tty.stdout ?? false },
+    stderr: {
+      write: (s) => (err += Buffer.from(s).toString('utf8')),
+      isTTY: tty.stderr ?? false,
+      columns: 80,
+    },
     env,
   });
-  return { code, out, err };
+  return { code, out: Buffer.concat(out).toString('utf8'), err };
 }
 
 /** Parses human `key: value` output, checking that the values share one column. */

@@ -225,4 +225,29 @@ describe('audit', () => {
       err: '',
     });
   });
+
+  it('--subject-id keeps one subject; --action takes a prefix ending in *', async () => {
+    const org = await newOrg();
+    const first = JSON.parse(
+      (await admin(['key', 'create', org, '--scopes', 'enroll', '--json'])).out,
+    );
+    await quiet(['key', 'create', org, '--scopes', 'execute']);
+    await quiet(['key', 'scopes', first.key_id, '--scopes', 'execute']);
+    const page = async (...args: string[]) =>
+      JSON.parse((await admin(['audit', org, ...args, '--json'])).out).entries.map(
+        (e: { action: string; subject_id: string }) => `${e.action} ${e.subject_id}`,
+      );
+    expect(await page('--subject-id', first.key_id)).toEqual([
+      `key.scopes_changed ${first.key_id}`,
+      `key.issued ${first.key_id}`,
+    ]);
+    const keys = await page('--action', 'key.*');
+    expect(keys.map((e: string) => e.split(' ')[0])).toEqual([
+      'key.scopes_changed',
+      'key.issued',
+      'key.issued',
+    ]);
+    expect(await page('--action', 'key.*', '--subject-id', org)).toEqual([]);
+    expect(await page('--action', 'org.*', '--subject-id', org)).toEqual([`org.created ${org}`]);
+  });
 });

@@ -1,7 +1,12 @@
 import type { ApiOutcome } from './client.js';
 
+/** process.stdout and process.stderr fit; tests pass a collector and say whether it is a terminal. */
 export interface Writer {
-  write(chunk: string): unknown;
+  /** false means "buffer full": wait for 'drain' before writing more. */
+  write(chunk: string | Uint8Array): unknown;
+  once?(event: 'drain', listener: () => void): unknown;
+  isTTY?: boolean;
+  columns?: number;
 }
 
 /** human: aligned `key: value` lines; json: the API's answer byte for byte; quiet: the primary value only. */
@@ -17,7 +22,8 @@ export interface View {
   human(body: Answer): string;
 }
 
-export const EXIT = { ok: 0, api: 1, unreachable: 2, usage: 64 } as const;
+/** 64 and 74 are sysexits' EX_USAGE and EX_IOERR. */
+export const EXIT = { ok: 0, api: 1, unreachable: 2, usage: 64, io: 74 } as const;
 
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return '-';
@@ -80,6 +86,25 @@ export function describeUnreachable(outcome: Extract<ApiOutcome, { kind: 'unreac
 
 const line = (s: string) => (s.endsWith('\n') ? s : `${s}\n`);
 
+type Answered = Extract<ApiOutcome, { kind: 'answer' }>;
+
+export const succeeded = (o: ApiOutcome): o is Answered =>
+  o.kind === 'answer' && o.status >= 200 && o.status < 300;
+
+/** Prints an outcome that did not succeed on stderr and gives its exit code. */
+export function reportFailure(out: { stderr: Writer }, mode: Mode, outcome: ApiOutcome): number {
+  if (outcome.kind === 'unreachable') {
+    out.stderr.write(line(describeUnreachable(outcome)));
+    return EXIT.unreachable;
+  }
+  out.stderr.write(
+    line(
+      mode === 'json' ? outcome.text : describeError(outcome.status, outcome.body, outcome.text),
+    ),
+  );
+  return EXIT.api;
+}
+
 /** Prints one outcome in the chosen mode and says which exit code it deserves. */
 export function report(
   out: { stdout: Writer; stderr: Writer },
@@ -87,19 +112,7 @@ export function report(
   outcome: ApiOutcome,
   view: View,
 ): number {
-  if (outcome.kind === 'unreachable') {
-    out.stderr.write(line(describeUnreachable(outcome)));
-    return EXIT.unreachable;
-  }
-  const ok = outcome.status >= 200 && outcome.status < 300;
-  if (!ok) {
-    out.stderr.write(
-      line(
-        mode === 'json' ? outcome.text : describeError(outcome.status, outcome.body, outcome.text),
-      ),
-    );
-    return EXIT.api;
-  }
+  if (!succeeded(outcome)) return reportFailure(out, mode, outcome);
   if (mode === 'json') out.stdout.write(line(outcome.text));
   else if (mode === 'quiet') {
     const value = view.primary(outcome.body as Answer);

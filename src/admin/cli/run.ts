@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type Config, ConfigError, loadConfig, resolveAdminToken } from '../../config.js';
-import { type AdminTarget, callAdmin, type FetchLike } from './client.js';
+import { type AdminTarget, callAdmin, type FetchLike, streamAdmin } from './client.js';
 import { commandGroups } from './commands/index.js';
 import type { CliContext } from './commands/shared.js';
 import { EXIT, type Mode, report, type Writer } from './output.js';
 
-/** Everything the CLI touches outside itself, so tests run it in-process. */
+/** Everything the CLI touches outside itself, so tests run it in-process (a writer's isTTY included). */
 export interface CliIo {
   stdout: Writer;
   stderr: Writer;
@@ -28,7 +28,8 @@ Environment:
   DATA_DIR     the server's data directory (default ./data)
 
 Exit codes: 0 done, 1 the API answered with an error, 2 the API could not be
-reached (or no token / bad configuration), 64 wrong usage.`;
+reached (or no token / bad configuration), 64 wrong usage, 74 the output file
+could not be written.`;
 
 function httpUrl(value: string): string {
   let protocol: string;
@@ -86,17 +87,30 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return EXIT.unreachable;
   }
   let exitCode: number = EXIT.ok;
+  const connect = (cmd: Command): { target: AdminTarget; mode: Mode } | undefined => {
+    const g = cmd.optsWithGlobals<GlobalOptions>();
+    const t = target(config, g);
+    if (typeof t === 'string') {
+      io.stderr.write(t);
+      exitCode = EXIT.unreachable;
+      return undefined;
+    }
+    return { target: t, mode: g.json ? 'json' : g.quiet ? 'quiet' : 'human' };
+  };
   const ctx: CliContext = {
     async send(cmd, req, view) {
-      const g = cmd.optsWithGlobals<GlobalOptions>();
-      const t = target(config, g);
-      if (typeof t === 'string') {
-        io.stderr.write(t);
-        exitCode = EXIT.unreachable;
-        return;
-      }
-      const mode: Mode = g.json ? 'json' : g.quiet ? 'quiet' : 'human';
-      exitCode = report(io, mode, await callAdmin(t, req, io.fetch), view);
+      const c = connect(cmd);
+      if (c) exitCode = report(io, c.mode, await callAdmin(c.target, req, io.fetch), view);
+    },
+    async stream(cmd, handle) {
+      const c = connect(cmd);
+      if (!c) return;
+      exitCode = await handle({
+        mode: c.mode,
+        stdout: io.stdout,
+        stderr: io.stderr,
+        open: (req) => streamAdmin(c.target, req, io.fetch),
+      });
     },
   };
   try {

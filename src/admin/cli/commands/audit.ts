@@ -38,9 +38,16 @@ export const auditCommands: CommandGroup = (program, ctx) => {
     .description("an organization's audit log, newest first")
     .argument('<org_id>')
     .option('--limit <n>', 'entries per page, 1 to 1000 (default 100)', integer)
-    .option('--action <action>', 'only this action, e.g. key.issued')
+    .option(
+      '--action <action>',
+      'only this action (key.issued), or a prefix ending in * (buyer_report.*, quoted in a shell)',
+    )
+    .option(
+      '--subject-id <id>',
+      'only entries about this subject: the id after the type in SUBJECT (key_…, call_…)',
+    )
     .option('--since <iso>', 'entries at or after this time')
-    .option('--until <iso>', 'entries at or before this time')
+    .option('--until <iso>', 'entries before this time')
     .option('--cursor <cursor>', 'the page after the one that printed it')
     .action((orgId: string, o, cmd) =>
       ctx.send(
@@ -51,6 +58,7 @@ export const auditCommands: CommandGroup = (program, ctx) => {
           query: {
             limit: o.limit,
             action: o.action,
+            subject_id: o.subjectId,
             since: o.since,
             until: o.until,
             cursor: o.cursor,

@@ -1,6 +1,7 @@
 import { auditCommands } from './audit.js';
 import { callCommands } from './call.js';
 import { campaignCommands } from './campaign.js';
+import { exportCommands } from './export.js';
 import { keyCommands } from './key.js';
 import { orgCommands } from './org.js';
 import type { CommandGroup } from './shared.js';
@@ -12,4 +13,5 @@ export const commandGroups: CommandGroup[] = [
   campaignCommands,
   callCommands,
   auditCommands,
+  exportCommands,
 ];

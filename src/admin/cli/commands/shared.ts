@@ -1,11 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError } from 'commander';
-import type { ApiRequest } from '../client.js';
-import { EXIT, type View } from '../output.js';
+import type { ApiRequest, StreamOutcome } from '../client.js';
+import { EXIT, type Mode, type View, type Writer } from '../output.js';
 
-/** What a command group gets from the runner: one call that sends a request and prints its answer. */
+/** A connection to the admin API for a command that prints the answer itself. */
+export interface CliSession {
+  mode: Mode;
+  stdout: Writer;
+  stderr: Writer;
+  /** Sends the request and stops at the headers. */
+  open(req: ApiRequest): Promise<StreamOutcome>;
+}
+
+/** What a command group gets from the runner. */
 export interface CliContext {
+  /** Sends a request and prints its JSON answer through `view`. */
   send(cmd: Command, req: ApiRequest, view: View): Promise<void>;
+  /** For answers that are not JSON to print (files): `handle` reads them and gives the exit code. */
+  stream(cmd: Command, handle: (session: CliSession) => Promise<number>): Promise<void>;
 }
 
 /** A command group adds its subcommands to the program; groups know nothing of each other. */

@@ -1,0 +1,68 @@
+import type { Writer } from './output.js';
+
+/** 1234567 → "1.2 MB": decimal units, as download tools show them. */
+export function formatBytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let v = n;
+  let i = -1;
+  do {
+    v /= 1000;
+    i++;
+  } while (v >= 999.95 && i < units.length - 1);
+  return `${v.toFixed(1)} ${units[i]}`;
+}
+
+/**
+ * One line of progress for `columns` characters: a bar and a percentage
+ * when the total is known, else just the bytes so far. Always shorter than
+ * `columns` (5 or more), so the terminal never wraps it and `\r` redraws it
+ * in place.
+ */
+export function progressLine(done: number, total: number | null, columns: number): string {
+  if (total === null) return `${formatBytes(done)} received`.slice(0, columns - 1);
+  const fraction = total === 0 ? 1 : Math.min(1, done / total);
+  const percent = `${String(Math.floor(fraction * 100)).padStart(3)}%`;
+  const text = `${percent}  ${formatBytes(done)} of ${formatBytes(total)}`;
+  const width = Math.min(40, columns - 1 - text.length - 3);
+  if (width < 5) return percent;
+  const filled = Math.floor(fraction * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${text}`;
+}
+
+export interface ProgressOptions {
+  /** Milliseconds, for throttling only. */
+  now?: () => number;
+  /** At most one redraw per interval, so a fast download does not flood the terminal. */
+  intervalMs?: number;
+}
+
+/** A progress line on a terminal, redrawn in place and erased when done. */
+export class ProgressBar {
+  private readonly now: () => number;
+  private readonly intervalMs: number;
+  private drawnAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly out: Writer,
+    private readonly total: number | null,
+    o: ProgressOptions = {},
+  ) {
+    this.now = o.now ?? (() => performance.now());
+    this.intervalMs = o.intervalMs ?? 100;
+  }
+
+  /** The last state is always drawn, so a finished download shows 100% before it is erased. */
+  update(done: number): void {
+    const complete = this.total !== null && done >= this.total;
+    const t = this.now();
+    if (!complete && t - this.drawnAt < this.intervalMs) return;
+    this.drawnAt = t;
+    this.out.write(`\r${progressLine(done, this.total, this.out.columns || 80)}\x1b[K`);
+  }
+
+  /** Leaves the cursor at the start of an empty line, for whatever is printed next. */
+  clear(): void {
+    if (this.drawnAt !== Number.NEGATIVE_INFINITY) this.out.write('\r\x1b[K');
+  }
+}
