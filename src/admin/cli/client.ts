@@ -9,8 +9,16 @@ export interface AdminTarget {
 export interface ApiRequest {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT';
   path: string;
+  /** Sent as JSON. */
   body?: unknown;
+  /** A body that is not JSON, sent as it is read (a file), instead of `body`. */
+  upload?: Upload;
   query?: Record<string, string | number | undefined>;
+}
+
+export interface Upload {
+  contentType: string;
+  stream: ReadableStream<Uint8Array>;
 }
 
 /** No answer at all: nothing listening, DNS failure, reset, timeout. */
@@ -97,7 +105,14 @@ export async function streamAdmin(
 ): Promise<StreamOutcome> {
   const url = requestUrl(target.url, req);
   const headers: Record<string, string> = { authorization: `Bearer ${target.token}` };
-  if (req.body !== undefined) headers['content-type'] = 'application/json';
+  let body: RequestInit['body'];
+  if (req.upload) {
+    headers['content-type'] = req.upload.contentType;
+    body = req.upload.stream;
+  } else if (req.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(req.body);
+  }
   const controller = new AbortController();
   let res: Response;
   try {
@@ -106,7 +121,9 @@ export async function streamAdmin(
       fetchImpl(url, {
         method: req.method,
         headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        body,
+        // fetch requires it for a stream body: the answer is read only after the upload ends.
+        ...(req.upload ? { duplex: 'half' as const } : {}),
         signal: controller.signal,
       }),
     );

@@ -1,6 +1,7 @@
 import { auditCommands } from './audit.js';
 import { callCommands } from './call.js';
 import { campaignCommands } from './campaign.js';
+import { consentCommands } from './consent.js';
 import { exportCommands } from './export.js';
 import { keyCommands } from './key.js';
 import { orgCommands } from './org.js';
@@ -14,4 +15,5 @@ export const commandGroups: CommandGroup[] = [
   callCommands,
   auditCommands,
   exportCommands,
+  consentCommands,
 ];

@@ -1,0 +1,198 @@
+import { type FileHandle, open } from 'node:fs/promises';
+import { Option } from 'commander';
+import { readAnswer, seg, type Upload } from '../client.js';
+import { type Answer, EXIT, fields, formatValue, report, table, type View } from '../output.js';
+import { ProgressBar } from '../progress.js';
+import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
+
+const path = (orgId: string, e164: string, rest = '') =>
+  `/admin/orgs/${seg(orgId)}/consents/${seg(e164)}${rest}`;
+
+/** Standing first, then the history (newest first) as a table. */
+const consentView: View = {
+  primary: (c) => c.status,
+  human: (c) => {
+    const history = Array.isArray(c.history) ? (c.history as Answer[]) : [];
+    const rows = history.map((e) =>
+      ['captured_at', 'kind', 'tier', 'basis', 'source', 'expires_at', 'reason', 'actor'].map((k) =>
+        formatValue(e[k]),
+      ),
+    );
+    const head = fields(c, ['history']);
+    if (rows.length === 0) return `${head}\nhistory: -`;
+    const headers = ['CAPTURED_AT', 'KIND', 'TIER', 'BASIS', 'SOURCE', 'EXPIRES_AT', 'REASON'];
+    return `${head}\nhistory:\n${table([...headers, 'ACTOR'], rows)}`;
+  },
+};
+
+interface Rejected {
+  line: number;
+  errors: string[];
+}
+
+/** One line of counts, then one line per rejected row the API listed. */
+export function importSummary(s: Answer): string {
+  const rejected = Array.isArray(s.rejected) ? (s.rejected as Rejected[]) : [];
+  const count = Number(s.rejected_count ?? rejected.length);
+  const lines = [
+    `imported ${formatValue(s.imported)} of ${formatValue(s.rows)} rows; ` +
+      `${formatValue(s.duplicates)} already on file, ${count} rejected`,
+    ...rejected.map((r) => `  line ${r.line}: ${r.errors.join('; ')}`),
+  ];
+  if (count > rejected.length) lines.push(`  … ${count - rejected.length} more not listed`);
+  return lines.join('\n');
+}
+
+const importView: View = { primary: (s) => s.imported, human: importSummary };
+
+const CHUNK = 64 * 1024;
+
+/** The file as a request body, read as fetch asks for it; `onRead` sees the bytes so far. */
+function fileStream(fh: FileHandle, onRead: (bytes: number) => void): ReadableStream<Uint8Array> {
+  let bytes = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const buf = new Uint8Array(CHUNK);
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) {
+        controller.close();
+        return;
+      }
+      bytes += bytesRead;
+      onRead(bytes);
+      controller.enqueue(buf.subarray(0, bytesRead));
+    },
+  });
+}
+
+const errorCode = (err: unknown) =>
+  (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+
+async function importFile(s: CliSession, orgId: string, file: string): Promise<number> {
+  let fh: FileHandle;
+  let size: number;
+  try {
+    fh = await open(file, 'r');
+    size = (await fh.stat()).size;
+  } catch (err) {
+    s.stderr.write(`error: cannot read ${file} (${errorCode(err)})\n`);
+    return EXIT.usage;
+  }
+  const bar =
+    s.mode !== 'quiet' && s.stderr.isTTY === true ? new ProgressBar(s.stderr, size) : null;
+  try {
+    bar?.update(0);
+    const upload: Upload = {
+      contentType: 'text/csv',
+      stream: fileStream(fh, (bytes) => bar?.update(bytes)),
+    };
+    const opened = await s.open({
+      method: 'POST',
+      path: `/admin/orgs/${seg(orgId)}/consents/import`,
+      upload,
+    });
+    const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
+    // Erased before the summary is printed, whichever stream that goes to.
+    bar?.clear();
+    return report(s, s.mode, outcome, importView);
+  } finally {
+    await fh.close();
+  }
+}
+
+const IMPORT_AFTER = `
+FILE is uploaded as text/csv: a header row naming any of e164 (required),
+kind, tier, basis, source, captured_at, expires_at, evidence, reason (format in
+docs/outbound.md). Valid rows are imported, invalid ones are listed by line.
+On a terminal a progress bar is drawn on stderr while the file uploads.
+-q prints the number of rows imported.`;
+
+export const consentCommands: CommandGroup = (program, ctx) => {
+  const consent = program
+    .command('consent')
+    .description('consent records for outbound touches (grants, revocations, CSV import)');
+
+  consent
+    .command('set')
+    .description('record a consent grant (a new event; history is kept)')
+    .argument('<org_id>')
+    .argument('<e164>')
+    .addOption(
+      new Option('--tier <tier>', 'consent tier')
+        .choices(['pewc', 'pec', 'ebr'])
+        .makeOptionMandatory(),
+    )
+    .addOption(
+      new Option(
+        '--basis <basis>',
+        'ebr only: transaction (18 months) or inquiry (3 months)',
+      ).choices(['transaction', 'inquiry']),
+    )
+    .option('--source <source>', 'where the consent was captured (a form, a call…)')
+    .option('--captured-at <iso>', 'when it was captured (default: now)')
+    .option('--expires-at <iso>', 'when it lapses')
+    .option('--evidence <json|@file>', 'evidence object, inline JSON or @file.json', jsonValue)
+    .action((orgId: string, e164: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'PUT',
+          path: path(orgId, e164),
+          body: {
+            tier: o.tier,
+            basis: o.basis,
+            source: o.source,
+            captured_at: o.capturedAt,
+            expires_at: o.expiresAt,
+            evidence: o.evidence,
+          },
+        },
+        consentView,
+      ),
+    );
+
+  consent
+    .command('show')
+    .description("show a number's consent standing and history")
+    .argument('<org_id>')
+    .argument('<e164>')
+    .action((orgId: string, e164: string, _o, cmd) =>
+      ctx.send(cmd, { method: 'GET', path: path(orgId, e164) }, consentView),
+    );
+
+  consent
+    .command('revoke')
+    .description('record a revocation, opt-out or internal do-not-call entry')
+    .argument('<org_id>')
+    .argument('<e164>')
+    .addOption(
+      new Option('--kind <kind>', 'what happened (default revoked)').choices([
+        'revoked',
+        'opt_out',
+        'internal_dnc',
+      ]),
+    )
+    .option('--reason <reason>', 'free text kept with the event')
+    .option('--at <iso>', 'when it happened (default: now)')
+    .action((orgId: string, e164: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'POST',
+          path: path(orgId, e164, '/revoke'),
+          body: { kind: o.kind, reason: o.reason, at: o.at },
+        },
+        consentView,
+      ),
+    );
+
+  consent
+    .command('import')
+    .description('import consent events from a CSV file')
+    .argument('<org_id>')
+    .argument('<file>', 'the CSV file')
+    .addHelpText('after', IMPORT_AFTER)
+    .action((orgId: string, file: string, _o, cmd) =>
+      ctx.stream(cmd, (session) => importFile(session, orgId, file)),
+    );
+};
