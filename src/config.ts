@@ -141,3 +141,14 @@ export function resolveAdminToken(
   chmodSync(file, 0o600);
   return token;
 }
+
+/** For process entries: the configuration, or a one-line message and exit code 2. */
+export function loadConfigOrExit(env: Env = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`configuration error: ${err.message}\n`);
+    process.exit(2);
+  }
+}

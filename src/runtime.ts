@@ -11,9 +11,24 @@ import {
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
 import { createMetrics } from './http/metrics.js';
-import { openStore } from './store/db.js';
+import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
+
+/** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
+export async function openConfiguredStore(
+  config: Config,
+  poolSize = config.databasePoolSize,
+): Promise<Store> {
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
+    poolSize,
+    pgliteSharedBuffers: config.pgliteSharedBuffers,
+  });
+  await store.migrate();
+  return store;
+}
 
 export interface Runtime extends AppDeps {
   /** The dispatch worker, not yet started; null with WORKER=0. */
@@ -42,13 +57,7 @@ export function createWorker(
 
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : config.dataDir,
-    poolSize: config.databasePoolSize,
-    pgliteSharedBuffers: config.pgliteSharedBuffers,
-  });
-  await store.migrate();
+  const store = await openConfiguredStore(config);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
   let limiter: RateLimiter;

@@ -1,19 +1,10 @@
 import { buildAdminApp, buildApp, systemClock } from './app.js';
-import { ConfigError, loadConfig, resolveAdminToken } from './config.js';
+import { loadConfigOrExit, resolveAdminToken } from './config.js';
 import { createLogger } from './logger.js';
 import { openRuntime } from './runtime.js';
 
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger, systemClock);
   const adminToken = resolveAdminToken(config, true)!;

@@ -1,8 +1,7 @@
 import { systemClock } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logger.js';
-import { createWorker } from './runtime.js';
-import { openStore } from './store/db.js';
+import { createWorker, openConfiguredStore } from './runtime.js';
 
 /**
  * A dispatch worker on its own (`npm run worker`), for deployments that run the API with
@@ -10,24 +9,9 @@ import { openStore } from './store/db.js';
  * use it there only while the server is stopped; with PostgreSQL any number may run.
  */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`configuration error: ${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
-  const store = await openStore({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.databaseUrl ? undefined : config.dataDir,
-    poolSize: Math.min(config.databasePoolSize, 4),
-    pgliteSharedBuffers: config.pgliteSharedBuffers,
-  });
-  await store.migrate();
+  const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4));
   const worker = createWorker(config, { store, clock: systemClock, logger });
   worker.start();
   logger.info(

@@ -8,12 +8,9 @@ import {
   pgTable,
   primaryKey,
   text,
-  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { orgs } from './schema.js';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { orgs, ts } from './schema.js';
 
 /**
  * Consent history per (organization, contact number): grants and revocations, append-only (a

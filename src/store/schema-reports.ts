@@ -1,15 +1,6 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigserial,
-  check,
-  index,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-
-const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+import { bigserial, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { ts } from './schema.js';
 
 /**
  * Buyer reports (contract §4), one row per accepted report. Append-only (a
