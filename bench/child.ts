@@ -45,11 +45,10 @@ export class Child {
     });
   }
 
-  static start(script: string, env: Record<string, string>, cpuProfDir?: string): Child {
-    const execArgv = cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : [];
+  static start(script: string, env: Record<string, string>): Child {
     const proc = fork(join(compiledBench, script), [], {
       env: { ...process.env, ...env },
-      execArgv,
+      execArgv: [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     live.add(proc);
@@ -84,7 +83,7 @@ export class Child {
     return reply;
   }
 
-  /** Closes the child cleanly (so a CPU profile gets written) and returns its final usage. */
+  /** Closes the child cleanly and returns its final usage. */
   async stop(): Promise<Usage> {
     const done = await this.ask<Message & Usage>({ type: 'stop' }, 'stopped', 30_000);
     await new Promise<void>((resolve) => {

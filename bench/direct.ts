@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { percentile } from './stats.js';
-import { type Message, ownUsage } from './usage.js';
+import { commonMessage, type Message, ownUsage } from './usage.js';
 
 /** Given the store and the row's seed, returns the call each in-flight loop repeats. */
 export type DirectOperation = (
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
   const call = mod.operation(store, JSON.parse(process.env.BENCH_SEED ?? '{}'));
   const concurrency = Number(process.env.BENCH_CONNECTIONS);
   process.on('message', (m: Message) => {
+    if (commonMessage(m, (r) => process.send?.(r))) return;
     if (m.type === 'run') {
       void drive(call, concurrency, m.seconds as number).then((r) =>
         process.send?.({ type: 'result', ...r }),

@@ -14,7 +14,7 @@ export interface BenchSettings {
   /** The server's LOG_LEVEL: `info`, the service's default, logs every request. */
   logLevel: string;
   poolSize: number;
-  /** Set: children run with --cpu-prof and write their profiles here. */
+  /** Set: each row's child writes a CPU profile of its measured window here (<store>-<row>.cpuprofile). */
   cpuProfDir: string | undefined;
 }
 
@@ -37,6 +37,12 @@ export interface RowResult {
   peakRssMb: number;
   /** CPU used during the measured window, in cores: the child, the load generator (this process), the whole machine. */
   cores: { child: number; client: number | null; machine: number | null };
+  /**
+   * CPU time per successful operation, in µs: robust when other jobs share the
+   * machine. `db` is PostgreSQL's backends for this database (null for PGlite,
+   * which runs inside the child).
+   */
+  cpuPerOpMicros: { child: number; db: number | null; client: number | null };
   /** Cores busy on the machine just before the row started, with none of its processes running. */
   backgroundCores: number | null;
   /** DNI outcomes counted by the server during the measured window. */
@@ -45,6 +51,7 @@ export interface RowResult {
 
 interface Window {
   seconds: number;
+  dbMicros: number | null;
   childCores: number;
   clientCores: number;
   machineCores: number | null;
@@ -53,10 +60,14 @@ interface Window {
 
 /** Runs `work` and measures the CPU every party spent meanwhile. */
 async function window<T>(
+  target: StoreTarget,
   child: Child,
+  profile: string | null,
   work: () => Promise<T>,
 ): Promise<{ value: T; window: Window }> {
+  if (profile) await child.ask({ type: 'profile-start' }, 'profiling');
   const u0 = await child.ask<Message & Usage>({ type: 'usage' }, 'usage');
+  const db0 = await target.serverCpuMicros();
   const t0 = await machineTicks();
   const c0 = process.cpuUsage();
   const start = process.hrtime.bigint();
@@ -64,7 +75,9 @@ async function window<T>(
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const c1 = process.cpuUsage(c0);
   const t1 = await machineTicks();
+  const db1 = await target.serverCpuMicros();
   const u1 = await child.ask<Message & Usage>({ type: 'usage' }, 'usage');
+  if (profile) await child.ask({ type: 'profile-stop', file: profile }, 'profiled');
   const cpus = (await import('node:os')).cpus().length;
   let outcomes: Record<string, number> | undefined;
   if (u1.outcomes) {
@@ -78,6 +91,7 @@ async function window<T>(
     value,
     window: {
       seconds,
+      dbMicros: db0 !== null && db1 !== null ? db1 - db0 : null,
       childCores: (u1.cpuMicros - u0.cpuMicros) / 1e6 / seconds,
       clientCores: (c1.user + c1.system) / 1e6 / seconds,
       machineCores:
@@ -87,6 +101,10 @@ async function window<T>(
       ...(outcomes ? { outcomes } : {}),
     },
   };
+}
+
+function profileFile(s: BenchSettings, target: StoreTarget, row: BenchRow): string | null {
+  return s.cpuProfDir ? join(s.cpuProfDir, `${target.kind}-${row.id}.cpuprofile`) : null;
 }
 
 function statusDetail(r: autocannon.Result): string | undefined {
@@ -104,7 +122,7 @@ async function runHttp(
   apiKey: string,
   s: BenchSettings,
 ) {
-  const child = Child.start('server.js', { ...target.env, LOG_LEVEL: s.logLevel }, s.cpuProfDir);
+  const child = Child.start('server.js', { ...target.env, LOG_LEVEL: s.logLevel });
   try {
     const { port } = await child.next<Message & { port: number }>('ready');
     const load = (phase: string, duration: number) =>
@@ -115,7 +133,9 @@ async function runHttp(
         requests: row.http!({ apiKey, seed, phase }),
       });
     await load('warmup', s.warmupSeconds);
-    const { value: r, window: w } = await window(child, () => load('measure', s.seconds));
+    const { value: r, window: w } = await window(target, child, profileFile(s, target, row), () =>
+      load('measure', s.seconds),
+    );
     const usage = await child.stop();
     return {
       ok: r['2xx'],
@@ -133,16 +153,12 @@ async function runHttp(
 }
 
 async function runDirect(target: StoreTarget, row: BenchRow, seed: Json, s: BenchSettings) {
-  const child = Child.start(
-    'direct.js',
-    {
-      ...target.env,
-      BENCH_DIRECT_MODULE: join(compiledBench, row.direct!),
-      BENCH_SEED: JSON.stringify(seed),
-      BENCH_CONNECTIONS: String(s.connections),
-    },
-    s.cpuProfDir,
-  );
+  const child = Child.start('direct.js', {
+    ...target.env,
+    BENCH_DIRECT_MODULE: join(compiledBench, row.direct!),
+    BENCH_SEED: JSON.stringify(seed),
+    BENCH_CONNECTIONS: String(s.connections),
+  });
   try {
     await child.next('ready');
     const run = (seconds: number) =>
@@ -152,7 +168,9 @@ async function runDirect(target: StoreTarget, row: BenchRow, seed: Json, s: Benc
         seconds * 1000 + 60_000,
       );
     await run(s.warmupSeconds);
-    const { value: r, window: w } = await window(child, () => run(s.seconds));
+    const { value: r, window: w } = await window(target, child, profileFile(s, target, row), () =>
+      run(s.seconds),
+    );
     const usage = await child.stop();
     return {
       ok: r.count,
@@ -181,6 +199,8 @@ export async function runRow(
   const m = row.http
     ? await runHttp(target, row, seed, apiKey, s)
     : await runDirect(target, row, seed, s);
+  // Operations in the CPU window (which also spans the IPC round trips around it).
+  const perOp = (micros: number) => (m.ok > 0 ? micros / ((m.ok / m.seconds) * m.w.seconds) : 0);
   return {
     store: target.kind,
     row: row.id,
@@ -199,6 +219,11 @@ export async function runRow(
       child: m.w.childCores,
       client: row.http ? m.w.clientCores : null,
       machine: m.w.machineCores,
+    },
+    cpuPerOpMicros: {
+      child: perOp(m.w.childCores * m.w.seconds * 1e6),
+      db: m.w.dbMicros === null ? null : perOp(m.w.dbMicros),
+      client: row.http ? perOp(m.w.clientCores * m.w.seconds * 1e6) : null,
     },
     backgroundCores: background,
     ...(m.w.outcomes && Object.keys(m.w.outcomes).length ? { outcomes: m.w.outcomes } : {}),

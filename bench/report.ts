@@ -107,8 +107,8 @@ export function render(results: RowResult[], rs: Ratio[], gs: Goal[], notes: str
         'p99 ms',
         'errors',
         'RSS MB',
-        'cores child/load/all',
-        'idle-time busy',
+        'CPU µs/op srv/db/load',
+        'cores used/busy before',
       ],
       results.map((r) => [
         r.store,
@@ -118,8 +118,8 @@ export function render(results: RowResult[], rs: Ratio[], gs: Goal[], notes: str
         fmt(r.p99Ms, 1),
         String(r.errors),
         fmt(r.peakRssMb, 0),
-        `${fmt(r.cores.child, 2)}/${fmt(r.cores.client, 2)}/${fmt(r.cores.machine, 2)}`,
-        fmt(r.backgroundCores, 2),
+        `${fmt(r.cpuPerOpMicros.child, 0)}/${fmt(r.cpuPerOpMicros.db, 0)}/${fmt(r.cpuPerOpMicros.client, 0)}`,
+        `${fmt(r.cores.machine, 2)}/${fmt(r.backgroundCores, 2)}`,
       ]),
     ),
   );

@@ -3,7 +3,7 @@ import { buildApp, systemClock } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logger.js';
 import { openRuntime } from '../src/runtime.js';
-import { type Message, ownUsage, type Usage } from './usage.js';
+import { commonMessage, type Message, ownUsage, type Usage } from './usage.js';
 
 /**
  * The public API as `npm start` runs it (same config loader, runtime and
@@ -28,6 +28,7 @@ async function main(): Promise<void> {
     return { ...ownUsage(), outcomes };
   };
   process.on('message', (m: Message) => {
+    if (commonMessage(m, (r) => process.send?.(r))) return;
     if (m.type === 'usage') {
       void usage().then((u) => process.send?.({ type: 'usage', ...u }));
     } else if (m.type === 'stop') {

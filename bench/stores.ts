@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,12 @@ export interface StoreTarget {
   /** DATA_DIR or DATABASE_URL, read by the children through loadConfig. */
   env: Record<string, string>;
   version: string;
+  /**
+   * CPU time (µs) the database server has spent on this bench's database so
+   * far, when it runs on this machine (PostgreSQL backends read from /proc);
+   * null when unknown. PGlite's CPU is the child's own.
+   */
+  serverCpuMicros(): Promise<number | null>;
   cleanup(): Promise<void>;
 }
 
@@ -43,8 +50,24 @@ export async function pgliteTarget(): Promise<StoreTarget> {
     kind: 'pglite',
     env,
     version,
+    serverCpuMicros: async () => null,
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+let ticksPerSecond: number | null = null;
+
+/** utime + stime of a process on this machine, from /proc/<pid>/stat. */
+function processCpuMicros(pid: number): number | null {
+  try {
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / ticksPerSecond) * 1e6;
+  } catch {
+    return null;
+  }
 }
 
 /** A fresh database on the server at `url`, dropped by cleanup; a string when the server is unreachable. */
@@ -64,6 +87,13 @@ export async function postgresTarget(url: string): Promise<StoreTarget | string>
     kind: 'postgres',
     env,
     version: await serverVersion(env),
+    async serverCpuMicros() {
+      if (!LOCAL_HOSTS.has(dbUrl.hostname)) return null;
+      const pids = await admin<{ pid: number }[]>`
+        select pid from pg_stat_activity where datname = ${name}`;
+      // Backends that exited between two readings are lost: the pool keeps its connections open.
+      return pids.reduce((sum, { pid }) => sum + (processCpuMicros(pid) ?? 0), 0);
+    },
     async cleanup() {
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end({ timeout: 5 });
