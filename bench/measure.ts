@@ -131,6 +131,7 @@ async function runHttp(
         connections: s.connections,
         duration,
         requests: row.http!({ apiKey, seed, phase }),
+        ...(row.rate ? { overallRate: row.rate } : {}),
       });
     await load('warmup', s.warmupSeconds);
     const { value: r, window: w } = await window(target, child, profileFile(s, target, row), () =>

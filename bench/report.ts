@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import type { RowResult } from './measure.js';
+import { GOAL_RATE } from './rows.js';
 
 export interface Ratio {
   store: RowResult['store'];
@@ -44,15 +45,21 @@ export function goals(results: RowResult[], rs: Ratio[]): Goal[] {
     if (r.store === 'postgres') {
       out.push({
         store: r.store,
-        goal: 'e2e ≥ 3,000 sessions/s',
+        goal: `e2e ≥ ${fmt(GOAL_RATE, 0)} sessions/s`,
         measured: `${fmt(e2e.rps, 0)}/s`,
-        met: e2e.rps >= 3000,
+        met: e2e.rps >= GOAL_RATE,
       });
+      // At 64 closed-loop connections mean latency is 64 / throughput (21 ms at
+      // 3,000/s), so p99 is judged with the goal rate offered instead.
+      const paced = byId(results, r.store, 'dni-create-rate');
+      const p99 = paced ?? e2e;
       out.push({
         store: r.store,
-        goal: 'e2e p99 ≤ 20 ms',
-        measured: `${fmt(e2e.p99Ms, 1)} ms`,
-        met: e2e.p99Ms <= 20,
+        goal: paced
+          ? `e2e p99 ≤ 20 ms at ${fmt(GOAL_RATE, 0)}/s offered`
+          : 'e2e p99 ≤ 20 ms (closed loop)',
+        measured: `${fmt(p99.p99Ms, 1)} ms${paced ? ` (${fmt(paced.rps, 0)}/s served, ${paced.errors} errors)` : ''}`,
+        met: p99.p99Ms <= 20 && (!paced || (paced.rps >= 0.98 * GOAL_RATE && paced.errors === 0)),
       });
       out.push({
         store: r.store,
@@ -126,6 +133,9 @@ export function render(results: RowResult[], rs: Ratio[], gs: Goal[], notes: str
   for (const r of results) {
     if (r.errorDetail) out.push(`  ${r.store} ${r.row}: ${r.errorDetail}`);
     if (r.outcomes) out.push(`  ${r.store} ${r.row} outcomes: ${JSON.stringify(r.outcomes)}`);
+    if (r.row !== 'dni-exhausted' && (r.outcomes?.shared || r.outcomes?.overflow)) {
+      out.push(`  WARNING ${r.store} ${r.row}: the pool ran out during the row; raise BENCH_POOL`);
+    }
   }
   out.push('', 'Ratios (e2e sessions/s):');
   for (const r of rs) {

@@ -19,7 +19,7 @@ const settings: BenchSettings = {
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 3),
   connections: num('BENCH_CONNECTIONS', 64),
   logLevel: process.env.BENCH_LOG_LEVEL || process.env.LOG_LEVEL || 'info',
-  poolSize: num('BENCH_POOL', 20_000),
+  poolSize: num('BENCH_POOL', 60_000),
   cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
 };
 const pgUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
@@ -53,8 +53,9 @@ async function main(): Promise<void> {
     stores.push({ kind, version: target.version });
     try {
       console.log(`${kind}: ${target.version}; seeding…`);
-      const { apiKey, seeds } = await seedRows(target.env, selected, settings.poolSize);
-      for (const row of selected) {
+      const here = selected.filter((r) => !r.stores || r.stores.includes(target.kind));
+      const { apiKey, seeds } = await seedRows(target.env, here, settings.poolSize);
+      for (const row of here) {
         const r = await runRow(target, row, seeds[row.id] ?? {}, apiKey, settings);
         console.log(
           `  ${row.id}: ${r.rps.toFixed(0)}/s p50 ${r.p50Ms.toFixed(1)} ms p99 ${r.p99Ms.toFixed(1)} ms errors ${r.errors} RSS ${r.peakRssMb.toFixed(0)} MB`,
