@@ -48,7 +48,8 @@ export class Child {
   static start(script: string, env: Record<string, string>): Child {
     const proc = fork(join(compiledBench, script), [], {
       env: { ...process.env, ...env },
-      execArgv: [],
+      // For experiments (e.g. V8 memory flags); empty for the committed results.
+      execArgv: process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [],
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     live.add(proc);
