@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+
 /** What a child reports about itself: the numbers the parent cannot read from outside. */
 export interface Usage {
-  /** Peak resident set size of the child's whole life, in kB (process.resourceUsage). */
+  /** Peak resident set size of the child's whole life, in kB (see peakRssKb). */
   maxRssKb: number;
   /** User + system CPU time so far, in microseconds. */
   cpuMicros: number;
@@ -12,12 +14,29 @@ export interface Usage {
 
 export type Message = { type: string } & Record<string, unknown>;
 
+/**
+ * Peak RSS of this process in kB. On Linux, VmHWM of /proc/self/status: the
+ * high-water mark of this program's own memory. getrusage's maxRSS
+ * (process.resourceUsage) is not used there because Linux carries the forking
+ * parent's RSS at fork time into it, so every child would report at least the
+ * bench runner's size.
+ */
+function peakRssKb(): number {
+  try {
+    const m = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (m) return Number(m[1]);
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS;
+}
+
 export function ownUsage(): Usage {
   const r = process.resourceUsage();
   const mem = Object.fromEntries(
     Object.entries(process.memoryUsage()).map(([k, v]) => [k, Math.round(v / 2 ** 20)]),
   );
-  return { maxRssKb: r.maxRSS, cpuMicros: r.userCPUTime + r.systemCPUTime, mem };
+  return { maxRssKb: peakRssKb(), cpuMicros: r.userCPUTime + r.systemCPUTime, mem };
 }
 
 let session: import('node:inspector/promises').Session | null = null;
