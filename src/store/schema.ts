@@ -101,9 +101,21 @@ export const trackingNumbers = pgTable(
     lastAssignedAt: ts('last_assigned_at'),
     createdAt: createdAt(),
   },
+  // Each index ends with e164 so it yields rows in exactly dni_open_session's
+  // ORDER BY: LIMIT 1 then reads one row instead of sorting every free number.
   (t) => [
-    index('tracking_numbers_free_idx').on(t.campaignId, t.role, t.heldUntil.asc().nullsFirst()),
-    index('tracking_numbers_lra_idx').on(t.campaignId, t.role, t.lastAssignedAt.asc().nullsFirst()),
+    index('tracking_numbers_free_idx').on(
+      t.campaignId,
+      t.role,
+      t.heldUntil.asc().nullsFirst(),
+      t.e164,
+    ),
+    index('tracking_numbers_lra_idx').on(
+      t.campaignId,
+      t.role,
+      t.lastAssignedAt.asc().nullsFirst(),
+      t.e164,
+    ),
   ],
 );
 

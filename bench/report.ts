@@ -1,0 +1,177 @@
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import type { RowResult } from './measure.js';
+import { GOAL_RATE } from './rows.js';
+
+export interface Ratio {
+  store: RowResult['store'];
+  /** e2e sessions/s ÷ min(HTTP ceiling, store ceiling). */
+  vsMinCeiling: number | null;
+  /** e2e sessions/s ÷ store ceiling. */
+  vsStoreCeiling: number | null;
+}
+
+export interface Goal {
+  store: RowResult['store'];
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+const byId = (results: RowResult[], store: string, id: string) =>
+  results.find((r) => r.store === store && r.row === id);
+
+export function ratios(results: RowResult[]): Ratio[] {
+  const stores = [...new Set(results.map((r) => r.store))];
+  return stores.map((store) => {
+    const http = byId(results, store, 'http-ceiling');
+    const direct = byId(results, store, 'store-ceiling');
+    const e2e = byId(results, store, 'dni-create');
+    const floor = http && direct ? Math.min(http.rps, direct.rps) : null;
+    return {
+      store,
+      vsMinCeiling: e2e && floor ? e2e.rps / floor : null,
+      vsStoreCeiling: e2e && direct ? e2e.rps / direct.rps : null,
+    };
+  });
+}
+
+/** The issue's goals, checked against this run. */
+export function goals(results: RowResult[], rs: Ratio[]): Goal[] {
+  const out: Goal[] = [];
+  for (const r of rs) {
+    const e2e = byId(results, r.store, 'dni-create');
+    if (!e2e) continue;
+    if (r.store === 'postgres') {
+      out.push({
+        store: r.store,
+        goal: `e2e ≥ ${fmt(GOAL_RATE, 0)} sessions/s`,
+        measured: `${fmt(e2e.rps, 0)}/s`,
+        met: e2e.rps >= GOAL_RATE,
+      });
+      // At 64 closed-loop connections mean latency is 64 / throughput (21 ms at
+      // 3,000/s), so p99 is judged with the goal rate offered instead.
+      const paced = byId(results, r.store, 'dni-create-rate');
+      const p99 = paced ?? e2e;
+      out.push({
+        store: r.store,
+        goal: paced
+          ? `e2e p99 ≤ 20 ms at ${fmt(GOAL_RATE, 0)}/s offered`
+          : 'e2e p99 ≤ 20 ms (closed loop)',
+        measured: `${fmt(p99.p99Ms, 1)} ms${paced ? ` (${fmt(paced.rps, 0)}/s served, ${paced.errors} errors)` : ''}`,
+        met: p99.p99Ms <= 20 && (!paced || (paced.rps >= 0.98 * GOAL_RATE && paced.errors === 0)),
+      });
+      out.push({
+        store: r.store,
+        goal: 'e2e ≥ 0.8 × min(HTTP ceiling, store ceiling)',
+        measured: `${fmt(r.vsMinCeiling ?? 0, 2)}×`,
+        met: (r.vsMinCeiling ?? 0) >= 0.8,
+      });
+    } else {
+      out.push({
+        store: r.store,
+        goal: 'e2e ≥ 0.8 × store ceiling',
+        measured: `${fmt(r.vsStoreCeiling ?? 0, 2)}×`,
+        met: (r.vsStoreCeiling ?? 0) >= 0.8,
+      });
+    }
+    const servers = results.filter((x) => x.store === r.store && x.kind === 'http');
+    const rss = Math.max(...servers.map((x) => x.peakRssMb));
+    out.push({
+      store: r.store,
+      goal: 'server peak RSS ≤ 200 MB',
+      measured: `${fmt(rss, 0)} MB`,
+      met: rss <= 200,
+    });
+  }
+  return out;
+}
+
+function fmt(n: number | null, digits: number): string {
+  if (n === null) return '–';
+  return n.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+function table(head: string[], lines: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const row = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [row(head), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map(row)].join('\n');
+}
+
+export function render(results: RowResult[], rs: Ratio[], gs: Goal[], notes: string[]): string {
+  const out: string[] = [];
+  out.push(
+    table(
+      [
+        'store',
+        'row',
+        'req/s',
+        'p50 ms',
+        'p99 ms',
+        'errors',
+        'RSS MB',
+        'CPU µs/op srv/db/load',
+        'cores used/busy before',
+      ],
+      results.map((r) => [
+        r.store,
+        r.title,
+        fmt(r.rps, 0),
+        fmt(r.p50Ms, 1),
+        fmt(r.p99Ms, 1),
+        String(r.errors),
+        fmt(r.peakRssMb, 0),
+        `${fmt(r.cpuPerOpMicros.child, 0)}/${fmt(r.cpuPerOpMicros.db, 0)}/${fmt(r.cpuPerOpMicros.client, 0)}`,
+        `${fmt(r.cores.machine, 2)}/${fmt(r.backgroundCores, 2)}`,
+      ]),
+    ),
+  );
+  for (const r of results) {
+    if (r.errorDetail) out.push(`  ${r.store} ${r.row}: ${r.errorDetail}`);
+    if (r.outcomes) out.push(`  ${r.store} ${r.row} outcomes: ${JSON.stringify(r.outcomes)}`);
+    if (r.row !== 'dni-exhausted' && (r.outcomes?.shared || r.outcomes?.overflow)) {
+      out.push(`  WARNING ${r.store} ${r.row}: the pool ran out during the row; raise BENCH_POOL`);
+    }
+  }
+  out.push('', 'Ratios (e2e sessions/s):');
+  for (const r of rs) {
+    out.push(
+      `  ${r.store}: ÷ min(HTTP, store) ceiling = ${fmt(r.vsMinCeiling, 2)}, ÷ store ceiling = ${fmt(r.vsStoreCeiling, 2)}`,
+    );
+  }
+  out.push('', 'Goals:');
+  for (const g of gs)
+    out.push(`  [${g.met ? 'met ' : 'MISS'}] ${g.store}: ${g.goal} — ${g.measured}`);
+  for (const n of notes) out.push(`  note: ${n}`);
+  return out.join('\n');
+}
+
+function git(args: string[]): string | null {
+  try {
+    return execFileSync('git', args, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return null;
+  }
+}
+
+export function machineInfo() {
+  const cpus = os.cpus();
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']);
+  return {
+    date: new Date().toISOString(),
+    gitCommit: git(['rev-parse', 'HEAD']),
+    gitDirty: dirty === null ? null : dirty.length > 0,
+    os: `${os.type()} ${os.release()} ${os.arch()}`,
+    cpuModel: cpus[0]?.model ?? 'unknown',
+    cpuCount: cpus.length,
+    totalMemoryMb: Math.round(os.totalmem() / 2 ** 20),
+    node: process.version,
+  };
+}

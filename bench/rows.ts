@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import type autocannon from 'autocannon';
+
+export type Json = Record<string, unknown>;
+
+/** What a row's seed step may use: the admin API of the store under test. */
+export interface SeedApi {
+  /** Calls the admin API and throws unless it answers 2xx. */
+  admin(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown): Promise<Json>;
+  orgId: string;
+  /** An API key with every scope (enroll, execute). */
+  apiKey: string;
+  /** A new campaign with `pool` pool numbers and no overflow number; returns its code. */
+  campaign(pool: number): Promise<string>;
+  /** BENCH_POOL: a pool large enough not to run out during a row. */
+  poolSize: number;
+}
+
+export interface HttpContext {
+  apiKey: string;
+  /** What the row's seed step returned. */
+  seed: Json;
+  /** 'warmup' or 'measure': requests of the two phases must not collide (e.g. visitor ids). */
+  phase: string;
+}
+
+/**
+ * One line of the table. A row is either HTTP load (autocannon against a fresh
+ * server child, bench/server.ts) or a direct loop (a fresh child running
+ * `operation` from `direct` at the same concurrency, bench/direct.ts). To add
+ * a row (e.g. `outbound`: touch decision + enqueue), append a definition here:
+ * seed what it needs through the admin API, then give `http` or `direct`.
+ */
+export interface BenchRow {
+  id: string;
+  title: string;
+  seed?(api: SeedApi): Promise<Json>;
+  http?(ctx: HttpContext): autocannon.Request[];
+  /** A module under bench/ (`.js`, as compiled) exporting `operation: DirectOperation` (see bench/direct.ts). */
+  direct?: string;
+  /**
+   * HTTP rows: requests per second offered over all connections (autocannon
+   * overallRate, latencies corrected for coordinated omission). Absent: each
+   * connection sends its next request as soon as the last is answered.
+   */
+  rate?: number;
+  /** The stores the row runs on; absent: all. */
+  stores?: ('pglite' | 'postgres')[];
+  /** Shown for information; not part of the ratios. */
+  note?: string;
+}
+
+/** The PostgreSQL goal's rate: p99 is judged with this many sessions/s offered. */
+export const GOAL_RATE = 3_000;
+
+/** POST /dni/session with a visitor id never seen before on every request. */
+function dniCreate(ctx: HttpContext): autocannon.Request[] {
+  const run = `${ctx.phase}-${randomBytes(4).toString('hex')}`;
+  let n = 0;
+  const headers = {
+    authorization: `Bearer ${ctx.apiKey}`,
+    'content-type': 'application/json',
+  };
+  const code = ctx.seed.campaignCode as string;
+  return [
+    {
+      method: 'POST',
+      path: '/dni/session',
+      headers,
+      setupRequest: (req) => ({
+        ...req,
+        body: JSON.stringify({ campaign_code: code, visitor_id: `v-${run}-${n++}` }),
+      }),
+    },
+  ];
+}
+
+export const rows: BenchRow[] = [
+  {
+    id: 'http-ceiling',
+    title: 'HTTP ceiling (GET /__bench/noop)',
+    http: () => [{ method: 'GET', path: '/__bench/noop' }],
+  },
+  {
+    id: 'store-ceiling',
+    title: 'Store ceiling (createDniSession, direct)',
+    seed: async (api) => ({ orgId: api.orgId, campaignCode: await api.campaign(api.poolSize) }),
+    direct: 'ops/dni-open.js',
+  },
+  {
+    id: 'dni-create',
+    title: 'DNI create e2e (POST /dni/session)',
+    seed: async (api) => ({ campaignCode: await api.campaign(api.poolSize) }),
+    http: dniCreate,
+  },
+  {
+    id: 'dni-create-rate',
+    title: `DNI create at ${GOAL_RATE.toLocaleString('en-US')}/s offered`,
+    note: 'latency at the goal rate: with 64 closed-loop connections, mean latency = 64 / throughput',
+    stores: ['postgres'],
+    rate: GOAL_RATE,
+    seed: async (api) => ({ campaignCode: await api.campaign(api.poolSize) }),
+    http: dniCreate,
+  },
+  {
+    id: 'dni-exhausted',
+    title: 'DNI create, pool exhausted (100 numbers)',
+    note: 'every new visitor shares the least recently assigned number',
+    seed: async (api) => ({ campaignCode: await api.campaign(100) }),
+    http: dniCreate,
+  },
+];
