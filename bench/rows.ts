@@ -109,4 +109,11 @@ export const rows: BenchRow[] = [
     seed: async (api) => ({ campaignCode: await api.campaign(100) }),
     http: dniCreate,
   },
+  {
+    id: 'outbound',
+    title: 'Outbound touch decision + enqueue (executeTouch, direct)',
+    note: 'consent read, per-contact lock, frequency read, evaluation, touch, dispatch job, audit line',
+    seed: async (api) => ({ orgId: api.orgId, campaignCode: await api.campaign(1) }),
+    direct: 'ops/outbound-touch.js',
+  },
 ];
