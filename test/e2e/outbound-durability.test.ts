@@ -106,7 +106,6 @@ async function adminApi(s: Server, method: string, path: string, body?: unknown,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${await res.text()}`);
-  // biome-ignore lint/suspicious/noExplicitAny: admin answers of several shapes, read field by field
   return res.json() as Promise<Record<string, any>>;
 }
 

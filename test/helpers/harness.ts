@@ -1,5 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildAdminApp, buildApp, type Clock } from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
@@ -84,6 +85,18 @@ export async function openHarness(
       if (!options.store) await store.close();
     },
   };
+}
+
+/** A harness for the whole test file: opened before its tests, closed after them. */
+export function useHarness(): Harness {
+  const h = {} as Harness;
+  beforeAll(async () => {
+    Object.assign(h, await openHarness());
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+  return h;
 }
 
 export function json(res: LightMyRequestResponse): any {

@@ -1,7 +1,7 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveAdminToken } from '../../src/config.js';
 import {
   ADMIN_TOKEN,
@@ -9,18 +9,11 @@ import {
   createTenant,
   dni,
   freshNumbers,
-  type Harness,
   json,
-  openHarness,
+  useHarness,
 } from '../helpers/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const call = (orgId: string, body: object) =>
   h.admin.inject({

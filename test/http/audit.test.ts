@@ -1,22 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ADMIN_TOKEN,
   adminCall,
   createTenant,
-  type Harness,
   json,
-  openHarness,
   type Tenant,
+  useHarness,
 } from '../helpers/harness.js';
 import { callRow, eventRows, recordCall, report } from '../helpers/reports.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const audit = (orgId: string, query = '') =>
   h.admin.inject({

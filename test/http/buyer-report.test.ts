@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCall, createTenant, type Harness, json, openHarness } from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall, createTenant, json, useHarness } from '../helpers/harness.js';
 import { auditRows, callRow, eventRows, recordCall, report } from '../helpers/reports.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const DAY = 86_400;
 

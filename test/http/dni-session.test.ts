@@ -1,20 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminCall,
-  createTenant,
-  dni,
-  type Harness,
-  json,
-  openHarness,
-} from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall, createTenant, dni, json, useHarness } from '../helpers/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const sessionRow = async (id: string) =>
   (

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { benchOutboundTouch, seedOutboundBench } from '../../src/domain/outbound/bench.js';
-import { createTenant, type Harness, openHarness } from '../helpers/harness.js';
+import { createTenant, useHarness } from '../helpers/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 describe('bench hook', () => {
   it('queues every call, cycling the seeded contacts without hitting a cap', async () => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { SimulatedCarrier } from '../../src/domain/outbound/carriers/simulated.js';
 import { claimJobs, recordOutcome } from '../../src/store/repos/dispatch.js';
 import { attemptRows, ScriptedCarrier, touchRow, worker } from '../helpers/dispatch.js';
-import { adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
+import { adminCall, json, useHarness } from '../helpers/harness.js';
 import {
   adminInject,
   freshContact,
@@ -12,13 +12,7 @@ import {
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 
 async function queued(n = 1): Promise<{ ids: string[]; orgId: string }> {

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../src/domain/outbound/canonical-json.js';
 import { reserveKey } from '../../src/store/repos/idempotency.js';
 import { lockContact, recordDecision } from '../../src/store/repos/touches.js';
-import { adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
+import { adminCall, json, useHarness } from '../helpers/harness.js';
 import { outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 import { storeKind } from '../helpers/store.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 
 const body = (to: string, key: string, extra: Record<string, unknown> = {}) => ({

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type Harness, json, openHarness } from '../helpers/harness.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { json, useHarness } from '../helpers/harness.js';
 import {
   freshContact,
   grant,
@@ -9,13 +9,7 @@ import {
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 
 const rows = (sql: string, params: unknown[]) =>

@@ -1,19 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  adminCall,
-  createTenant,
-  freshNumbers,
-  type Harness,
-  openHarness,
-} from '../helpers/harness.js';
+import { describe, expect, it } from 'vitest';
+import { adminCall, createTenant, freshNumbers, useHarness } from '../helpers/harness.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 /** The planner's row count for tracking_numbers (-1: never analysed) and the real one. */
 async function counts() {

@@ -1,13 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generateApiKey } from '../../src/domain/auth/keys.js';
-import {
-  adminCall,
-  createTenant,
-  type Harness,
-  openHarness,
-  type Tenant,
-} from '../helpers/harness.js';
+import { adminCall, createTenant, type Tenant, useHarness } from '../helpers/harness.js';
 import {
   byName,
   MISSING_CODE,
@@ -19,13 +13,7 @@ import {
   stableHeaders,
 } from '../helpers/routes.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness();
 
 const INVALID_API_KEY = '{"detail":"invalid_api_key"}';
 const NOT_FOUND = '{"detail":"campaign_not_found"}';
