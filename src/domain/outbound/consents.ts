@@ -27,16 +27,8 @@ export interface ConsentEvent {
 }
 
 /** A new event before it is stored: what the admin API and the CSV import both produce. */
-export interface NewConsentEvent {
+export interface NewConsentEvent extends Omit<ConsentEvent, 'id' | 'actor' | 'recordedAt'> {
   e164: string;
-  kind: ConsentEventKind;
-  tier: ConsentBasis | null;
-  ebrBasis: EbrBasis | null;
-  source: string | null;
-  capturedAt: Date;
-  expiresAt: Date | null;
-  evidence: Record<string, unknown>;
-  reason: string | null;
 }
 
 export interface GrantInput {
