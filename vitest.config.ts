@@ -6,6 +6,11 @@ const storeSuites = ['test/http/**/*.test.ts', 'test/e2e/**/*.test.ts'];
 // TEST_DATABASE_URL is set, again on PostgreSQL.
 const stores = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 
+// The fault-injection suite (test/faults) kills connections, cuts PostgreSQL
+// and Redis behind a proxy, and starts server processes: opt-in locally with
+// TEST_FAULTS=1, always on in CI (.ci/run). It needs TEST_DATABASE_URL.
+const faults = process.env.TEST_FAULTS === '1';
+
 export default defineConfig({
   test: {
     // Two workers fit 2 cores; each store-facing file opens its own database.
@@ -19,6 +24,18 @@ export default defineConfig({
         extends: true as const,
         test: { name: store, include: storeSuites, env: { TEST_STORE: store } },
       })),
+      ...(faults
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'faults',
+                include: ['test/faults/**/*.test.ts'],
+                env: { TEST_STORE: 'postgres' },
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

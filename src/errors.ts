@@ -84,7 +84,9 @@ export const errors = {
   bodyUndecodable: () => new AppError('There was an error parsing the body'),
   internal: () => new AppError('Internal Server Error'),
   notImplemented: () => new AppError('not_implemented'),
-  unavailable: () => new AppError('service_unavailable'),
+  /** A dependency failed (store, disk): the client may try again after `Retry-After`. */
+  unavailable: (retryAfterSeconds = 2) =>
+    new AppError('service_unavailable', { 'retry-after': String(retryAfterSeconds) }),
   invalidSignature: () => new AppError('invalid_signature'),
   invalidCarrierRequest: (missing: string[]) =>
     new AppError('invalid_carrier_request', {}, { missing }),

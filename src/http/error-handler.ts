@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, ValidationFailed } from '../errors.js';
+import { fromStoreError, storeErrorCode } from '../store/errors.js';
 import { dumpsPy, render422 } from './validation/index.js';
 
 export interface RouteTable {
@@ -47,6 +48,12 @@ export function installErrorHandling(app: FastifyInstance, table: RouteTable): v
       if (err instanceof AppError || err instanceof ValidationFailed) return sendError(reply, err);
       const mapped = fromFastify(err as FastifyError);
       if (mapped) return sendError(reply, mapped);
+      const stored = fromStoreError(err);
+      if (stored) {
+        // The SQLSTATE only: a driver error's text can carry the statement's parameters.
+        request.log.warn({ code: storeErrorCode(err), status: stored.status }, 'store failure');
+        return sendError(reply, stored);
+      }
       request.log.error({ err }, 'unhandled error');
       return sendError(reply, errors.internal());
     },

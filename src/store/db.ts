@@ -3,12 +3,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
-import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import pg from 'pg';
+import { retryTransient } from './errors.js';
 import * as schema from './schema.js';
 
 type Schema = typeof schema;
@@ -42,14 +43,18 @@ export interface StoreOptions {
   dataDir?: string | undefined;
   poolSize?: number;
   pgliteSharedBuffers?: string;
+  /** How long a new PostgreSQL connection may take before the request fails. */
+  connectTimeoutMs?: number;
+  /** A pooled connection failed outside any query (its backend was terminated). */
+  onConnectionError?: (err: Error) => void;
 }
 
 // Serialise concurrent migrators on one PostgreSQL database.
 const MIGRATION_LOCK = 7_350_001;
 
-/** Dates travel as ISO strings: postgres.js cannot infer their type for unsafe queries. */
-function wire(params: unknown[]): never[] {
-  return params.map((p) => (p instanceof Date ? p.toISOString() : p)) as never[];
+/** Dates travel as ISO strings, the same text on both drivers. */
+function wire(params: unknown[]): unknown[] {
+  return params.map((p) => (p instanceof Date ? p.toISOString() : p));
 }
 
 export async function openStore(options: StoreOptions): Promise<Store> {
@@ -57,59 +62,101 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return openPglite(options);
 }
 
+/**
+ * Deadlocks and serialization failures roll a transaction back whole, and a
+ * Drizzle transaction callback only talks to the database: run it again.
+ */
+function retryingTransactions(db: Db): Db {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn, config) =>
+    retryTransient(() => transaction(fn, config))) as Db['transaction'];
+  return db;
+}
+
+// A statement's name for the server-side prepared-statement cache, per text.
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s${statementNames.size}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * PostgreSQL through node-postgres. postgres.js 3.4.9 crashes the process when
+ * a backend is terminated under load (porsager/postgres#1154, #1208): a write
+ * scheduled on a socket that closed meanwhile throws outside every promise.
+ * node-postgres fails the query instead, drops the broken client from the
+ * pool, and opens a new one for the next request.
+ */
 async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
-  const client = postgres(url, {
+  const pool = new pg.Pool({
+    connectionString: url,
     max: options.poolSize ?? 16,
-    onnotice: () => {},
+    // A database that does not answer fails the request fast (503), not after minutes.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000,
+    idleTimeoutMillis: 30_000,
   });
-  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const onError = options.onConnectionError ?? (() => {});
+  // An idle client whose backend went away: the pool drops it; we only note it.
+  pool.on('error', onError);
+  // A checked-out client between two queries has no listener of the pool's:
+  // without this one, its connection error would be an uncaught exception.
+  pool.on('connect', (client) => client.on('error', onError));
+  const db = retryingTransactions(drizzlePostgres(pool, { schema }) as unknown as Db);
   return {
     kind: 'postgres',
     db,
     async query<T extends Record<string, unknown>>(text: string, params: unknown[]) {
-      return (await client.unsafe(text, wire(params), { prepare: true })) as unknown as T[];
+      // One statement is its own transaction: after a deadlock it is safe to send again.
+      const result = await retryTransient(() =>
+        pool.query<T>({ name: statementName(text), text, values: wire(params) }),
+      );
+      return result.rows;
     },
     async migrate() {
-      // A session lock on a reserved connection; the migrator runs on the pool.
-      const lock = await client.reserve();
+      // A session lock on one client; the migrator runs on the pool.
+      const lock = await pool.connect();
       try {
-        await lock`select pg_advisory_lock(${MIGRATION_LOCK})`;
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
         await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR });
       } finally {
-        await lock`select pg_advisory_unlock(${MIGRATION_LOCK})`.catch(() => {});
+        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
         lock.release();
       }
     },
     async ping() {
-      await client`select 1`;
+      await pool.query('select 1');
     },
     async close() {
-      await client.end({ timeout: 5 });
+      await pool.end();
     },
   };
 }
 
 async function openPglite(options: StoreOptions): Promise<Store> {
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pg = await PGlite.create({
+  const lite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     postgresqlconf: [`shared_buffers=${options.pgliteSharedBuffers ?? '16MB'}`],
   });
-  const db = drizzlePglite(pg, { schema }) as unknown as Db;
+  const db = retryingTransactions(drizzlePglite(lite, { schema }) as unknown as Db);
   return {
     kind: 'pglite',
     db,
     async query<T extends Record<string, unknown>>(text: string, params: unknown[]) {
-      return (await pg.query<T>(text, wire(params))).rows;
+      return (await lite.query<T>(text, wire(params))).rows;
     },
     async migrate() {
-      await migratePglite(drizzlePglite(pg, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      await migratePglite(drizzlePglite(lite, { schema }), { migrationsFolder: MIGRATIONS_DIR });
     },
     async ping() {
-      await pg.query('select 1');
+      await lite.query('select 1');
     },
     async close() {
-      await pg.close();
+      await lite.close();
     },
   };
 }

@@ -1,0 +1,69 @@
+import { once } from 'node:events';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+/**
+ * A TCP proxy in front of PostgreSQL or Redis, to cause outages for real:
+ * `cut()` resets every open connection and refuses new ones (the port is
+ * closed, as when the service stops); `restore()` listens again on the same
+ * port.
+ */
+export class TcpProxy {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {}
+
+  static async start(target: string): Promise<TcpProxy> {
+    const u = new URL(target);
+    const proxy = new TcpProxy(u.hostname, Number(u.port));
+    await proxy.listen();
+    return proxy;
+  }
+
+  /** `target` with its host and port replaced by the proxy's. */
+  url(target: string): string {
+    const u = new URL(target);
+    u.hostname = '127.0.0.1';
+    u.port = String(this.port);
+    return u.toString();
+  }
+
+  private async listen(): Promise<void> {
+    const server = createServer((client) => {
+      const upstream = connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => {
+          client.destroy();
+          upstream.destroy();
+        });
+      }
+      client.pipe(upstream);
+      upstream.pipe(client);
+    });
+    server.listen(this.port, '127.0.0.1');
+    await once(server, 'listening');
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.resetAndDestroy();
+    if (server) await new Promise<void>((r) => server.close(() => r()));
+  }
+
+  async restore(): Promise<void> {
+    if (!this.server) await this.listen();
+  }
+
+  async close(): Promise<void> {
+    await this.cut();
+  }
+}
