@@ -12,6 +12,7 @@ import type { Keyring } from './domain/auth/keyring.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
+import type { ReadinessCheck } from './http/readiness.js';
 import { requestIdFor } from './http/request-id.js';
 import { keepContentType } from './http/validate.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
@@ -37,6 +38,9 @@ export interface AppDeps {
   logger: Logger;
   /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
   twilio?: TwilioSettings | undefined;
+  /** What /readyz asks; absent, the store alone. */
+  readiness?: ReadinessCheck[] | undefined;
+  readinessTimeoutMs?: number | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

@@ -14,6 +14,14 @@ export interface Config {
   dataDir: string;
   /** Absent: rate-limit counters live in this process. */
   redisUrl: string | undefined;
+  /** How long a rate-limit count may wait for Redis before it is counted in process. */
+  redisTimeoutMs: number;
+  /** During a Redis outage, how often Redis is asked again. */
+  redisRetryMs: number;
+  /** How long each /readyz check may take before its dependency is reported down. */
+  readinessTimeoutMs: number;
+  /** How long a new PostgreSQL connection may take before the request fails with 503. */
+  databaseConnectTimeoutMs: number;
   adminToken: string | undefined;
   logLevel: string;
   /** How often other processes' key and org changes are picked up. */
@@ -87,6 +95,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
     dataDir: resolve(env.DATA_DIR || './data'),
     redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
+    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 50, 5, 5000),
+    redisRetryMs: int(env, 'REDIS_RETRY_MS', 1000, 100, 60_000),
+    readinessTimeoutMs: int(env, 'READINESS_TIMEOUT_MS', 1000, 50, 30_000),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
     adminToken: env.ADMIN_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',
     authRefreshMs: int(env, 'AUTH_REFRESH_MS', 1000, 100, 5000),

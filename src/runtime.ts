@@ -1,16 +1,19 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { Gauge } from 'prom-client';
 import type { AppDeps, Clock } from './app.js';
 import type { Config } from './config.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
 import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
+import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import {
   MemoryRateLimiter,
   type RateLimiter,
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
-import { createMetrics } from './http/metrics.js';
+import { createMetrics, type Metrics } from './http/metrics.js';
+import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
@@ -25,6 +28,7 @@ export async function openConfiguredStore(
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     poolSize,
     pgliteSharedBuffers: config.pgliteSharedBuffers,
+    connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
   await store.migrate();
   return store;
@@ -55,22 +59,85 @@ export function createWorker(
   );
 }
 
+/**
+ * The rate limiter the configuration names, and what /readyz asks. With
+ * Redis, counting fails open to this process when Redis does not answer
+ * within REDIS_TIMEOUT_MS (README, "Redis outages").
+ */
+function openLimiter(
+  config: Config,
+  store: Store,
+  logger: Logger,
+): { limiter: RateLimiter; readiness: ReadinessCheck[] } {
+  const readiness = [storeCheck(store)];
+  if (!config.databaseUrl) readiness.push(dataDirCheck(config.dataDir));
+  if (!config.redisUrl) return { limiter: new MemoryRateLimiter(), readiness };
+  const redis = new Redis(config.redisUrl, {
+    enableAutoPipelining: true,
+    // Fail at once while disconnected instead of queueing behind a reconnect.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+  });
+  // Outages are logged once by the limiter below, not once per reconnect attempt.
+  redis.on('error', () => {});
+  const limiter = new FailOpenRateLimiter(new RedisRateLimiter(redis), {
+    budgetMs: config.redisTimeoutMs,
+    probeAfterMs: config.redisRetryMs,
+    onOutage: (err) =>
+      logger.warn(
+        { code: (err as { code?: string }).code, message: (err as Error).message },
+        'Redis unreachable: rate limits now count in this process until it answers again',
+      ),
+    onRecovery: (outageMs) =>
+      logger.info({ outageMs }, 'Redis answers again: rate limits are shared again'),
+  });
+  readiness.push({
+    name: 'redis',
+    async check() {
+      const ok = await redis.ping().then(
+        () => true,
+        () => false,
+      );
+      if (ok && limiter.health() === 'ok') return { status: 'ok' };
+      return {
+        status: 'degraded',
+        detail: ok
+          ? 'recovering: counting in process until the next request reaches Redis'
+          : 'unreachable: rate limits count per process',
+      };
+    },
+  });
+  return { limiter, readiness };
+}
+
+function limiterMetrics(metrics: Metrics, limiter: FailOpenRateLimiter): void {
+  new Gauge({
+    name: 'rate_limit_store_degraded',
+    help: '1 while Redis does not answer and rate limits count per process',
+    registers: [metrics.registry],
+    collect() {
+      this.set(limiter.health() === 'ok' ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: 'rate_limit_local_fallback_hits',
+    help: 'Requests counted in process because Redis did not answer (since start)',
+    registers: [metrics.registry],
+    collect() {
+      this.set(limiter.fallbackHits);
+    },
+  });
+}
+
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
-  let limiter: RateLimiter;
-  if (config.redisUrl) {
-    const redis = new Redis(config.redisUrl, {
-      enableAutoPipelining: true,
-      maxRetriesPerRequest: 2,
-    });
-    limiter = new RedisRateLimiter(redis);
-  } else {
-    limiter = new MemoryRateLimiter();
-  }
+  const { limiter, readiness } = openLimiter(config, store, logger);
   const metrics = createMetrics(() => poolUsage(store, new Date(clock.now())));
+  if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
   logger.info(
     {
@@ -89,6 +156,8 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     metrics,
     logger,
     twilio: { authToken: config.twilioAuthToken, publicBaseUrl: config.publicBaseUrl },
+    readiness,
+    readinessTimeoutMs: config.readinessTimeoutMs,
     worker,
     async close() {
       await worker?.stop();

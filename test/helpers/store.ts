@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { it } from 'vitest';
 import { openStore, type Store } from '../../src/store/db.js';
 
 export type TestStoreKind = 'pglite' | 'postgres';
@@ -11,6 +12,8 @@ export const storeKind: TestStoreKind =
 export interface TestStore extends Store {
   /** Another connection pool on the same database, as a second process would have. */
   reopen(): Promise<Store>;
+  /** PostgreSQL only: the test database's URL, for raw connections outside the store. */
+  url?: string;
 }
 
 /**
@@ -40,10 +43,25 @@ export async function openTestStore(): Promise<TestStore> {
   return {
     ...store,
     reopen: open,
+    url: dbUrl.toString(),
     async close() {
       await store.close();
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
     },
   };
+}
+
+/**
+ * A test whose point is concurrency. PGlite runs one query at a time, so there
+ * such a test could not fail: it runs on PostgreSQL and is skipped, with the
+ * reason in its name, on the embedded store.
+ */
+export function itConcurrently(name: string, fn: () => Promise<void>, timeout?: number): void {
+  const onPglite = storeKind === 'pglite';
+  it.skipIf(onPglite)(
+    onPglite ? `${name} [skipped: concurrency, PostgreSQL only; PGlite serialises queries]` : name,
+    fn,
+    timeout,
+  );
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { adminCall, createTenant, json, useHarness } from '../helpers/harness.js';
 import { auditRows, callRow, eventRows, recordCall, report } from '../helpers/reports.js';
+import { itConcurrently } from '../helpers/store.js';
 
 const h = useHarness();
 
@@ -271,38 +272,44 @@ describe('report window', () => {
 });
 
 describe('concurrency', () => {
-  it('turns 20 concurrent identical reports into one event and 19 replays', async () => {
-    const t = await createTenant(h);
-    const callId = await recordCall(h, t);
-    const body = { call_id: callId, report_id: 'burst', disposition: 'success', notes: 'n' };
-    const results = await Promise.all(
-      Array.from({ length: 20 }, () => report(h, t.key, t.code, body)),
-    );
-    const statuses = results.map((r) => r.statusCode).sort();
-    expect(statuses).toEqual([...Array(19).fill(200), 201]);
-    expect(new Set(results.map((r) => json(r).event_id)).size).toBe(1);
-    expect(results.filter((r) => json(r).created)).toHaveLength(1);
-    expect(await eventRows(h, t.orgId)).toHaveLength(1);
-    expect(await auditRows(h, t.orgId, 'buyer_report.created')).toHaveLength(1);
-    expect(await auditRows(h, t.orgId, 'buyer_report.replayed')).toHaveLength(19);
-  });
+  itConcurrently(
+    'turns 20 concurrent identical reports into one event and 19 replays',
+    async () => {
+      const t = await createTenant(h);
+      const callId = await recordCall(h, t);
+      const body = { call_id: callId, report_id: 'burst', disposition: 'success', notes: 'n' };
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => report(h, t.key, t.code, body)),
+      );
+      const statuses = results.map((r) => r.statusCode).sort();
+      expect(statuses).toEqual([...Array(19).fill(200), 201]);
+      expect(new Set(results.map((r) => json(r).event_id)).size).toBe(1);
+      expect(results.filter((r) => json(r).created)).toHaveLength(1);
+      expect(await eventRows(h, t.orgId)).toHaveLength(1);
+      expect(await auditRows(h, t.orgId, 'buyer_report.created')).toHaveLength(1);
+      expect(await auditRows(h, t.orgId, 'buyer_report.replayed')).toHaveLength(19);
+    },
+  );
 
-  it('gives one report id to one of 20 concurrent reports on different calls', async () => {
-    const t = await createTenant(h, { numbers: 20 });
-    const callIds = await Promise.all(t.numbers.map((to) => recordCall(h, t, { to })));
-    const results = await Promise.all(
-      callIds.map((callId) =>
-        report(h, t.key, t.code, { call_id: callId, report_id: 'race', disposition: 'success' }),
-      ),
-    );
-    const statuses = results.map((r) => r.statusCode).sort();
-    expect(statuses).toEqual([201, ...Array(19).fill(422)]);
-    const events = await eventRows(h, t.orgId);
-    expect(events).toHaveLength(1);
-    const disposed = await h.store.query(
-      'select id from calls where org_id = $1 and disposition is not null',
-      [t.orgId],
-    );
-    expect(disposed).toEqual([{ id: events[0]?.call_id }]);
-  });
+  itConcurrently(
+    'gives one report id to one of 20 concurrent reports on different calls',
+    async () => {
+      const t = await createTenant(h, { numbers: 20 });
+      const callIds = await Promise.all(t.numbers.map((to) => recordCall(h, t, { to })));
+      const results = await Promise.all(
+        callIds.map((callId) =>
+          report(h, t.key, t.code, { call_id: callId, report_id: 'race', disposition: 'success' }),
+        ),
+      );
+      const statuses = results.map((r) => r.statusCode).sort();
+      expect(statuses).toEqual([201, ...Array(19).fill(422)]);
+      const events = await eventRows(h, t.orgId);
+      expect(events).toHaveLength(1);
+      const disposed = await h.store.query(
+        'select id from calls where org_id = $1 and disposition is not null',
+        [t.orgId],
+      );
+      expect(disposed).toEqual([{ id: events[0]?.call_id }]);
+    },
+  );
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminCall, createTenant, dni, json, useHarness } from '../helpers/harness.js';
+import { itConcurrently } from '../helpers/store.js';
 
 const h = useHarness();
 
@@ -153,7 +154,7 @@ describe('allocation', () => {
     expect(after).toBe(n2);
   });
 
-  it('never gives one free number to two live visitors under concurrency', async () => {
+  itConcurrently('never gives one free number to two live visitors under concurrency', async () => {
     const t = await createTenant(h, { numbers: 40 });
     const results = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
@@ -165,7 +166,7 @@ describe('allocation', () => {
     expect(new Set(numbers).size).toBe(40);
   });
 
-  it('gives concurrent requests of one visitor one session', async () => {
+  itConcurrently('gives concurrent requests of one visitor one session', async () => {
     const t = await createTenant(h, { numbers: 10 });
     const results = await Promise.all(
       Array.from({ length: 12 }, () =>
@@ -211,24 +212,29 @@ describe('exhaustion', () => {
     expect(await sessionRow(c.dni_session_id)).toMatchObject({ kind: 'shared', ambiguous: true });
   });
 
-  it('spreads concurrent requests over an exhausted pool and counts exhaustion in metrics', async () => {
-    const t = await createTenant(h, { numbers: 4 });
-    const results = await Promise.all(
-      Array.from({ length: 24 }, (_, i) =>
-        dni(h, t.key, { campaign_code: t.code, visitor_id: `ex-${i}` }),
-      ),
-    );
-    expect(results.every((r) => r.statusCode === 201)).toBe(true);
-    const counts = new Map<string, number>();
-    for (const r of results)
-      counts.set(json(r).tracking_number, (counts.get(json(r).tracking_number) ?? 0) + 1);
-    expect(counts.size).toBe(4);
-    const metrics = await h.admin.inject({ method: 'GET', url: '/metrics' });
-    expect(metrics.body).toMatch(
-      /dni_pool_exhausted_total\{campaign_id="cmp_[0-9a-f]+",fallback="shared"\} \d+/,
-    );
-    expect(metrics.body).toMatch(new RegExp(`dni_pool_held_numbers\\{[^}]*code="${t.code}"\\} 4`));
-  });
+  itConcurrently(
+    'spreads concurrent requests over an exhausted pool and counts exhaustion in metrics',
+    async () => {
+      const t = await createTenant(h, { numbers: 4 });
+      const results = await Promise.all(
+        Array.from({ length: 24 }, (_, i) =>
+          dni(h, t.key, { campaign_code: t.code, visitor_id: `ex-${i}` }),
+        ),
+      );
+      expect(results.every((r) => r.statusCode === 201)).toBe(true);
+      const counts = new Map<string, number>();
+      for (const r of results)
+        counts.set(json(r).tracking_number, (counts.get(json(r).tracking_number) ?? 0) + 1);
+      expect(counts.size).toBe(4);
+      const metrics = await h.admin.inject({ method: 'GET', url: '/metrics' });
+      expect(metrics.body).toMatch(
+        /dni_pool_exhausted_total\{campaign_id="cmp_[0-9a-f]+",fallback="shared"\} \d+/,
+      );
+      expect(metrics.body).toMatch(
+        new RegExp(`dni_pool_held_numbers\\{[^}]*code="${t.code}"\\} 4`),
+      );
+    },
+  );
 });
 
 describe('not found', () => {

@@ -7,6 +7,7 @@ import {
   touch,
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
+import { itConcurrently } from '../helpers/store.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -34,7 +35,7 @@ const placed = async (orgId: string, to: string) =>
   );
 
 describe('frequency under concurrency', () => {
-  it('places exactly 3 of 50 concurrent touches to one contact', async () => {
+  itConcurrently('places exactly 3 of 50 concurrent touches to one contact', async () => {
     const t = await outboundTenant(h);
     const results = await Promise.all(
       Array.from({ length: 50 }, () => touch(h, t.key, t.code, body(t.contact))),
@@ -53,7 +54,7 @@ describe('frequency under concurrency', () => {
     expect(jobs).toHaveLength(3);
   });
 
-  it('does not hold back touches to other contacts', async () => {
+  itConcurrently('does not hold back touches to other contacts', async () => {
     const t = await outboundTenant(h);
     const contacts = Array.from({ length: 20 }, () => freshContact());
     for (const c of contacts) await grant(h, t.orgId, c);
@@ -61,7 +62,7 @@ describe('frequency under concurrency', () => {
     expect(results.every((r) => r.statusCode === 202)).toBe(true);
   });
 
-  it('decides a key once however many duplicates race it', async () => {
+  itConcurrently('decides a key once however many duplicates race it', async () => {
     const t = await outboundTenant(h);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>

@@ -11,6 +11,7 @@ import {
   touch,
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
+import { itConcurrently } from '../helpers/store.js';
 
 const h = useHarness();
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
@@ -225,24 +226,27 @@ describe('leases', () => {
     });
   });
 
-  it('lets several workers drain one queue with each touch sent exactly once', async () => {
-    const { ids } = await queued(30);
-    const simulated = new SimulatedCarrier(h.store, h.clock);
-    const workers = [1, 2, 3].map(() => worker(h, simulated, { batchSize: 4 }));
-    for (let round = 0; round < 20; round++) {
-      const reports = await Promise.all(workers.map((w) => w.tick()));
-      if (reports.every((r) => r.claimed === 0)) break;
-    }
-    const rows = await h.store.query<{ touch_id: string; requests: number }>(
-      'select touch_id, requests from simulated_carrier_messages where touch_id = any($1::text[])',
-      [ids],
-    );
-    expect(rows.map((r) => r.touch_id).sort()).toEqual([...ids].sort());
-    expect(rows.every((r) => r.requests === 1)).toBe(true);
-    const delivered = await h.store.query(
-      "select 1 from outbound_touches where id = any($1::text[]) and dispatch_status = 'delivered' and attempts = 1",
-      [ids],
-    );
-    expect(delivered).toHaveLength(30);
-  });
+  itConcurrently(
+    'lets several workers drain one queue with each touch sent exactly once',
+    async () => {
+      const { ids } = await queued(30);
+      const simulated = new SimulatedCarrier(h.store, h.clock);
+      const workers = [1, 2, 3].map(() => worker(h, simulated, { batchSize: 4 }));
+      for (let round = 0; round < 20; round++) {
+        const reports = await Promise.all(workers.map((w) => w.tick()));
+        if (reports.every((r) => r.claimed === 0)) break;
+      }
+      const rows = await h.store.query<{ touch_id: string; requests: number }>(
+        'select touch_id, requests from simulated_carrier_messages where touch_id = any($1::text[])',
+        [ids],
+      );
+      expect(rows.map((r) => r.touch_id).sort()).toEqual([...ids].sort());
+      expect(rows.every((r) => r.requests === 1)).toBe(true);
+      const delivered = await h.store.query(
+        "select 1 from outbound_touches where id = any($1::text[]) and dispatch_status = 'delivered' and attempts = 1",
+        [ids],
+      );
+      expect(delivered).toHaveLength(30);
+    },
+  );
 });

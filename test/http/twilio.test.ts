@@ -10,6 +10,7 @@ import {
   type Tenant,
 } from '../helpers/harness.js';
 import { auditRows } from '../helpers/reports.js';
+import { itConcurrently } from '../helpers/store.js';
 import { parseXml } from '../helpers/xml.js';
 
 const TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
@@ -141,7 +142,7 @@ describe('voice webhook', () => {
     expect(await callBySid(params.CallSid)).toBeUndefined();
   });
 
-  it('stores a retried webhook once and answers it the same way', async () => {
+  itConcurrently('stores a retried webhook once and answers it the same way', async () => {
     const t = await forwardingTenant();
     const params = voiceParams(t.numbers[1]!);
     const answers = await Promise.all(

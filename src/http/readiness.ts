@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { open, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export type DependencyState = 'ok' | 'degraded' | 'down';
+
+export interface DependencyReport {
+  status: DependencyState;
+  /** What is wrong, in a few words; absent when ok. */
+  detail?: string;
+}
+
+/** One dependency /readyz asks about. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<DependencyReport>;
+}
+
+export interface Readiness {
+  status: DependencyState;
+  checks: Record<string, DependencyReport>;
+}
+
+function withinBudget(check: ReadinessCheck, budgetMs: number): Promise<DependencyReport> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<DependencyReport>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ status: 'down', detail: `no answer within ${budgetMs} ms` }),
+      budgetMs,
+    );
+  });
+  const answer = check.check().catch(
+    (err: unknown): DependencyReport => ({
+      status: 'down',
+      detail: (err as { code?: string }).code ?? (err as Error).message ?? 'failed',
+    }),
+  );
+  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Every check at once, each within the budget. Overall: down if any is down
+ * (the process should not get traffic), degraded if any is degraded (it
+ * serves, with less than it should), else ok.
+ */
+export async function readiness(checks: ReadinessCheck[], budgetMs: number): Promise<Readiness> {
+  const reports = await Promise.all(checks.map((c) => withinBudget(c, budgetMs)));
+  const out: Readiness = { status: 'ok', checks: {} };
+  checks.forEach((c, i) => {
+    const r = reports[i]!;
+    out.checks[c.name] = r;
+    if (r.status === 'down') out.status = 'down';
+    else if (r.status === 'degraded' && out.status === 'ok') out.status = 'degraded';
+  });
+  return out;
+}
+
+export function storeCheck(store: { ping(): Promise<void> }): ReadinessCheck {
+  return {
+    name: 'store',
+    async check() {
+      await store.ping();
+      return { status: 'ok' };
+    },
+  };
+}
+
+/** The data directory takes a write and an fsync: a full or read-only disk fails here. */
+export function dataDirCheck(dir: string): ReadinessCheck {
+  return {
+    name: 'data_dir',
+    async check() {
+      const probe = join(dir, `.readyz-${randomBytes(4).toString('hex')}`);
+      const fh = await open(probe, 'w');
+      try {
+        await fh.writeFile('ready\n');
+        await fh.sync();
+      } finally {
+        await fh.close();
+        await unlink(probe).catch(() => {});
+      }
+      return { status: 'ok' };
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { dataDirCheck, readiness } from '../../src/http/readiness.js';
+import { buildDeps, json, TestClock, useHarness } from '../helpers/harness.js';
+import { openTestStore } from '../helpers/store.js';
+
+const h = useHarness();
+
+describe('GET /healthz', () => {
+  it('says the process is alive without asking any dependency', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toEqual({ status: 'ok' });
+  });
+});
+
+describe('GET /readyz', () => {
+  it('is 200 and names each dependency while they answer', async () => {
+    const res = await h.app.inject({ method: 'GET', url: '/readyz' });
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toEqual({ status: 'ok', checks: { store: { status: 'ok' } } });
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('is 503 with Retry-After and the store down once the store is gone, while /healthz stays 200', async () => {
+    const store = await openTestStore();
+    const { deps } = await buildDeps(store, new TestClock());
+    const app = await buildApp(deps);
+    await store.close();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      expect(json(res)).toMatchObject({ status: 'down', checks: { store: { status: 'down' } } });
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('is in the OpenAPI document with both answers', async () => {
+    const doc = json(await h.app.inject({ method: 'GET', url: '/openapi.json' }));
+    expect(Object.keys(doc.paths['/readyz'].get.responses)).toEqual(['200', '503']);
+    expect(doc.paths['/healthz'].get.responses['200']).toBeDefined();
+  });
+});
+
+describe('readiness()', () => {
+  it('reports a check that does not answer within the budget as down', async () => {
+    const r = await readiness(
+      [
+        { name: 'slow', check: () => new Promise(() => {}) },
+        { name: 'fine', check: async () => ({ status: 'ok' }) },
+        { name: 'redis', check: async () => ({ status: 'degraded', detail: 'unreachable' }) },
+      ],
+      30,
+    );
+    expect(r).toEqual({
+      status: 'down',
+      checks: {
+        slow: { status: 'down', detail: 'no answer within 30 ms' },
+        fine: { status: 'ok' },
+        redis: { status: 'degraded', detail: 'unreachable' },
+      },
+    });
+  });
+
+  it('is degraded, not down, when only a degraded dependency is off', async () => {
+    const r = await readiness(
+      [{ name: 'redis', check: async () => ({ status: 'degraded' as const }) }],
+      30,
+    );
+    expect(r.status).toBe('degraded');
+  });
+
+  it('finds a data directory that cannot be written', async () => {
+    const r = await readiness([dataDirCheck('/nonexistent/data-dir')], 1000);
+    expect(r).toEqual({
+      status: 'down',
+      checks: { data_dir: { status: 'down', detail: 'ENOENT' } },
+    });
+  });
+});
