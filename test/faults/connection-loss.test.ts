@@ -11,7 +11,7 @@ import {
   tempDir,
 } from './setup.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
+const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });

@@ -4,12 +4,12 @@ import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { ADMIN_TOKEN, freshDatabase, send, setUpTenant, tempDir } from './setup.js';
 import { TcpProxy } from './tcp-proxy.js';
 
-const cleanups: (() => Promise<unknown> | void)[] = [];
+const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
 });
 
-async function serverBehind(env: Record<string, string>, prefix: string) {
+async function storeFor(prefix: string) {
   const db = await freshDatabase(prefix);
   cleanups.push(() => db.drop());
   const data = tempDir(`${prefix}-`);
@@ -24,7 +24,7 @@ async function readyz(server: ServerProcess) {
 
 describe('PostgreSQL stopped', () => {
   it('answers 503 with Retry-After and /readyz 503 while down, and 201 again once it is back', async () => {
-    const { db, data } = await serverBehind({}, 'tracking_fault_pgdown');
+    const { db, data } = await storeFor('tracking_fault_pgdown');
     const proxy = await TcpProxy.start(db.url);
     cleanups.push(() => proxy.close());
     const server = await startServer({
@@ -66,7 +66,7 @@ const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.skipIf(!redisUrl)('Redis stopped', () => {
   it('keeps DNI at 201 and fast, says degraded, logs once, and goes back to Redis by itself', async () => {
-    const { db, data } = await serverBehind({}, 'tracking_fault_redis');
+    const { db, data } = await storeFor('tracking_fault_redis');
     const proxy = await TcpProxy.start(redisUrl!);
     cleanups.push(() => proxy.close());
     const server = await startServer({

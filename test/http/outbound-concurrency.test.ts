@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type Harness, json, openHarness } from '../helpers/harness.js';
 import {
   freshContact,
