@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
+import pg from 'pg';
 import { openStore } from '../src/store/db.js';
 
 /** A store the rows run against: the env its children get, and how to remove it. */
@@ -72,12 +72,13 @@ function processCpuMicros(pid: number): number | null {
 
 /** A fresh database on the server at `url`, dropped by cleanup; a string when the server is unreachable. */
 export async function postgresTarget(url: string): Promise<StoreTarget | string> {
-  const admin = postgres(url, { max: 1, onnotice: () => {}, connect_timeout: 5 });
+  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   const name = `tracking_bench_${randomBytes(6).toString('hex')}`;
   try {
-    await admin.unsafe(`create database ${name}`);
+    await admin.connect();
+    await admin.query(`create database ${name}`);
   } catch (err) {
-    await admin.end({ timeout: 1 }).catch(() => {});
+    await admin.end().catch(() => {});
     return `PostgreSQL skipped: ${url.replace(/\/\/[^@]*@/, '//…@')} unreachable (${err instanceof Error ? err.message : String(err)})`;
   }
   const dbUrl = new URL(url);
@@ -89,14 +90,16 @@ export async function postgresTarget(url: string): Promise<StoreTarget | string>
     version: await serverVersion(env),
     async serverCpuMicros() {
       if (!LOCAL_HOSTS.has(dbUrl.hostname)) return null;
-      const pids = await admin<{ pid: number }[]>`
-        select pid from pg_stat_activity where datname = ${name}`;
+      const { rows: pids } = await admin.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = $1',
+        [name],
+      );
       // Backends that exited between two readings are lost: the pool keeps its connections open.
       return pids.reduce((sum, { pid }) => sum + (processCpuMicros(pid) ?? 0), 0);
     },
     async cleanup() {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
     },
   };
 }

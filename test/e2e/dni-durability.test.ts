@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
 import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
-import { storeKind } from '../helpers/store.js';
+import { scratchDatabase, storeKind } from '../helpers/store.js';
 
 const ADMIN_TOKEN = 'adm_durability_test_token';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -21,17 +20,9 @@ async function storeEnv(): Promise<Record<string, string>> {
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
     return { DATA_DIR: dir };
   }
-  const url = process.env.TEST_DATABASE_URL!;
-  const name = `tracking_kill_${randomBytes(5).toString('hex')}`;
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  await sql.unsafe(`create database ${name}`);
-  cleanups.push(async () => {
-    await sql.unsafe(`drop database if exists ${name} with (force)`);
-    await sql.end();
-  });
-  const db = new URL(url);
-  db.pathname = `/${name}`;
-  return { DATA_DIR: mkdtempSync(join(tmpdir(), 'dni-durability-')), DATABASE_URL: db.toString() };
+  const db = await scratchDatabase('tracking_kill');
+  cleanups.push(() => db.drop());
+  return { DATA_DIR: mkdtempSync(join(tmpdir(), 'dni-durability-')), DATABASE_URL: db.url };
 }
 
 describe('SIGKILL under DNI load', () => {

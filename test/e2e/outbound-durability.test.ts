@@ -4,10 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
-import { storeKind } from '../helpers/store.js';
+import { scratchDatabase, storeKind } from '../helpers/store.js';
 
 /**
  * Contract §5: a touch acknowledged with 202 survives a crash and reaches the carrier exactly
@@ -121,17 +120,9 @@ beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'outbound-e2e-'));
     return;
   }
-  const url = process.env.TEST_DATABASE_URL as string;
-  const name = `tracking_e2e_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  databaseUrl = u.toString();
-  dropDatabase = async () => {
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  };
+  const db = await scratchDatabase('tracking_e2e');
+  databaseUrl = db.url;
+  dropDatabase = () => db.drop();
 });
 
 afterAll(async () => {

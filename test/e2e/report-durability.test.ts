@@ -4,9 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { storeKind } from '../helpers/store.js';
+import { scratchDatabase, storeKind } from '../helpers/store.js';
 
 /**
  * An acknowledged buyer report survives the server being killed without
@@ -103,17 +102,11 @@ beforeAll(async () => {
     env = { DATA_DIR: dir };
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else {
-    const url = process.env.TEST_DATABASE_URL!;
-    const name = `durability_${randomBytes(6).toString('hex')}`;
-    const sql = postgres(url, { max: 1, onnotice: () => {} });
-    await sql.unsafe(`create database ${name}`);
-    const db = new URL(url);
-    db.pathname = `/${name}`;
+    const db = await scratchDatabase('durability');
     const dir = mkdtempSync(join(tmpdir(), 'report-durability-'));
-    env = { DATABASE_URL: db.toString(), DATA_DIR: dir };
+    env = { DATABASE_URL: db.url, DATA_DIR: dir };
     cleanup = async () => {
-      await sql.unsafe(`drop database if exists ${name} with (force)`);
-      await sql.end();
+      await db.drop();
       rmSync(dir, { recursive: true, force: true });
     };
   }

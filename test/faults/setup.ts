@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { post } from '../helpers/server-process.js';
+import { scratchDatabase } from '../helpers/store.js';
 
 export const ADMIN_TOKEN = 'adm_faults_test_token';
 export const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -25,18 +25,15 @@ export interface FreshDatabase {
 }
 
 export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
-  const base = pgUrl();
-  const name = `${prefix}_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
+  const scratch = await scratchDatabase(prefix);
+  const admin = new pg.Client({ connectionString: pgUrl() });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  const observer = new pg.Client({ connectionString: u.toString() });
+  const observer = new pg.Client({ connectionString: scratch.url });
   await observer.connect();
+  const observerPid = (await observer.query('select pg_backend_pid() as pid')).rows[0].pid;
   return {
-    name,
-    url: u.toString(),
+    name: scratch.name,
+    url: scratch.url,
     async query(text, params = []) {
       return (await observer.query(text, params)).rows;
     },
@@ -44,14 +41,14 @@ export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
       const r = await admin.query(
         `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
           where datname = $1 and pid <> $2`,
-        [name, (await observer.query('select pg_backend_pid() as pid')).rows[0].pid],
+        [scratch.name, observerPid],
       );
       return r.rows[0].n as number;
     },
     async drop() {
       await observer.end().catch(() => {});
-      await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
+      await scratch.drop();
     },
   };
 }

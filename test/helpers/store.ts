@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import postgres from 'postgres';
+import pg from 'pg';
 import { it } from 'vitest';
 import { openStore, type Store } from '../../src/store/db.js';
 
@@ -29,25 +29,52 @@ export async function openTestStore(): Promise<TestStore> {
       reopen: async () => ({ ...store, close: async () => {} }),
     };
   }
-  const url = process.env.TEST_DATABASE_URL;
-  if (!url) throw new Error('TEST_STORE=postgres needs TEST_DATABASE_URL');
-  // A database per test file: isolation without touching the SQL migrations.
-  const name = `tracking_test_${randomBytes(6).toString('hex')}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  const open = () => openStore({ databaseUrl: dbUrl.toString(), poolSize: 8 });
+  const scratch = await scratchDatabase('tracking_test');
+  const open = () => openStore({ databaseUrl: scratch.url, poolSize: 8 });
   const store = await open();
   await store.migrate();
   return {
     ...store,
     reopen: open,
-    url: dbUrl.toString(),
+    url: scratch.url,
     async close() {
       await store.close();
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
+      await scratch.drop();
+    },
+  };
+}
+
+export interface ScratchDatabase {
+  name: string;
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database on TEST_DATABASE_URL (isolation without touching the migrations). */
+export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('the PostgreSQL suites need TEST_DATABASE_URL');
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      try {
+        await c.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }

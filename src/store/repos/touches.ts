@@ -20,10 +20,9 @@ export async function findCampaign(
   return c ? { id: c.id, config: (c.config ?? {}) as Record<string, unknown> } : null;
 }
 
-/** drizzle's `execute` answers an array (postgres.js) or `{ rows }` (PGlite). */
+/** drizzle's `execute` answers `{ rows }` on both drivers (node-postgres and PGlite). */
 async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
-  const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(r) ? r : r.rows;
+  return ((await ex.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** The lock key of outbound_contact_state (migration 0004); tests hold it to stall a decision. */
