@@ -18,6 +18,7 @@ import * as L from './list-schemas.js';
 import { adminDoc } from './openapi.js';
 import { getOrg } from './orgs-keys.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 import { callView, consentEventView, touchView } from './views.js';
 
 type OrgP = { org_id: string };
@@ -47,6 +48,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         params: S.OrgIdParams,
         querystring: L.CallListQuery,
         list: true,
+        answer: V.CallItem,
         description: '`since`/`until` apply to the time the call started.',
       }),
       preHandler: validateRequest({ params: S.OrgIdParams, query: L.CallListQuery }),
@@ -74,7 +76,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
   admin.get(
     '/admin/orgs/:org_id/calls/:call_id',
     {
-      schema: adminDoc('calls', 'Show a call with its attribution', { params: L.CallParams }),
+      schema: adminDoc('calls', 'Show a call with its attribution', {
+        params: L.CallParams,
+        answer: V.CallItem,
+      }),
       preHandler: validateRequest({ params: L.CallParams }),
     },
     async (req) => {
@@ -93,6 +98,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         params: S.OrgIdParams,
         querystring: L.TouchListQuery,
         list: true,
+        answer: V.TouchItem,
         description: '`since`/`until` apply to the time the touch was decided.',
       }),
       preHandler: validateRequest({ params: S.OrgIdParams, query: L.TouchListQuery }),
@@ -131,6 +137,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         params: S.OrgIdParams,
         querystring: L.ConsentListQuery,
         list: true,
+        answer: V.ConsentEventItem,
         description:
           'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
       }),

@@ -18,6 +18,7 @@ import * as L from './list-schemas.js';
 import { adminDoc } from './openapi.js';
 import { getOrg, keyView, orgView } from './orgs-keys.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 import { campaignSummary, numberView } from './views.js';
 
 export interface PageQ {
@@ -44,6 +45,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
       schema: adminDoc('organizations', 'List organizations, newest first', {
         querystring: L.PageQuery,
         list: true,
+        answer: V.OrgItem,
       }),
       preHandler: validateRequest({ query: L.PageQuery }),
     },
@@ -62,6 +64,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         params: S.OrgIdParams,
         querystring: L.KeyListQuery,
         list: true,
+        answer: V.KeyItem,
       }),
       preHandler: validateRequest({ params: S.OrgIdParams, query: L.KeyListQuery }),
     },
@@ -88,6 +91,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     {
       schema: adminDoc('keys', 'Show an API key (never the key itself)', {
         params: S.KeyIdParams,
+        answer: V.KeyItem,
       }),
       preHandler: validateRequest({ params: S.KeyIdParams }),
     },
@@ -106,6 +110,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         params: S.OrgIdParams,
         querystring: L.PageQuery,
         list: true,
+        answer: V.CampaignItem,
       }),
       preHandler: validateRequest({ params: S.OrgIdParams, query: L.PageQuery }),
     },
@@ -132,6 +137,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         params: S.CampaignParams,
         querystring: L.NumberListQuery,
         list: true,
+        answer: V.NumberItem,
         description:
           'In number order. `holder` is the DNI session holding the number now (null when free); `held_until` is when it frees.',
       }),
@@ -161,6 +167,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     {
       schema: adminDoc('campaigns', 'Show one number of a campaign with its current holder', {
         params: L.NumberParams,
+        answer: V.NumberItem,
       }),
       preHandler: validateRequest({ params: L.NumberParams }),
     },

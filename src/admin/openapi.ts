@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox';
+import { pageOfItems } from './view-schemas.js';
 
 /**
  * The OpenAPI description of an admin route (served at /admin/openapi.json).
@@ -16,19 +17,15 @@ export function adminDoc(
     description?: string;
     /** 200 unless said otherwise. */
     status?: number;
+    /** The answer: an item, or with `list` a page of them (view-schemas.ts). */
+    answer?: TSchema;
     list?: boolean;
   } = {},
 ) {
-  const ok = parts.list
-    ? {
-        description: 'One page: `next_cursor` is null on the last page',
-        type: 'object',
-        required: ['items', 'next_cursor'],
-        properties: {
-          items: { type: 'array', items: { type: 'object', additionalProperties: true } },
-          next_cursor: { type: ['string', 'null'] },
-        },
-      }
+  const ok = parts.answer
+    ? parts.list
+      ? { ...pageOfItems(parts.answer), description: 'One page; `next_cursor` is null on the last' }
+      : { ...parts.answer, description: 'OK' }
     : { description: 'OK', type: 'object', additionalProperties: true };
   return {
     tags: [tag],

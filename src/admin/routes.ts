@@ -33,6 +33,7 @@ import {
 } from './orgs-keys.js';
 import * as S from './schemas.js';
 import { touchRoutes } from './touches-routes.js';
+import * as V from './view-schemas.js';
 
 type OrgP = { org_id: string };
 type KeyP = { key_id: string };
@@ -84,7 +85,10 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     admin.get(
       '/admin/orgs/:org_id',
       {
-        schema: adminDoc('organizations', 'Show an organization', { params: S.OrgIdParams }),
+        schema: adminDoc('organizations', 'Show an organization', {
+          params: S.OrgIdParams,
+          answer: V.OrgItem,
+        }),
         preHandler: validateRequest({ params: S.OrgIdParams }),
       },
       async (req) => {

@@ -1,4 +1,7 @@
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
+import * as V from '../../src/admin/view-schemas.js';
 import {
   ADMIN_TOKEN,
   adminCall,
@@ -357,5 +360,44 @@ describe('auth, bad input and where the lists live', () => {
     expect(ui.headers['content-type']).toMatch(/html/);
     const pub = json(await h.app.inject({ method: 'GET', url: '/docs/json' }));
     expect(Object.keys(pub.paths).some((p) => p.startsWith('/admin'))).toBe(false);
+  });
+
+  it('answers what /admin/openapi.json says, list by list', async () => {
+    h.clock.set(WEEKDAY_MORNING_ET);
+    const t = await createTenant(h, { overflow: true });
+    const s = json(await dni(h, t.key, { campaign_code: t.code, visitor_id: 'v-doc', gclid: 'G' }));
+    await recordCall(h, t, { to: s.tracking_number });
+    await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}/campaigns/${t.code}`, {
+      config: { caller_id: '+12125550100' },
+    });
+    const contact = freshContact();
+    await grant(h, t.orgId, contact);
+    const body = { to_e164: contact, channel: 'call', consent_basis: 'pewc' };
+    expect((await touch(h, t.key, t.code, body)).statusCode).toBe(202);
+    // No consent on file: a blocked touch, whose dispatch is null.
+    await touch(h, t.key, t.code, { ...body, to_e164: freshContact() });
+    const doc = json(await h.admin.inject({ method: 'GET', url: '/admin/openapi.json' }));
+    const cases: [string, string, TSchema][] = [
+      ['/admin/orgs', '/admin/orgs', V.OrgItem],
+      [`/admin/orgs/${t.orgId}/keys`, '/admin/orgs/{org_id}/keys', V.KeyItem],
+      [`/admin/orgs/${t.orgId}/campaigns`, '/admin/orgs/{org_id}/campaigns', V.CampaignItem],
+      [
+        `/admin/orgs/${t.orgId}/campaigns/${t.code}/numbers`,
+        '/admin/orgs/{org_id}/campaigns/{code}/numbers',
+        V.NumberItem,
+      ],
+      [`/admin/orgs/${t.orgId}/calls`, '/admin/orgs/{org_id}/calls', V.CallItem],
+      [`/admin/orgs/${t.orgId}/touches`, '/admin/orgs/{org_id}/touches', V.TouchItem],
+      [`/admin/orgs/${t.orgId}/consents`, '/admin/orgs/{org_id}/consents', V.ConsentEventItem],
+    ];
+    for (const [url, path, item] of cases) {
+      const page = json(await get(url));
+      expect(page.items.length, url).toBeGreaterThan(0);
+      expect([...Value.Errors(V.pageOfItems(item), page)], url).toEqual([]);
+      const documented = doc.paths[path].get.responses['200'].content['application/json'].schema;
+      expect(Object.keys(documented.properties.items.items.properties).sort(), path).toEqual(
+        Object.keys((item as unknown as { properties: object }).properties).sort(),
+      );
+    }
   });
 });
