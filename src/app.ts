@@ -127,6 +127,23 @@ export async function buildAdminApp(deps: AppDeps, adminToken: string): Promise<
   const app = baseInstance(deps.logger);
   const table = trackRoutes(app);
   installErrorHandling(app, table);
+  // Route schemas here are documentation (src/admin/openapi.ts): answers are
+  // written as the handlers built them, never filtered through a schema.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Call tracking admin API',
+        version: '0.1.0',
+        description:
+          'The provider-support API on the admin listener: organizations, keys, campaigns, calls, touches, consents, audit. Authenticate with `Authorization: Bearer <ADMIN_TOKEN>`. Lists answer `{items, next_cursor}`; pass `next_cursor` back as `cursor` for the next page.',
+      },
+      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/admin/docs' });
+  app.get('/admin/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   adminRoutes(app, deps, adminToken);
   return app;
 }

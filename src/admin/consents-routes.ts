@@ -19,6 +19,7 @@ import { contentTypeOf, validated, validateRequest } from '../http/validate.js';
 import type { Executor } from '../store/db.js';
 import { writeAudit } from '../store/repos/audit.js';
 import { appendConsentEvents, contactHistory } from '../store/repos/consents.js';
+import { adminDoc } from './openapi.js';
 import { getOrg } from './orgs-keys.js';
 import * as S from './schemas.js';
 
@@ -78,7 +79,12 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   admin.get(
     '/admin/orgs/:org_id/consents/:e164',
-    { preHandler: validateRequest({ params: S.ConsentParams }) },
+    {
+      schema: adminDoc('consents', 'A contact’s consent standing and history', {
+        params: S.ConsentParams,
+      }),
+      preHandler: validateRequest({ params: S.ConsentParams }),
+    },
     async (req) => {
       const { params } = validated<ConsentP, unknown>(req);
       await getOrg(deps.store.db, params.org_id);
@@ -87,7 +93,13 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   );
   admin.put(
     '/admin/orgs/:org_id/consents/:e164',
-    { preHandler: validateRequest({ params: S.ConsentParams, body: S.PutConsent }) },
+    {
+      schema: adminDoc('consents', 'Record a consent grant (a new event)', {
+        params: S.ConsentParams,
+        body: S.PutConsent,
+      }),
+      preHandler: validateRequest({ params: S.ConsentParams, body: S.PutConsent }),
+    },
     async (req) => {
       const { params, body } = validated<ConsentP, GrantInput>(req);
       const nowMs = deps.clock.now();
@@ -99,6 +111,10 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.post(
     '/admin/orgs/:org_id/consents/:e164/revoke',
     {
+      schema: adminDoc('consents', 'Record a revocation, opt-out or internal DNC (a new event)', {
+        params: S.ConsentParams,
+        body: S.RevokeConsent,
+      }),
       preHandler: validateRequest({
         params: S.ConsentParams,
         body: S.RevokeConsent,
@@ -117,6 +133,9 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     '/admin/orgs/:org_id/consents/import',
     {
       bodyLimit: IMPORT_BODY_LIMIT,
+      schema: adminDoc('consents', 'Import consent events from a CSV file (text/csv)', {
+        params: S.OrgIdParams,
+      }),
       preHandler: validateRequest({ params: S.OrgIdParams }),
     },
     async (req) => {

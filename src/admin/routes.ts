@@ -5,6 +5,8 @@ import { errors } from '../errors.js';
 import { validated, validateRequest } from '../http/validate.js';
 import { listAudit } from '../store/repos/audit.js';
 import { recordInboundCall } from '../store/repos/calls.js';
+import { pageOf } from '../store/repos/paging.js';
+import { activityListRoutes } from './activity-routes.js';
 import {
   addCampaignNumbers,
   type CampaignInput,
@@ -14,6 +16,8 @@ import {
 } from './campaigns.js';
 import { consentRoutes } from './consents-routes.js';
 import { exportRoutes } from './exports.js';
+import { configListRoutes } from './list-routes.js';
+import { adminDoc } from './openapi.js';
 import {
   type AdminContext,
   createOrg,
@@ -29,6 +33,7 @@ import {
 } from './orgs-keys.js';
 import * as S from './schemas.js';
 import { touchRoutes } from './touches-routes.js';
+import * as V from './view-schemas.js';
 
 type OrgP = { org_id: string };
 type KeyP = { key_id: string };
@@ -65,7 +70,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
 
     admin.post(
       '/admin/orgs',
-      { preHandler: validateRequest({ body: S.CreateOrg }) },
+      {
+        schema: adminDoc('organizations', 'Create an organization', {
+          body: S.CreateOrg,
+          status: 201,
+        }),
+        preHandler: validateRequest({ body: S.CreateOrg }),
+      },
       async (req, reply) => {
         const { body } = validated<unknown, OrgInput & { name: string }>(req);
         return reply.code(201).send(await createOrg(ctx(req), body));
@@ -73,7 +84,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
     admin.get(
       '/admin/orgs/:org_id',
-      { preHandler: validateRequest({ params: S.OrgIdParams }) },
+      {
+        schema: adminDoc('organizations', 'Show an organization', {
+          params: S.OrgIdParams,
+          answer: V.OrgItem,
+        }),
+        preHandler: validateRequest({ params: S.OrgIdParams }),
+      },
       async (req) => {
         const { params } = validated<OrgP, unknown>(req);
         return orgView(await getOrg(deps.store.db, params.org_id));
@@ -81,7 +98,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
     admin.patch(
       '/admin/orgs/:org_id',
-      { preHandler: validateRequest({ params: S.OrgIdParams, body: S.UpdateOrg }) },
+      {
+        schema: adminDoc('organizations', 'Change an organization', {
+          params: S.OrgIdParams,
+          body: S.UpdateOrg,
+        }),
+        preHandler: validateRequest({ params: S.OrgIdParams, body: S.UpdateOrg }),
+      },
       async (req) => {
         const { params, body } = validated<OrgP, OrgInput>(req);
         return updateOrg(ctx(req), params.org_id, body);
@@ -90,7 +113,14 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
 
     admin.post(
       '/admin/orgs/:org_id/keys',
-      { preHandler: validateRequest({ params: S.OrgIdParams, body: S.CreateKey }) },
+      {
+        schema: adminDoc('keys', 'Issue an API key (the key is shown once)', {
+          params: S.OrgIdParams,
+          body: S.CreateKey,
+          status: 201,
+        }),
+        preHandler: validateRequest({ params: S.OrgIdParams, body: S.CreateKey }),
+      },
       async (req, reply) => {
         const { params, body } = validated<OrgP, KeyInput>(req);
         return reply.code(201).send(await issueKey(ctx(req), params.org_id, body));
@@ -98,7 +128,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
     admin.patch(
       '/admin/keys/:key_id',
-      { preHandler: validateRequest({ params: S.KeyIdParams, body: S.UpdateKey }) },
+      {
+        schema: adminDoc('keys', 'Replace a key’s scopes', {
+          params: S.KeyIdParams,
+          body: S.UpdateKey,
+        }),
+        preHandler: validateRequest({ params: S.KeyIdParams, body: S.UpdateKey }),
+      },
       async (req) => {
         const { params, body } = validated<KeyP, { scopes: string[] }>(req);
         return setKeyScopes(ctx(req), params.key_id, body.scopes);
@@ -106,7 +142,10 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
     admin.post(
       '/admin/keys/:key_id/revoke',
-      { preHandler: validateRequest({ params: S.KeyIdParams }) },
+      {
+        schema: adminDoc('keys', 'Revoke a key now', { params: S.KeyIdParams }),
+        preHandler: validateRequest({ params: S.KeyIdParams }),
+      },
       async (req) => {
         const { params } = validated<KeyP, unknown>(req);
         return revokeKey(ctx(req), params.key_id);
@@ -115,6 +154,15 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     admin.post(
       '/admin/keys/:key_id/rotate',
       {
+        schema: adminDoc(
+          'keys',
+          'Issue a replacement key; the old one stops after the grace period',
+          {
+            params: S.KeyIdParams,
+            body: S.RotateKey,
+            status: 201,
+          },
+        ),
         preHandler: validateRequest({
           params: S.KeyIdParams,
           body: S.RotateKey,
@@ -129,7 +177,14 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
 
     admin.post(
       '/admin/orgs/:org_id/campaigns',
-      { preHandler: validateRequest({ params: S.OrgIdParams, body: S.CreateCampaign }) },
+      {
+        schema: adminDoc('campaigns', 'Create a campaign with its number pool', {
+          params: S.OrgIdParams,
+          body: S.CreateCampaign,
+          status: 201,
+        }),
+        preHandler: validateRequest({ params: S.OrgIdParams, body: S.CreateCampaign }),
+      },
       async (req, reply) => {
         const { params, body } = validated<
           OrgP,
@@ -140,7 +195,12 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
     admin.get(
       '/admin/orgs/:org_id/campaigns/:code',
-      { preHandler: validateRequest({ params: S.CampaignParams }) },
+      {
+        schema: adminDoc('campaigns', 'Show a campaign with its numbers', {
+          params: S.CampaignParams,
+        }),
+        preHandler: validateRequest({ params: S.CampaignParams }),
+      },
       async (req) => {
         const { params } = validated<CampaignP, unknown>(req);
         return showCampaign(ctx(req), params.org_id, params.code);
@@ -148,7 +208,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
     admin.patch(
       '/admin/orgs/:org_id/campaigns/:code',
-      { preHandler: validateRequest({ params: S.CampaignParams, body: S.UpdateCampaign }) },
+      {
+        schema: adminDoc('campaigns', 'Change a campaign', {
+          params: S.CampaignParams,
+          body: S.UpdateCampaign,
+        }),
+        preHandler: validateRequest({ params: S.CampaignParams, body: S.UpdateCampaign }),
+      },
       async (req) => {
         const { params, body } = validated<CampaignP, CampaignInput>(req);
         return updateCampaign(ctx(req), params.org_id, params.code, body);
@@ -156,7 +222,13 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
     admin.post(
       '/admin/orgs/:org_id/campaigns/:code/numbers',
-      { preHandler: validateRequest({ params: S.CampaignParams, body: S.AddNumbers }) },
+      {
+        schema: adminDoc('campaigns', 'Add numbers to a campaign’s pool', {
+          params: S.CampaignParams,
+          body: S.AddNumbers,
+        }),
+        preHandler: validateRequest({ params: S.CampaignParams, body: S.AddNumbers }),
+      },
       async (req) => {
         const { params, body } = validated<CampaignP, { numbers: string[] }>(req);
         return addCampaignNumbers(ctx(req), params.org_id, params.code, body.numbers);
@@ -165,7 +237,14 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
 
     admin.post(
       '/admin/orgs/:org_id/calls',
-      { preHandler: validateRequest({ params: S.OrgIdParams, body: S.RecordCall }) },
+      {
+        schema: adminDoc('calls', 'Record an inbound call (as a carrier would)', {
+          params: S.OrgIdParams,
+          body: S.RecordCall,
+          status: 201,
+        }),
+        preHandler: validateRequest({ params: S.OrgIdParams, body: S.RecordCall }),
+      },
       async (req, reply) => {
         const { params, body } = validated<OrgP, { to: string; from: string; started_at?: string }>(
           req,
@@ -200,10 +279,18 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
 
     consentRoutes(admin, deps);
     touchRoutes(admin, deps);
+    configListRoutes(admin, deps);
+    activityListRoutes(admin, deps);
 
     admin.get(
       '/admin/orgs/:org_id/audit',
-      { preHandler: validateRequest({ params: S.OrgIdParams, query: S.AuditQuery }) },
+      {
+        schema: adminDoc('audit', 'An organization’s audit log, newest first', {
+          params: S.OrgIdParams,
+          querystring: S.AuditQuery,
+        }),
+        preHandler: validateRequest({ params: S.OrgIdParams, query: S.AuditQuery }),
+      },
       async (req) => {
         const { params, query } = validated<OrgP, unknown, AuditQueryParams>(req);
         await getOrg(deps.store.db, params.org_id);
@@ -216,10 +303,9 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
           until: query.until ? new Date(query.until) : undefined,
           before: query.cursor ? Number(query.cursor) : undefined,
         });
-        const page = rows.slice(0, query.limit);
-        const last = page[page.length - 1];
+        const { items, nextCursor } = pageOf(rows, query.limit, (r) => String(r.seq));
         return {
-          entries: page.map((r) => ({
+          entries: items.map((r) => ({
             id: r.id,
             at: r.at.toISOString(),
             actor: r.actor,
@@ -229,7 +315,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
             detail: r.detail,
             request_id: r.requestId,
           })),
-          next_cursor: rows.length > query.limit && last ? String(last.seq) : null,
+          next_cursor: nextCursor,
         };
       },
     );

@@ -47,6 +47,7 @@ export const consentEvents = pgTable(
     uniqueIndex('consent_events_id_key').on(t.id),
     index('consent_events_contact_idx').on(t.orgId, t.e164, t.seq),
     uniqueIndex('consent_events_fingerprint_key').on(t.orgId, t.fingerprint),
+    index('consent_events_org_seq_idx').on(t.orgId, t.seq),
   ],
 );
 
@@ -88,6 +89,7 @@ export const outboundTouches = pgTable(
   (t) => [
     index('outbound_touches_placed_idx').on(t.orgId, t.toE164, t.decidedAt).where(sql`${t.placed}`),
     index('outbound_touches_campaign_idx').on(t.orgId, t.campaignId, t.decidedAt),
+    index('outbound_touches_org_id_idx').on(t.orgId, t.id),
   ],
 );
 

@@ -185,6 +185,7 @@ export const calls = pgTable(
     index('calls_org_campaign_idx').on(t.orgId, t.campaignId, t.startedAt),
     index('calls_caller_idx').on(t.campaignId, t.fromNumber, t.startedAt),
     uniqueIndex('calls_carrier_call_sid_key').on(t.carrierCallSid),
+    index('calls_org_id_idx').on(t.orgId, t.id),
   ],
 );
 

@@ -10,7 +10,7 @@ import { consentEvents } from '../schema-outbound.js';
 
 type Row = typeof consentEvents.$inferSelect;
 
-function toEvent(r: Row): ConsentEvent {
+export function toEvent(r: Row): ConsentEvent {
   return {
     id: r.id,
     kind: r.kind as ConsentEvent['kind'],

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { seg } from '../client.js';
 import { fields, type View } from '../output.js';
+import { col, listView, paged, pageQuery } from './listing.js';
 import { type CommandGroup, integer, jsonValue, list, orNull, requireChange } from './shared.js';
 
 const campaignView: View = {
@@ -72,6 +73,24 @@ export const campaignCommands: CommandGroup = (program, ctx) => {
       campaignView,
     ),
   );
+
+  paged(campaign.command('list').description("list an organization's campaigns, newest first"))
+    .argument('<org_id>')
+    .action((orgId: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        { method: 'GET', path: path(orgId), query: pageQuery(o) },
+        listView('code', [
+          col('CODE', 'code'),
+          col('NAME', 'name'),
+          col('POOL', 'pool_size'),
+          col('OVERFLOW', 'overflow_number'),
+          col('FORWARD_TO', 'forward_to'),
+          col('TTL', 'session_ttl_seconds'),
+          col('CREATED_AT', 'created_at'),
+        ]),
+      ),
+    );
 
   campaign
     .command('show')

@@ -3,6 +3,7 @@ import { Option } from 'commander';
 import { readAnswer, seg, type Upload } from '../client.js';
 import { type Answer, EXIT, fields, formatValue, report, table, type View } from '../output.js';
 import { ProgressBar } from '../progress.js';
+import { col, listView, paged, pageQuery, timeRange } from './listing.js';
 import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
 
 const path = (orgId: string, e164: string, rest = '') =>
@@ -148,6 +149,34 @@ export const consentCommands: CommandGroup = (program, ctx) => {
           },
         },
         consentView,
+      ),
+    );
+
+  timeRange(
+    paged(consent.command('list').description('list consent events as recorded, newest first')),
+    'events recorded',
+  )
+    .argument('<org_id>')
+    .option('--e164 <e164>', 'only this contact')
+    .option('--kind <kind>', 'only grant, revoked, opt_out or internal_dnc events')
+    .action((orgId: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'GET',
+          path: `/admin/orgs/${seg(orgId)}/consents`,
+          query: { ...pageQuery(o), e164: o.e164, kind: o.kind, since: o.since, until: o.until },
+        },
+        listView('id', [
+          col('RECORDED_AT', 'recorded_at'),
+          col('NUMBER', 'e164'),
+          col('KIND', 'kind'),
+          col('TIER', 'tier'),
+          col('SOURCE', 'source'),
+          col('CAPTURED_AT', 'captured_at'),
+          col('EXPIRES_AT', 'expires_at'),
+          col('ACTOR', 'actor'),
+        ]),
       ),
     );
 

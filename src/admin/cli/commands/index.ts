@@ -4,15 +4,19 @@ import { campaignCommands } from './campaign.js';
 import { consentCommands } from './consent.js';
 import { exportCommands } from './export.js';
 import { keyCommands } from './key.js';
+import { numberCommands } from './number.js';
 import { orgCommands } from './org.js';
 import type { CommandGroup } from './shared.js';
+import { touchCommands } from './touch.js';
 
 /** Help lists groups in this order; a new group is a new file and one line here. */
 export const commandGroups: CommandGroup[] = [
   orgCommands,
   keyCommands,
   campaignCommands,
+  numberCommands,
   callCommands,
+  touchCommands,
   auditCommands,
   exportCommands,
   consentCommands,

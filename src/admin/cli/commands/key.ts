@@ -1,5 +1,6 @@
 import { seg } from '../client.js';
 import { fields, type View } from '../output.js';
+import { col, listView, paged, pageQuery } from './listing.js';
 import { type CommandGroup, integer, list } from './shared.js';
 
 /** The secret is the point of these answers and cannot be fetched again, so it stands apart. */
@@ -41,6 +42,37 @@ export const keyCommands: CommandGroup = (program, ctx) => {
         },
         issuedView,
       ),
+    );
+
+  paged(key.command('list').description("list an organization's keys (never the key itself)"))
+    .argument('<org_id>')
+    .option('--status <status>', 'only active, revoked or expired keys')
+    .action((orgId: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'GET',
+          path: `/admin/orgs/${seg(orgId)}/keys`,
+          query: { ...pageQuery(o), status: o.status },
+        },
+        listView('key_id', [
+          col('KEY_ID', 'key_id'),
+          col('PREFIX', 'key_prefix'),
+          col('SCOPES', 'scopes'),
+          col('LABEL', 'label'),
+          col('EXPIRES_AT', 'expires_at'),
+          col('REVOKED_AT', 'revoked_at'),
+          col('CREATED_AT', 'created_at'),
+        ]),
+      ),
+    );
+
+  key
+    .command('show')
+    .description('show a key (never the key itself)')
+    .argument('<key_id>')
+    .action((keyId: string, _o, cmd) =>
+      ctx.send(cmd, { method: 'GET', path: `/admin/keys/${seg(keyId)}` }, keyView),
     );
 
   key

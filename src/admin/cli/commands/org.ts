@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import { seg } from '../client.js';
 import { fields, type View } from '../output.js';
+import { col, listView, paged, pageQuery } from './listing.js';
 import { type CommandGroup, integer, orNull, requireChange } from './shared.js';
 
 const orgView: View = {
@@ -32,6 +33,20 @@ export const orgCommands: CommandGroup = (program, ctx) => {
         orgView,
       ),
     );
+
+  paged(org.command('list').description('list organizations, newest first')).action((o, cmd) =>
+    ctx.send(
+      cmd,
+      { method: 'GET', path: '/admin/orgs', query: pageQuery(o) },
+      listView('org_id', [
+        col('ORG_ID', 'org_id'),
+        col('NAME', 'name'),
+        col('TRACKING', 'tracking_enabled'),
+        col('RATE_LIMIT', 'dni_rate_limit_per_minute'),
+        col('CREATED_AT', 'created_at'),
+      ]),
+    ),
+  );
 
   org
     .command('show')

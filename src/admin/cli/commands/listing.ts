@@ -1,0 +1,57 @@
+import type { Command } from 'commander';
+import { type Answer, formatValue, table, type View } from '../output.js';
+import { integer } from './shared.js';
+
+/** One column of a list's table: its header and how to read the cell from an item. */
+export interface Column {
+  header: string;
+  cell(item: Answer): unknown;
+}
+
+/** A column that shows one field of the item as it is. */
+export const col = (header: string, key: string): Column => ({ header, cell: (i) => i[key] });
+
+/**
+ * A page of `{items, next_cursor}` as a table, with the next page's command
+ * under it; `-q` prints the ids one per line (for `xargs`), `--json` the page
+ * as the API gave it, cursor included, for scripts that page.
+ */
+export function listView(idField: string, columns: Column[]): View {
+  return {
+    primary: (page) =>
+      itemsOf(page)
+        .map((i) => formatValue(i[idField]))
+        .join('\n'),
+    human: (page) => {
+      const items = itemsOf(page);
+      if (items.length === 0) return '(none)';
+      const rows = items.map((i) => columns.map((c) => formatValue(c.cell(i))));
+      const out = table(
+        columns.map((c) => c.header),
+        rows,
+      );
+      return page.next_cursor ? `${out}\n\nmore: add --cursor ${page.next_cursor}` : out;
+    },
+  };
+}
+
+const itemsOf = (page: Answer) => (Array.isArray(page.items) ? (page.items as Answer[]) : []);
+
+/** --limit and --cursor, the paging every list command takes. */
+export function paged(cmd: Command): Command {
+  return cmd
+    .option('--limit <n>', 'items per page, 1 to 1000 (default 100)', integer)
+    .option('--cursor <cursor>', 'the page after the one that printed it');
+}
+
+/** --since and --until, for lists of things that happened. */
+export function timeRange(cmd: Command, what: string): Command {
+  return cmd
+    .option('--since <iso>', `${what} at or after this time (ISO 8601 with a zone)`)
+    .option('--until <iso>', `${what} before this time`);
+}
+
+export const pageQuery = (o: { limit?: number; cursor?: string }) => ({
+  limit: o.limit,
+  cursor: o.cursor,
+});

@@ -1,0 +1,101 @@
+import Type, { type TProperties } from 'typebox';
+
+/** Query strings of the admin lists: one paging pair for all, then each list's filters. */
+const isoDate = (description: string) =>
+  Type.String({ 'x-check': 'iso_datetime', description: `${description}; ISO 8601 with a zone` });
+
+const paging = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Items per page' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'next_cursor of the previous page, as given (opaque)',
+    }),
+  ),
+};
+
+const timeRange = {
+  since: Type.Optional(isoDate('At or after this time')),
+  until: Type.Optional(isoDate('Before this time')),
+};
+
+const campaign = Type.Optional(
+  Type.String({ minLength: 1, maxLength: 3, description: 'Only this campaign (its code)' }),
+);
+
+const listQuery = (filters: TProperties = {}) => Type.Object({ ...paging, ...filters });
+
+export const PageQuery = listQuery();
+
+export const KeyListQuery = listQuery({
+  status: Type.Optional(
+    Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+  ),
+});
+
+export const NumberListQuery = listQuery({
+  role: Type.Optional(Type.Union([Type.Literal('pool'), Type.Literal('overflow')])),
+  state: Type.Optional(
+    Type.Union([Type.Literal('held'), Type.Literal('free')], {
+      description: 'held: a live DNI session holds the number now',
+    }),
+  ),
+});
+
+export const CallListQuery = listQuery({
+  campaign,
+  ...timeRange,
+  status: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 32, description: "The carrier's latest call status" }),
+  ),
+  attribution: Type.Optional(
+    Type.Union([
+      Type.Literal('session'),
+      Type.Literal('recent_holder'),
+      Type.Literal('repeat_caller'),
+      Type.Literal('campaign'),
+    ]),
+  ),
+});
+
+export const TouchListQuery = listQuery({
+  campaign,
+  ...timeRange,
+  status: Type.Optional(Type.Union([Type.Literal('queued'), Type.Literal('blocked')])),
+  dispatch_status: Type.Optional(
+    Type.Union([
+      Type.Literal('pending'),
+      Type.Literal('delivered'),
+      Type.Literal('failed'),
+      Type.Literal('unknown'),
+    ]),
+  ),
+  to: Type.Optional(Type.String({ 'x-check': 'e164', description: 'Only touches to this number' })),
+});
+
+export const ConsentListQuery = listQuery({
+  ...timeRange,
+  e164: Type.Optional(Type.String({ 'x-check': 'e164', description: 'Only this contact' })),
+  kind: Type.Optional(
+    Type.Union([
+      Type.Literal('grant'),
+      Type.Literal('revoked'),
+      Type.Literal('opt_out'),
+      Type.Literal('internal_dnc'),
+    ]),
+  ),
+});
+
+export const NumberParams = Type.Object({
+  org_id: Type.String({ minLength: 1, maxLength: 64 }),
+  code: Type.String({ minLength: 1, maxLength: 3 }),
+  e164: Type.String({ 'x-check': 'e164', description: 'E.164 number' }),
+});
+
+export const CallParams = Type.Object({
+  org_id: Type.String({ minLength: 1, maxLength: 64 }),
+  call_id: Type.String({ minLength: 1, maxLength: 64 }),
+});
