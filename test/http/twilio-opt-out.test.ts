@@ -156,6 +156,21 @@ describe('STOP by text', () => {
     expect((await decide(t, t.contact, 'call', true)).status).toBe('would_queue');
   });
 
+  it('answers 503 carrier_not_configured without TWILIO_AUTH_TOKEN or PUBLIC_BASE_URL', async () => {
+    const bare = await openHarness({ store: h.store });
+    try {
+      const t = await tenant();
+      for (const path of [PATH, '/carrier/twilio/optout?touch=tch_x']) {
+        const res = await twilioPost(bare, path, smsParams(t.contact, t.callerId, 'STOP'));
+        expect(res.statusCode).toBe(503);
+        expect(json(res)).toEqual({ detail: 'carrier_not_configured' });
+      }
+      expect((await events(t.orgId, t.contact)).map((e) => e.kind)).toEqual(['grant']);
+    } finally {
+      await bare.close();
+    }
+  });
+
   it('answers 400 without MessageSid, From or To, and storing nothing', async () => {
     const t = await tenant();
     const { MessageSid: _m, ...rest } = smsParams(t.contact, t.callerId, 'STOP');
@@ -278,6 +293,14 @@ describe("an organization's own phrases", () => {
     const other = await tenant();
     await reply(other.contact, other.callerId, 'leave me alone');
     expect((await decide(other, other.contact, 'sms', true)).status).toBe('would_queue');
+  });
+
+  it('POST /admin/orgs takes them at creation', async () => {
+    const org = await adminCall(h, 'POST', '/admin/orgs', {
+      name: 'Phrases',
+      opt_out_phrases: ['basta'],
+    });
+    expect(org.opt_out_phrases).toEqual(['basta']);
   });
 
   it('rejects a phrase without a letter or digit, and a non-list, with 422', async () => {
