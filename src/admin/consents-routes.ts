@@ -10,6 +10,7 @@ import {
   grantProblems,
   type NewConsentEvent,
   type RevocationInput,
+  recordConsentEvent,
   revocationEvent,
   revocationProblems,
 } from '../domain/outbound/consents.js';
@@ -17,8 +18,7 @@ import { normalizeE164 } from '../domain/phone/e164.js';
 import { errors } from '../errors.js';
 import { contentTypeOf, validated, validateRequest } from '../http/validate.js';
 import type { Executor } from '../store/db.js';
-import { writeAudit } from '../store/repos/audit.js';
-import { appendConsentEvents, contactHistory } from '../store/repos/consents.js';
+import { contactHistory } from '../store/repos/consents.js';
 import { adminDoc } from './openapi.js';
 import { getOrg } from './orgs-keys.js';
 import * as S from './schemas.js';
@@ -50,28 +50,12 @@ function reject(problems: FieldProblem[], body: Record<string, unknown>): void {
  * is a new event, so history is never rewritten; each change writes an audit line with it.
  */
 export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const record = async (
-    req: FastifyRequest,
-    orgId: string,
-    event: NewConsentEvent,
-    action: string,
-  ) => {
+  const record = async (req: FastifyRequest, orgId: string, event: NewConsentEvent) => {
     const nowMs = deps.clock.now();
     const at = new Date(nowMs);
     await getOrg(deps.store.db, orgId);
     return deps.store.db.transaction(async (tx) => {
-      const by = { orgId, actor: ACTOR, requestId: req.id, at };
-      const [id] = await appendConsentEvents(tx, by, [event]);
-      // A repeat of an event already on file changes nothing, so it is not audited again.
-      if (id) {
-        await writeAudit(tx, {
-          ...by,
-          action,
-          subjectType: 'consent',
-          subjectId: event.e164,
-          detail: { event_id: id, kind: event.kind, tier: event.tier, source: event.source },
-        });
-      }
+      await recordConsentEvent(tx, { orgId, actor: ACTOR, requestId: req.id, at }, event);
       return consentView(tx, orgId, event.e164, nowMs);
     });
   };
@@ -105,7 +89,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
       const nowMs = deps.clock.now();
       reject(grantProblems(body, nowMs), body as unknown as Record<string, unknown>);
       const event = grantEvent(e164Of(params.e164), body, nowMs);
-      return record(req, params.org_id, event, 'consent.granted');
+      return record(req, params.org_id, event);
     },
   );
   admin.post(
@@ -126,7 +110,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
       const nowMs = deps.clock.now();
       reject(revocationProblems(body, nowMs), body as unknown as Record<string, unknown>);
       const event = revocationEvent(e164Of(params.e164), body, nowMs);
-      return record(req, params.org_id, event, 'consent.revoked');
+      return record(req, params.org_id, event);
     },
   );
   admin.post(

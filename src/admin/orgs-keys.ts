@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Keyring } from '../domain/auth/keyring.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../domain/auth/keys.js';
 import { newId } from '../domain/ids.js';
+import { phraseKey } from '../domain/outbound/opt-out-words.js';
 import { errors } from '../errors.js';
 import type { Db, Executor } from '../store/db.js';
 import { writeAudit } from '../store/repos/audit.js';
@@ -23,6 +24,7 @@ export const orgView = (o: OrgRow) => ({
   name: o.name,
   tracking_enabled: o.trackingEnabled,
   dni_rate_limit_per_minute: o.dniRateLimitPerMinute,
+  opt_out_phrases: o.optOutPhrases,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
@@ -83,9 +85,25 @@ export interface OrgInput {
   name?: string;
   tracking_enabled?: boolean;
   dni_rate_limit_per_minute?: number | null;
+  /** Replies that revoke consent besides STOP and the other standard words (replaces the list). */
+  opt_out_phrases?: string[];
+}
+
+function checkPhrases(input: OrgInput): void {
+  const phrases = input.opt_out_phrases ?? [];
+  const bad = phrases.flatMap((p, i) => (phraseKey(p) === '' ? [i] : []));
+  if (bad.length === 0) return;
+  throw errors.fields(
+    bad.map((i) => ({
+      loc: ['body', 'opt_out_phrases', i],
+      msg: 'a phrase needs at least one letter or digit',
+      input: phrases[i],
+    })),
+  );
 }
 
 export async function createOrg(ctx: AdminContext, input: OrgInput & { name: string }) {
+  checkPhrases(input);
   const now = ctx.now();
   const row = await ctx.db.transaction(async (tx) => {
     const [o] = await tx
@@ -95,6 +113,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
         name: input.name,
         trackingEnabled: input.tracking_enabled ?? false,
         dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
+        optOutPhrases: input.opt_out_phrases ?? [],
         createdAt: now,
         updatedAt: now,
       })
@@ -113,6 +132,7 @@ export async function getOrg(db: Executor, orgId: string): Promise<OrgRow> {
 }
 
 export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInput) {
+  checkPhrases(input);
   const row = await ctx.db.transaction(async (tx) => {
     await getOrg(tx, orgId);
     const [o] = await tx
@@ -125,6 +145,7 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
         ...(input.dni_rate_limit_per_minute !== undefined
           ? { dniRateLimitPerMinute: input.dni_rate_limit_per_minute }
           : {}),
+        ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
         updatedAt: ctx.now(),
       })
       .where(eq(orgs.id, orgId))

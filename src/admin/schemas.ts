@@ -17,11 +17,15 @@ export const CampaignParams = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 3 }),
 });
 
+/** Extra revocation replies of an organization; the list replaces the one on file. */
+const optOutPhrases = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
+
 export const CreateOrg = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
     tracking_enabled: Type.Optional(Type.Boolean()),
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
+    opt_out_phrases: Type.Optional(optOutPhrases),
   },
   { additionalProperties: false },
 );
@@ -31,6 +35,7 @@ export const UpdateOrg = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     tracking_enabled: Type.Optional(Type.Boolean()),
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
+    opt_out_phrases: Type.Optional(optOutPhrases),
   },
   { additionalProperties: false },
 );

@@ -27,6 +27,8 @@ export const orgs = pgTable('orgs', {
   trackingEnabled: boolean('tracking_enabled').notNull().default(false),
   /** Null: the service default (300). */
   dniRateLimitPerMinute: integer('dni_rate_limit_per_minute'),
+  /** Replies that revoke consent besides STOP and the other standard words. */
+  optOutPhrases: text('opt_out_phrases').array().notNull().default(sql`'{}'::text[]`),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   changedAt: changedAt(),

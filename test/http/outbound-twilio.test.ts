@@ -11,7 +11,13 @@ let carrier: TwilioCarrier;
 beforeAll(async () => {
   h = await openHarness();
   const baseUrl = await fake.start();
-  carrier = new TwilioCarrier({ accountSid: 'ACtest', authToken: 'tok', baseUrl, timeoutMs: 500 });
+  carrier = new TwilioCarrier({
+    accountSid: 'ACtest',
+    authToken: 'tok',
+    baseUrl,
+    timeoutMs: 500,
+    publicBaseUrl: 'https://calls.example.com',
+  });
 });
 afterAll(async () => {
   await fake.stop();
@@ -74,7 +80,7 @@ describe('Twilio through the dispatch worker', () => {
     expect(fake.requests[0]?.path).toBe('/2010-04-01/Accounts/ACtest/Calls.json');
     expect(fake.requests[0]?.form).toMatchObject({
       MachineDetection: 'DetectMessageEnd',
-      Twiml: '<Response><Play>https://cdn.example/drop.mp3</Play></Response>',
+      Twiml: `<Response><Gather numDigits="1" method="POST" timeout="5" action="https://calls.example.com/carrier/twilio/optout?touch=${json(res).touch_id}"><Play>https://cdn.example/drop.mp3</Play><Say>To stop receiving calls from us, press 9.</Say></Gather></Response>`,
     });
     expect(await touchRow(h, json(res).touch_id)).toMatchObject({ carrier_ids: ['CAvm'] });
   });

@@ -3,6 +3,7 @@ import twilio from 'twilio';
 export const NOT_IN_SERVICE = 'Sorry, the number you have dialed is not in service. Goodbye.';
 export const NO_ONE_AVAILABLE =
   'Thank you for calling. No one is available to take your call right now. Please try again later. Goodbye.';
+export const OPTED_OUT = 'You will not receive any more calls or messages from us. Goodbye.';
 
 /** Connects the caller to the campaign's destination; the caller's own number is shown. */
 export function forwardTwiml(forwardTo: string): string {
@@ -17,4 +18,9 @@ export function goodbyeTwiml(message: string): string {
   response.say({ language: 'en-US' }, message);
   response.hangup();
   return response.toString();
+}
+
+/** The answer to an inbound text: nothing to send back from the webhook itself. */
+export function emptyMessagingTwiml(): string {
+  return new twilio.twiml.MessagingResponse().toString();
 }

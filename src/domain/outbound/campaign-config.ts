@@ -15,6 +15,13 @@ export interface OutboundConfig extends CampaignComplianceConfig {
   templates?: Record<string, MessageTemplate>;
   /** The recording a voicemail drop plays. */
   recording_url?: string;
+  /**
+   * The one text sent after a contact opts out by text (64.1200(a)(12)); none when absent.
+   * It must not market. Read from the base config only.
+   */
+  opt_out_confirmation?: string;
+  /** What a prerecorded call or voicemail drop says before it waits for the opt-out key. */
+  opt_out_prompt?: string;
 }
 
 export interface CampaignConfigDoc extends OutboundConfig {
@@ -24,6 +31,9 @@ export interface CampaignConfigDoc extends OutboundConfig {
 const MAX_TEXT = 1600;
 const MAX_TWIML = 4000;
 const MAX_VARIANT_NAME = 64;
+/** One SMS segment of GSM-7 text: a confirmation should never be split. */
+const MAX_CONFIRMATION = 160;
+const MAX_PROMPT = 500;
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -68,6 +78,15 @@ function ownKeyProblems(config: Record<string, unknown>): string[] {
     problems.push('recording_url must be an http(s) URL');
   }
   if (config.templates !== undefined) problems.push(...templateProblems(config.templates));
+  for (const [key, max] of [
+    ['opt_out_confirmation', MAX_CONFIRMATION],
+    ['opt_out_prompt', MAX_PROMPT],
+  ] as const) {
+    const v = config[key];
+    if (v !== undefined && (typeof v !== 'string' || v.trim() === '' || v.length > max)) {
+      problems.push(`${key} must be a string of 1 to ${max} characters`);
+    }
+  }
   return problems;
 }
 

@@ -1,3 +1,6 @@
+import type { Executor } from '../../store/db.js';
+import { writeAudit } from '../../store/repos/audit.js';
+import { appendConsentEvents, type Recorder } from '../../store/repos/consents.js';
 import { canonicalJson, sha256Hex } from './canonical-json.js';
 import {
   type ConsentBasis,
@@ -8,7 +11,11 @@ import {
 } from './compliance/index.js';
 
 export type RevocationKind = 'revoked' | 'opt_out' | 'internal_dnc';
-export type ConsentEventKind = 'grant' | RevocationKind;
+/**
+ * `resubscribe`: the contact texted START or UNSTOP. Kept as history only: it restores nothing,
+ * because consent to automated marketing needs a new grant with its own evidence.
+ */
+export type ConsentEventKind = 'grant' | RevocationKind | 'resubscribe';
 export type EbrBasis = 'transaction' | 'inquiry';
 
 /** One line of a contact's consent history, as stored. */
@@ -29,6 +36,11 @@ export interface ConsentEvent {
 /** A new event before it is stored: what the admin API and the CSV import both produce. */
 export interface NewConsentEvent extends Omit<ConsentEvent, 'id' | 'actor' | 'recordedAt'> {
   e164: string;
+  /**
+   * The carrier's id of the message or call that carried the event (a Twilio MessageSid or
+   * CallSid). When set it alone identifies the event, so a replayed webhook adds nothing.
+   */
+  ref?: string | undefined;
 }
 
 export interface GrantInput {
@@ -108,8 +120,40 @@ export function revocationEvent(
   };
 }
 
+/**
+ * A revocation from the contact through a carrier (a STOP text, a keypress): every channel and
+ * purpose ("revoke-all", Part B §1.4), with what the contact sent as evidence.
+ */
+export interface ContactRevocation {
+  kind: 'opt_out' | 'resubscribe';
+  /** How it arrived, e.g. `sms:twilio` or `keypress:twilio`. */
+  source: string;
+  ref: string;
+  evidence: Record<string, unknown>;
+}
+
+export function contactRevocationEvent(
+  e164: string,
+  r: ContactRevocation,
+  nowMs: number,
+): NewConsentEvent {
+  return {
+    e164,
+    kind: r.kind,
+    tier: null,
+    ebrBasis: null,
+    source: r.source,
+    capturedAt: new Date(nowMs),
+    expiresAt: null,
+    evidence: r.kind === 'opt_out' ? { scope: 'all', ...r.evidence } : { ...r.evidence },
+    reason: null,
+    ref: r.ref,
+  };
+}
+
 /** Same statement, same fingerprint: re-importing a file or repeating a PUT adds nothing. */
 export function consentFingerprint(e: NewConsentEvent): string {
+  if (e.ref !== undefined) return sha256Hex(canonicalJson([e.e164, 'ref', e.ref]));
   return sha256Hex(
     canonicalJson([
       e.e164,
@@ -147,7 +191,9 @@ export function engineConsent(events: readonly ConsentFacts[]): {
         ...(e.ebrBasis ? { ebr_basis: e.ebrBasis } : {}),
         ...(e.expiresAt ? { expires_at: e.expiresAt } : {}),
       });
-    } else if (e.kind !== 'grant') revocations.push({ kind: e.kind, at: e.capturedAt });
+    } else if (e.kind !== 'grant' && e.kind !== 'resubscribe') {
+      revocations.push({ kind: e.kind, at: e.capturedAt });
+    }
   }
   return { records, revocations };
 }
@@ -193,4 +239,58 @@ export function eventView(e: ConsentEvent) {
     actor: e.actor,
     recorded_at: e.recordedAt.toISOString(),
   };
+}
+
+/** The audit action of each kind of event. */
+const ACTIONS: Record<ConsentEventKind, string> = {
+  grant: 'consent.granted',
+  revoked: 'consent.revoked',
+  opt_out: 'consent.revoked',
+  internal_dnc: 'consent.revoked',
+  resubscribe: 'consent.resubscribe_requested',
+};
+
+/**
+ * The one way a single consent event is recorded (admin API, carrier webhooks): the event and
+ * its audit line, in the caller's transaction. A repeat of an event already on file (same
+ * fingerprint) changes nothing and is not audited again: null then.
+ */
+export async function recordConsentEvent(
+  ex: Executor,
+  by: Recorder,
+  event: NewConsentEvent,
+): Promise<string | null> {
+  const [id] = await appendConsentEvents(ex, by, [event]);
+  if (!id) return null;
+  await writeAudit(ex, {
+    ...by,
+    action: ACTIONS[event.kind],
+    subjectType: 'consent',
+    subjectId: event.e164,
+    detail: {
+      event_id: id,
+      kind: event.kind,
+      tier: event.tier,
+      source: event.source,
+      ...(event.ref !== undefined ? { ref: event.ref, scope: event.evidence.scope ?? null } : {}),
+    },
+  });
+  return id;
+}
+
+/**
+ * A contact's own revocation through a carrier, across every channel and purpose. Null when the
+ * same message or call was already recorded (a replayed webhook).
+ */
+export function revokeAll(
+  ex: Executor,
+  by: Recorder,
+  e164: string,
+  r: Omit<ContactRevocation, 'kind'>,
+): Promise<string | null> {
+  return recordConsentEvent(
+    ex,
+    by,
+    contactRevocationEvent(e164, { ...r, kind: 'opt_out' }, by.at.getTime()),
+  );
 }

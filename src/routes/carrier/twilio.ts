@@ -2,11 +2,14 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twilio from 'twilio';
 import type { AppDeps } from '../../app.js';
 import { acceptInboundCall, recordCallStatus } from '../../domain/carrier/inbound.js';
+import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier/opt-out.js';
 import {
+  emptyMessagingTwiml,
   forwardTwiml,
   goodbyeTwiml,
   NO_ONE_AVAILABLE,
   NOT_IN_SERVICE,
+  OPTED_OUT,
 } from '../../domain/carrier/twiml.js';
 import { errors } from '../../errors.js';
 import { contentTypeOf } from '../../http/validate.js';
@@ -19,6 +22,9 @@ export interface TwilioSettings {
 
 export const TWILIO_VOICE_PATH = '/carrier/twilio/voice';
 export const TWILIO_STATUS_PATH = '/carrier/twilio/status';
+export const TWILIO_MESSAGE_PATH = '/carrier/twilio/message';
+/** The action of the keypress opt-out's <Gather>; `?touch=<touch id>` says which call. */
+export const TWILIO_OPTOUT_PATH = '/carrier/twilio/optout';
 
 type Params = Record<string, string | string[]>;
 
@@ -124,5 +130,50 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
       );
     }
     return reply.code(204).send();
+  });
+
+  app.post(TWILIO_MESSAGE_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const params = verified(request);
+    required(params, ['MessageSid', 'From', 'To']);
+    const outcome = await acceptInboundMessage(deps.store.db, ctx(request), {
+      messageSid: one(params, 'MessageSid')!,
+      from: one(params, 'From')!,
+      to: one(params, 'To')!,
+      body: typeof params.Body === 'string' ? params.Body : '',
+    });
+    if (outcome.kind === 'unknown_number') {
+      request.log.warn(
+        { to: one(params, 'To') },
+        'Twilio message to a number no organization owns',
+      );
+    } else if (outcome.orgs.length > 0) {
+      request.log.info(
+        { message_sid: one(params, 'MessageSid'), orgs: outcome.orgs },
+        'Twilio reply recorded in the consent history',
+      );
+    }
+    // An empty answer: the service (or Twilio's own opt-out handling) does the replying.
+    return reply.type('text/xml').send(emptyMessagingTwiml());
+  });
+
+  app.post(TWILIO_OPTOUT_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const params = verified(request);
+    const touchId = (request.query as Record<string, unknown>).touch;
+    if (typeof touchId !== 'string' || touchId === '')
+      throw errors.invalidCarrierRequest(['touch']);
+    required(params, ['CallSid']);
+    const outcome = await acceptKeypress(deps.store.db, ctx(request), {
+      touchId,
+      callSid: one(params, 'CallSid')!,
+      digits: one(params, 'Digits') ?? '',
+    });
+    if (outcome === 'unknown_touch') {
+      request.log.warn({ touch: touchId }, 'Twilio keypress for a touch we did not place');
+    }
+    const xml =
+      outcome === 'revoked' || outcome === 'repeat'
+        ? goodbyeTwiml(OPTED_OUT)
+        : goodbyeTwiml('Goodbye.');
+    return reply.type('text/xml').send(xml);
   });
 }

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TwilioCarrier, twilioRequest } from '../../../src/domain/outbound/carriers/twilio.js';
+import {
+  DEFAULT_OPT_OUT_PROMPT,
+  TwilioCarrier,
+  twilioRequest,
+  withKeypressOptOut,
+} from '../../../src/domain/outbound/carriers/twilio.js';
 import type { DispatchPayload } from '../../../src/domain/outbound/dispatch/payload.js';
 import { FakeTwilio } from '../../helpers/fake-twilio.js';
 
 const fake = new FakeTwilio();
+const PROMPT = DEFAULT_OPT_OUT_PROMPT;
+const GATHER =
+  '<Gather numDigits="1" method="POST" timeout="5" action="https://calls.example.com/carrier/twilio/optout?touch=tch_1">';
 let carrier: TwilioCarrier;
 beforeAll(async () => {
   const baseUrl = await fake.start();
@@ -12,6 +20,7 @@ beforeAll(async () => {
     authToken: 'secret',
     baseUrl,
     timeoutMs: 300,
+    publicBaseUrl: 'https://calls.example.com/',
   });
 });
 afterAll(() => fake.stop());
@@ -52,16 +61,19 @@ describe('requests', () => {
     });
   });
 
-  it('places a call with TwiML: the template TwiML, else the text spoken', async () => {
+  it('places a call with TwiML: the template TwiML, else the text spoken, with the opt-out', async () => {
     await send(payload({ channel: 'call', twiml: '<Response><Dial>+1</Dial></Response>' }));
     await send(payload({ channel: 'call' }));
     expect(fake.requests.map((r) => r.path)).toEqual([
       '/2010-04-01/Accounts/AC123/Calls.json',
       '/2010-04-01/Accounts/AC123/Calls.json',
     ]);
-    expect(fake.requests[0]?.form.Twiml).toBe('<Response><Dial>+1</Dial></Response>');
+    // A <Dial> cannot sit inside a <Gather>: the opt-out offer plays first.
+    expect(fake.requests[0]?.form.Twiml).toBe(
+      `<Response>${GATHER}<Say>${PROMPT}</Say></Gather><Dial>+1</Dial></Response>`,
+    );
     expect(fake.requests[1]?.form.Twiml).toBe(
-      '<Response><Say>Hello &#38; welcome</Say></Response>',
+      `<Response>${GATHER}<Say>Hello &#38; welcome</Say><Say>${PROMPT}</Say></Gather></Response>`,
     );
     expect(fake.requests[1]?.form).not.toHaveProperty('MachineDetection');
   });
@@ -73,7 +85,7 @@ describe('requests', () => {
     expect(fake.requests[0]?.form).toEqual({
       To: '+12125550123',
       From: '+12125550100',
-      Twiml: '<Response><Play>https://cdn.example/vm.mp3?a=1&#38;b=2</Play></Response>',
+      Twiml: `<Response>${GATHER}<Play>https://cdn.example/vm.mp3?a=1&#38;b=2</Play><Say>${PROMPT}</Say></Gather></Response>`,
       MachineDetection: 'DetectMessageEnd',
     });
   });
@@ -88,6 +100,45 @@ describe('requests', () => {
       error: 'no recording_url for a voicemail drop',
     });
     expect(fake.requests).toHaveLength(0);
+  });
+
+  it('refuses calls and voicemail, not texts, without the public address the opt-out needs', async () => {
+    const bare = new TwilioCarrier({ accountSid: 'AC123', authToken: 'secret', baseUrl: 'x' });
+    for (const channel of ['call', 'voicemail'] as const) {
+      expect(await bare.send(payload({ channel }), { idempotencyKey: 'k', attempt: 1 })).toEqual({
+        outcome: 'failed',
+        retryable: false,
+        error: 'PUBLIC_BASE_URL is not set: a call needs the keypress opt-out address',
+      });
+    }
+    expect(twilioRequest(payload({}))).toMatchObject({ resource: 'Messages' });
+    expect(fake.requests).toHaveLength(0);
+  });
+});
+
+describe('keypress opt-out TwiML', () => {
+  const url = 'https://calls.example.com/carrier/twilio/optout?touch=tch_1';
+  it('wraps Say, Play and SSML in the <Gather>, prompt last', () => {
+    expect(
+      withKeypressOptOut(
+        '<?xml version="1.0"?><Response><Say>Hi <break time="1s"/> there</Say><Pause length="1"/></Response>',
+        'Press 9 & stop',
+        url,
+      ),
+    ).toBe(
+      `<Response>${GATHER}<Say>Hi <break time="1s"/> there</Say><Pause length="1"/><Say>Press 9 &#38; stop</Say></Gather></Response>`,
+    );
+  });
+  it('puts the offer before TwiML a <Gather> cannot hold', () => {
+    expect(
+      withKeypressOptOut('<Response><Say>x</Say><Redirect>/next</Redirect></Response>', 'P', url),
+    ).toBe(
+      `<Response>${GATHER}<Say>P</Say></Gather><Say>x</Say><Redirect>/next</Redirect></Response>`,
+    );
+  });
+  it('uses the campaign prompt of the payload', async () => {
+    await send(payload({ channel: 'call', opt_out_prompt: 'Press 9 to opt out.' }));
+    expect(fake.requests[0]?.form.Twiml).toContain('<Say>Press 9 to opt out.</Say></Gather>');
   });
 });
 

@@ -67,11 +67,18 @@ export const orgCommands: CommandGroup = (program, ctx) => {
     )
     .option('--rate-limit <n>', 'DNI sessions per minute for the whole org', integer)
     .option('--no-rate-limit', 'remove the per-org limit')
+    .option(
+      '--opt-out-phrase <phrase>',
+      'a reply that revokes consent besides STOP and the standard words (repeat it; replaces the list)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option('--no-opt-out-phrases', 'remove every extra opt-out phrase')
     .action((orgId: string, o, cmd) => {
       const body = {
         name: o.name,
         tracking_enabled: o.trackingEnabled ? true : o.trackingDisabled ? false : undefined,
         dni_rate_limit_per_minute: orNull<number>(o.rateLimit),
+        opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
       };
       requireChange(cmd, body);
       return ctx.send(cmd, { method: 'PATCH', path: `/admin/orgs/${seg(orgId)}`, body }, orgView);

@@ -10,7 +10,7 @@ export { TwilioCarrier, twilioRequest } from './twilio.js';
 export type * from './types.js';
 
 export function createCarrier(
-  config: Pick<Config, 'carrier' | 'twilio' | 'simulatedLatencyMs'>,
+  config: Pick<Config, 'carrier' | 'twilio' | 'simulatedLatencyMs' | 'publicBaseUrl'>,
   store: Store,
   clock: Clock,
 ): Carrier {
@@ -19,6 +19,7 @@ export function createCarrier(
       accountSid: config.twilio.accountSid,
       authToken: config.twilio.authToken,
       baseUrl: config.twilio.apiBaseUrl,
+      publicBaseUrl: config.publicBaseUrl,
     });
   }
   return new SimulatedCarrier(store, clock, config.simulatedLatencyMs);

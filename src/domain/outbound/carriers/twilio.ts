@@ -6,6 +6,11 @@ export interface TwilioOptions {
   authToken: string;
   /** https://api.twilio.com in production; tests point it at a local fake. */
   baseUrl: string;
+  /**
+   * The service's public origin (PUBLIC_BASE_URL): the keypress opt-out posts to
+   * `<origin>/carrier/twilio/optout?touch=<touch id>`. Without it calls are refused.
+   */
+  publicBaseUrl?: string | undefined;
   timeoutMs?: number;
   fetch?: typeof fetch;
 }
@@ -24,32 +29,94 @@ const NOT_SENT = new Set([
 
 const permanent = (error: string): SendResult => ({ outcome: 'failed', retryable: false, error });
 
-function twimlFor(p: DispatchPayload, prefer: 'recording' | 'words'): string | null {
+/** Said inside the <Gather> when the campaign config has no `opt_out_prompt`. */
+export const DEFAULT_OPT_OUT_PROMPT = 'To stop receiving calls from us, press 9.';
+/** How long the last <Gather> waits for the key after the message ends. */
+const GATHER_TIMEOUT_S = 5;
+
+/** Verbs (and the SSML inside <Say>) a <Gather> may hold. */
+const GATHERABLE = new Set([
+  'Say',
+  'Play',
+  'Pause',
+  'break',
+  'emphasis',
+  'lang',
+  'p',
+  'phoneme',
+  'prosody',
+  's',
+  'say-as',
+  'sub',
+  'w',
+  'amazon:effect',
+  'amazon:domain',
+]);
+
+function gather(actionUrl: string, inner: string): string {
+  return `<Gather numDigits="1" method="POST" timeout="${GATHER_TIMEOUT_S}" action="${xmlEscape(actionUrl)}">${inner}</Gather>`;
+}
+
+/**
+ * The message with the keypress opt-out 64.1200(b)(3) requires of prerecorded calls: the words
+ * or recording play inside a <Gather>, so a key pressed at any moment reaches the opt-out URL.
+ * Template TwiML made only of Say/Play/Pause is wrapped the same way; other TwiML (a <Dial>,
+ * say) cannot sit inside a <Gather>, so the opt-out offer plays first and the TwiML follows.
+ */
+export function withKeypressOptOut(content: string, prompt: string, actionUrl: string): string {
+  const say = `<Say>${xmlEscape(prompt)}</Say>`;
+  const m = /^\s*(?:<\?xml[^>]*\?>\s*)?<Response>([\s\S]*)<\/Response>\s*$/.exec(content);
+  const inner = m ? (m[1] ?? '') : content;
+  const tags = [...inner.matchAll(/<\/?([A-Za-z][\w:-]*)/g)].map((t) => t[1] ?? '');
+  if (tags.every((t) => GATHERABLE.has(t))) {
+    return `<Response>${gather(actionUrl, `${inner}${say}`)}</Response>`;
+  }
+  return `<Response>${gather(actionUrl, say)}${inner}</Response>`;
+}
+
+function spoken(p: DispatchPayload, prefer: 'recording' | 'words'): string | null {
   const play = p.recording_url ? `<Play>${xmlEscape(p.recording_url)}</Play>` : null;
   const say = p.text ? `<Say>${xmlEscape(p.text)}</Say>` : null;
   const inner = prefer === 'recording' ? (play ?? say) : (say ?? play);
   return inner ? `<Response>${inner}</Response>` : null;
 }
 
-/** The REST request for a touch, or why the campaign config cannot produce one. */
-export function twilioRequest(p: DispatchPayload): Request | { error: string } {
+/**
+ * The REST request for a touch, or why the campaign config cannot produce one. Calls and
+ * voicemail drops need `optOutUrl`: without the keypress opt-out they may not be placed.
+ */
+export function twilioRequest(
+  p: DispatchPayload,
+  optOutUrl?: (touchId: string) => string,
+): Request | { error: string } {
   if (!p.from) return { error: 'the campaign config has no caller_id' };
   const base = { To: p.to, From: p.from };
   if (p.channel === 'sms') {
     if (!p.text) return { error: `no text for an sms (template ${p.template_id ?? 'default'})` };
     return { resource: 'Messages', form: { ...base, Body: p.text } };
   }
-  if (p.channel === 'call') {
-    const twiml = p.twiml ?? twimlFor(p, 'words');
-    if (!twiml) return { error: 'no twiml, text or recording_url for a call' };
-    return { resource: 'Calls', form: { ...base, Twiml: twiml } };
+  const call = p.channel === 'call';
+  // A voicemail drop plays the recording; a call says its words, or runs its template TwiML.
+  const twiml = call ? (p.twiml ?? spoken(p, 'words')) : (spoken(p, 'recording') ?? p.twiml);
+  if (!twiml) {
+    return {
+      error: call
+        ? 'no twiml, text or recording_url for a call'
+        : 'no recording_url for a voicemail drop',
+    };
   }
-  // A voicemail drop: wait for the greeting to end, then play the recording into the mailbox.
-  const twiml = twimlFor(p, 'recording') ?? p.twiml;
-  if (!twiml) return { error: 'no recording_url for a voicemail drop' };
+  if (!optOutUrl) {
+    return { error: 'PUBLIC_BASE_URL is not set: a call needs the keypress opt-out address' };
+  }
+  const Twiml = withKeypressOptOut(
+    twiml,
+    p.opt_out_prompt ?? DEFAULT_OPT_OUT_PROMPT,
+    optOutUrl(p.touch_id),
+  );
+  // A voicemail drop waits for the greeting to end, then plays into the mailbox.
   return {
     resource: 'Calls',
-    form: { ...base, Twiml: twiml, MachineDetection: 'DetectMessageEnd' },
+    form: call ? { ...base, Twiml } : { ...base, Twiml, MachineDetection: 'DetectMessageEnd' },
   };
 }
 
@@ -75,7 +142,13 @@ export class TwilioCarrier implements Carrier {
   }
 
   async send(p: DispatchPayload, _o: SendOptions): Promise<SendResult> {
-    const req = twilioRequest(p);
+    const origin = this.o.publicBaseUrl?.replace(/\/+$/, '');
+    const req = twilioRequest(
+      p,
+      origin
+        ? (touchId) => `${origin}/carrier/twilio/optout?touch=${encodeURIComponent(touchId)}`
+        : undefined,
+    );
     if ('error' in req) return permanent(req.error);
     const url = `${this.o.baseUrl.replace(/\/$/, '')}/2010-04-01/Accounts/${encodeURIComponent(
       this.o.accountSid,

@@ -15,6 +15,8 @@ export interface DispatchPayload {
   /** The recording a voicemail drop plays. */
   recording_url: string | null;
   template_id: string | null;
+  /** Said before a call waits for the opt-out key; absent in jobs queued before it existed. */
+  opt_out_prompt?: string | null;
 }
 
 type Variables = Record<string, string | number | boolean | null>;
@@ -55,5 +57,6 @@ export function buildPayload(
     twiml: template?.twiml ? render(template.twiml, vars, xmlEscape) : null,
     recording_url: config.recording_url ?? null,
     template_id: template ? templateId : null,
+    ...(config.opt_out_prompt ? { opt_out_prompt: config.opt_out_prompt } : {}),
   };
 }
