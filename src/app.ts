@@ -18,6 +18,7 @@ import { keepContentType } from './http/validate.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
 import { type TwilioSettings, twilioRoutes } from './routes/carrier/twilio.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
+import { openapiOptions, publicSchemas } from './routes/document.js';
 import { outboundRoute } from './routes/outbound/route.js';
 import { systemRoutes } from './routes/system/route.js';
 import type { Store } from './store/db.js';
@@ -99,18 +100,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const table = trackRoutes(app);
   installErrorHandling(app, table);
   instrument(app, deps.metrics);
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Call tracking API',
-        version: '0.1.0',
-        description:
-          'DNI sessions, buyer reports and governed outbound touches. Authenticate with `Authorization: Bearer svc_live_…`.',
-      },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
-    },
-  });
+  // Body schemas are shared schemas referenced by `$ref`, so the document
+  // names them in components.schemas (src/routes/openapi.ts).
+  for (const schema of publicSchemas) app.addSchema(schema);
+  await app.register(swagger, openapiOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   systemRoutes(app, deps);
   dniSessionRoute(app, deps);

@@ -4,6 +4,7 @@ import type { Scope } from '../domain/auth/keys.js';
 import type { RateLimiter } from '../domain/rate-limit/limiter.js';
 import { errors } from '../errors.js';
 import type { Metrics } from './metrics.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -29,16 +30,21 @@ export function requireScope(
 
 export const DEFAULT_DNI_RATE_LIMIT = 300;
 
-/** Per-organization fixed window; counted after authentication, before validation. */
+/**
+ * Per-organization fixed window; counted after authentication, before
+ * validation. The RateLimit headers go on the reply here, so every answer
+ * after this point (201, 422, 404, 429…) carries the budget it was counted in.
+ */
 export function dniRateLimit(
   limiter: RateLimiter,
   now: () => number,
   metrics: Metrics,
 ): onRequestAsyncHookHandler {
-  return async (request: FastifyRequest) => {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
     const p = principalOf(request);
     const limit = p.org.dniRateLimitPerMinute ?? DEFAULT_DNI_RATE_LIMIT;
     const d = await limiter.hit(`dni:${p.orgId}`, limit, now());
+    reply.headers(rateLimitHeaders(d));
     if (!d.allowed) {
       metrics.rateLimited.inc({ route: 'POST /dni/session' });
       throw errors.rateLimited(d.retryAfterSeconds);

@@ -1,41 +1,135 @@
-import Type, { type TSchema } from 'typebox';
+import Type from 'typebox';
+import { type HeaderName, type Named, reply } from './openapi.js';
 
-/** `{"detail":"<code>"}`: 401, 403, 404, 409, 413, 429 and 501 bodies. */
-export const Detail = (codes: string[], description: string) =>
-  Type.Object({ detail: Type.Union(codes.map((c) => Type.Literal(c))) }, { description });
+/** `{"detail":"<code>"}`: the body of 401, 403, 404, 409, 413, 429 and 503, named `$id`. */
+export const Detail = ($id: string, codes: [string, ...string[]], description: string): Named =>
+  Type.Object(
+    {
+      detail:
+        codes.length === 1 ? Type.Literal(codes[0]) : Type.Union(codes.map((c) => Type.Literal(c))),
+    },
+    { $id, description, examples: [{ detail: codes[0] }] },
+  );
 
-const ValidationError = Type.Object(
+export const ValidationError = Type.Object(
   {
-    type: Type.String({ title: 'Error Type' }),
-    loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), { title: 'Location' }),
+    type: Type.String({ title: 'Error Type', description: 'Pydantic error type, e.g. `missing`' }),
+    loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+      title: 'Location',
+      description: 'Where: `["body", field, …]` or `["path", "campaign_code"]`',
+    }),
     msg: Type.String({ title: 'Message' }),
-    input: Type.Optional(Type.Unknown({ title: 'Input' })),
-    ctx: Type.Optional(Type.Object({}, { title: 'Context' })),
+    input: Type.Optional(
+      Type.Unknown({ title: 'Input', description: 'The value that failed, any JSON value' }),
+    ),
+    ctx: Type.Optional(
+      Type.Object(
+        {},
+        {
+          title: 'Context',
+          description: 'Parameters of the rule that failed, e.g. `{"max_length": 3}`',
+          additionalProperties: true,
+        },
+      ),
+    ),
   },
-  { title: 'ValidationError' },
+  { $id: 'ValidationError', title: 'ValidationError' },
 );
 
 export const HTTPValidationError = Type.Object(
-  { detail: Type.Optional(Type.Array(ValidationError, { title: 'Detail' })) },
-  { title: 'HTTPValidationError', description: 'Validation Error (FastAPI / Pydantic v2 shape)' },
+  { detail: Type.Optional(Type.Array(Type.Ref('ValidationError'), { title: 'Detail' })) },
+  {
+    $id: 'HTTPValidationError',
+    title: 'HTTPValidationError',
+    description: 'Validation Error (FastAPI / Pydantic v2 shape): every failing field is listed',
+    examples: [
+      {
+        detail: [
+          {
+            type: 'string_too_long',
+            loc: ['body', 'campaign_code'],
+            msg: 'String should have at most 3 characters',
+            input: 'toolong',
+            ctx: { max_length: 3 },
+          },
+          {
+            type: 'missing',
+            loc: ['body', 'visitor_id'],
+            msg: 'Field required',
+            input: { campaign_code: 'toolong' },
+          },
+        ],
+      },
+    ],
+  },
 );
 
 export const CampaignCodeParams = Type.Object({
   campaign_code: Type.String({ minLength: 1, maxLength: 3, description: 'The campaign code' }),
 });
 
-/** The failures every tenant endpoint shares (contract §2). */
-export function tenantErrors(extra404: string[]): Record<string, TSchema> {
+export const InvalidApiKeyError = Detail(
+  'InvalidApiKeyError',
+  ['invalid_api_key'],
+  'Missing, malformed, unknown, revoked or expired key: one body for all',
+);
+export const ForbiddenError = Detail(
+  'ForbiddenError',
+  ['tracking_disabled', 'insufficient_scope'],
+  'API access is off for the organization, or the key lacks the scope',
+);
+export const PayloadTooLargeError = Detail(
+  'PayloadTooLargeError',
+  ['payload_too_large'],
+  'The body is over 64 KiB',
+);
+export const CampaignNotFoundError = Detail(
+  'CampaignNotFoundError',
+  ['campaign_not_found'],
+  "No such campaign in the caller's organization (another organization's campaign answers the same)",
+);
+export const ServiceUnavailableError = Detail(
+  'ServiceUnavailableError',
+  ['service_unavailable'],
+  'A dependency of the service (its database, its disk) failed; nothing was stored. Retry after Retry-After seconds',
+);
+
+/** The failures every tenant endpoint shares; `counted` names the headers of a rate-limited one. */
+export function tenantErrors(notFound: Named, counted: HeaderName[] = []) {
   return {
-    401: Detail(['invalid_api_key'], 'Missing, malformed, unknown, revoked or expired key'),
-    403: Detail(
-      ['tracking_disabled', 'insufficient_scope'],
-      'API access off for the organization, or the key lacks the scope',
+    401: reply('Missing, malformed, unknown, revoked or expired key', InvalidApiKeyError, {
+      headers: ['WWW-Authenticate'],
+    }),
+    403: reply(
+      'API access is off for the organization (`tracking_disabled`), or the key lacks the scope (`insufficient_scope`)',
+      ForbiddenError,
     ),
-    404: Detail(extra404, "Not found in the caller's organization"),
-    413: Detail(['payload_too_large'], 'Body over 64 KiB'),
-    422: HTTPValidationError,
+    404: reply("Not found in the caller's organization", notFound, { headers: counted }),
+    413: reply('Body over 64 KiB; nothing was read or stored', PayloadTooLargeError, {
+      headers: counted,
+    }),
+    422: reply(
+      'Validation error (FastAPI / Pydantic v2 shape); nothing was stored',
+      HTTPValidationError,
+      { headers: counted },
+    ),
+    503: reply(
+      'A dependency failed (database unreachable, connection lost, disk full); nothing was stored',
+      ServiceUnavailableError,
+      { headers: ['Retry-After'] },
+    ),
   };
 }
+
+/** The errors of every tenant endpoint, for `app.addSchema`. */
+export const commonSchemas: Named[] = [
+  ValidationError,
+  HTTPValidationError,
+  InvalidApiKeyError,
+  ForbiddenError,
+  PayloadTooLargeError,
+  CampaignNotFoundError,
+  ServiceUnavailableError,
+];
 
 export const bearerSecurity = [{ bearerAuth: [] }];

@@ -7,6 +7,7 @@ import {
   openHarness,
   type Tenant,
 } from '../helpers/harness.js';
+import { deref, responseSchema } from '../helpers/openapi.js';
 import { auditRows, eventRows, recordCall, report } from '../helpers/reports.js';
 
 let h: Harness;
@@ -251,7 +252,8 @@ describe('422 validation', () => {
 describe('OpenAPI', () => {
   it('shows every status and body of the endpoint', async () => {
     const doc = json(await h.app.inject({ method: 'GET', url: '/openapi.json' }));
-    const op = doc.paths['/dni/campaigns/{campaign_code}/buyer-report'].post;
+    const path = '/dni/campaigns/{campaign_code}/buyer-report';
+    const op = doc.paths[path].post;
     expect(Object.keys(op.responses).sort()).toEqual([
       '200',
       '201',
@@ -261,14 +263,14 @@ describe('OpenAPI', () => {
       '413',
       '422',
     ]);
-    const schemaOf = (status: string) => op.responses[status].content['application/json'].schema;
+    const schemaOf = (status: string) => responseSchema(doc, path, status);
     expect(schemaOf('201').properties.created).toMatchObject({ enum: [true] });
     expect(schemaOf('200').properties.created).toMatchObject({ enum: [false] });
     expect(JSON.stringify(schemaOf('404'))).toContain('call_not_found');
     expect(JSON.stringify(schemaOf('404'))).toContain('campaign_not_found');
     expect(JSON.stringify(schemaOf('403'))).toContain('tracking_disabled');
     expect(op.responses['422'].description).toContain('["body","report_id"]');
-    expect(op.requestBody.content['application/json'].schema.required).toEqual([
+    expect(deref(doc, op.requestBody.content['application/json'].schema).required).toEqual([
       'call_id',
       'report_id',
       'disposition',

@@ -170,7 +170,7 @@ describe('consent import', () => {
     expect(await dryRun(good)).toEqual({ status: 'would_block', reasons: ['consent_missing'] });
     const r = await admin(['consent', 'import', t.orgId, file]);
     expect(r).toEqual({
-      code: 0,
+      code: 65,
       err: '',
       out:
         'imported 1 of 2 rows; 0 already on file, 1 rejected\n' +
@@ -180,7 +180,7 @@ describe('consent import', () => {
 
     // Again: the row is on file, so nothing is imported; --json is the API's answer.
     const again = await admin(['consent', 'import', t.orgId, file, '--json']);
-    expect(again.code).toBe(0);
+    expect(again.code).toBe(65);
     expect(JSON.parse(again.out)).toEqual({
       rows: 2,
       imported: 0,
@@ -198,6 +198,20 @@ describe('consent import', () => {
     });
     const other = writeCsv('one.csv', ['e164,tier', `${freshContact(415)},pec`]);
     expect(await quiet(['consent', 'import', t.orgId, other])).toBe('1');
+    // Every row accepted (or already on file): exit 0 again.
+    expect((await admin(['consent', 'import', t.orgId, other])).code).toBe(0);
+  });
+
+  it('exits 65 with -q too when a row is rejected, having imported the valid ones', async () => {
+    const good = freshContact(415);
+    const file = writeCsv('quiet-bad.csv', [
+      'e164,tier',
+      `${good},pewc`,
+      `${good.slice(0, 5)},pec`,
+    ]);
+    const r = await cli(['consent', 'import', t.orgId, file, '-q'], suite.env);
+    expect([r.code, r.out]).toEqual([65, '1\n']);
+    expect(await dryRun(good)).toEqual({ status: 'would_queue', reasons: [] });
   });
 
   it('reports a file that cannot be read (64), a bad header (422, exit 1) and an unknown org', async () => {

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/app.js';
 import { createTenant, type Harness, json, openHarness, type Tenant } from '../helpers/harness.js';
+import { allowedValues, deref, responseSchema } from '../helpers/openapi.js';
 import { MISSING_CODE, ROUTES, rowCounts, send } from '../helpers/routes.js';
 
 let h: Harness;
@@ -189,11 +190,7 @@ describe('/openapi.json', () => {
 
   it('documents the error codes of each status', () => {
     const codes = (path: string, status: string) =>
-      spec.paths[path].post.responses[status].content[
-        'application/json'
-      ].schema.properties.detail.anyOf.map(
-        (m: { enum?: string[]; const?: string }) => m.const ?? m.enum?.[0],
-      );
+      allowedValues(spec, responseSchema(spec, path, status).properties.detail);
     for (const path of Object.keys(STATUSES)) {
       expect(codes(path, '401')).toEqual(['invalid_api_key']);
       expect(codes(path, '403')).toEqual(['tracking_disabled', 'insufficient_scope']);
@@ -205,18 +202,86 @@ describe('/openapi.json', () => {
   });
 
   it('describes 422 bodies as FastAPI does', () => {
-    const schema =
-      spec.paths['/dni/session'].post.responses['422'].content['application/json'].schema;
-    const item = schema.properties.detail.items;
+    const schema = responseSchema(spec, '/dni/session', '422');
+    const item = deref(spec, schema.properties.detail.items);
     expect(item.required).toEqual(['type', 'loc', 'msg']);
     expect(Object.keys(item.properties)).toEqual(['type', 'loc', 'msg', 'input', 'ctx']);
+  });
+
+  const operations = () =>
+    Object.entries(spec.paths).flatMap(([path, item]: [string, any]) =>
+      Object.entries(item).map(([method, op]: [string, any]) => ({ path, method, op })),
+    );
+
+  it('names every body in components.schemas and gives each operation an id, summary, description', () => {
+    const ids = new Set<string>();
+    for (const { path, op } of operations()) {
+      expect([path, typeof op.operationId, typeof op.summary, typeof op.description]).toEqual([
+        path,
+        'string',
+        'string',
+        'string',
+      ]);
+      ids.add(op.operationId);
+      const bodies = [
+        op.requestBody?.content['application/json'],
+        ...Object.values(op.responses).map((r: any) => r.content?.['application/json']),
+      ].filter(Boolean);
+      for (const media of bodies) {
+        expect(media.schema.$ref, path).toMatch(/^#\/components\/schemas\/[A-Za-z]+$/);
+        expect(deref(spec, media.schema), path).toBeTruthy();
+        expect(media.example, `${path} ${media.schema.$ref}`).toBeDefined();
+      }
+    }
+    expect([...ids].sort()).toEqual([
+      'createDniSession',
+      'executeOutboundTouch',
+      'getHealth',
+      'postBuyerReport',
+    ]);
+  });
+
+  it('describes each status on its own and declares the headers each one sends', () => {
+    const headersOf = (path: string, status: string) =>
+      Object.keys(spec.paths[path].post.responses[status].headers ?? {}).sort();
+    for (const { path, op } of operations()) {
+      for (const [status, res] of Object.entries(op.responses) as [string, any][]) {
+        expect([path, status, res.description]).not.toEqual([path, status, 'Default Response']);
+        expect(Object.keys(res.headers ?? {}), `${path} ${status}`).toContain('X-Request-Id');
+      }
+    }
+    const counted = ['RateLimit', 'RateLimit-Policy', 'X-Request-Id'];
+    expect(headersOf('/dni/session', '201')).toEqual(counted);
+    expect(headersOf('/dni/session', '429')).toEqual([
+      'RateLimit',
+      'RateLimit-Policy',
+      'Retry-After',
+      'X-Request-Id',
+    ]);
+    expect(headersOf('/dni/session', '401')).toEqual(['WWW-Authenticate', 'X-Request-Id']);
+    const outbound = '/tracking/campaigns/{campaign_code}/outbound';
+    expect(headersOf(outbound, '200')).toEqual(['Idempotent-Replayed', 'X-Request-Id']);
+    expect(headersOf(outbound, '202')).toEqual(['Idempotent-Replayed', 'X-Request-Id']);
+  });
+
+  it('types the 422 item exactly: ctx an object with any keys, input any value', () => {
+    const item = deref(spec, responseSchema(spec, '/dni/session', '422').properties.detail.items);
+    expect(item.properties.ctx).toMatchObject({ type: 'object', additionalProperties: true });
+    expect(item.properties.input.type).toBeUndefined();
+    expect(item.properties.loc.items.anyOf).toEqual([{ type: 'string' }, { type: 'integer' }]);
+  });
+
+  it('names its servers and its license', () => {
+    expect(spec.servers[0].url).toBe('{scheme}://{host}');
+    expect(spec.servers[0].variables.host.default).toBe('localhost:3000');
+    expect(spec.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
   });
 
   it('documents the path parameter and the request bodies', () => {
     for (const route of ROUTES) {
       const path = route.name.slice('POST '.length);
       const op = spec.paths[path].post;
-      const body = op.requestBody.content['application/json'].schema;
+      const body = deref(spec, op.requestBody.content['application/json'].schema);
       expect(body.additionalProperties).toBe(false);
       expect(body.required).toEqual(route.required);
       const params = (op.parameters ?? []).map((p: { name: string; in: string }) => [p.in, p.name]);

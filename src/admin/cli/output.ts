@@ -23,7 +23,8 @@ export interface View {
 }
 
 /** 64 and 74 are sysexits' EX_USAGE and EX_IOERR. */
-export const EXIT = { ok: 0, api: 1, unreachable: 2, usage: 64, io: 74 } as const;
+/** sysexits.h where one fits: 64 EX_USAGE, 65 EX_DATAERR (input rows rejected), 74 EX_IOERR. */
+export const EXIT = { ok: 0, api: 1, unreachable: 2, usage: 64, data: 65, io: 74 } as const;
 
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return '-';

@@ -4,7 +4,16 @@ export interface RateDecision {
   allowed: boolean;
   /** Requests counted in this window, this one included. */
   count: number;
-  /** Seconds until the next window opens (at least 1). */
+  /** The quota of the window, as given to `hit`. */
+  limit: number;
+  /** Requests still allowed in this window after this one (never below 0). */
+  remaining: number;
+  /** Length of a window in seconds. */
+  windowSeconds: number;
+  /**
+   * Seconds until the next window opens (at least 1): the reset of the
+   * window, sent as `t` of the RateLimit header and as Retry-After of a 429.
+   */
   retryAfterSeconds: number;
 }
 
@@ -24,6 +33,9 @@ function decide(
   return {
     allowed: count <= limit,
     count,
+    limit,
+    remaining: Math.max(0, limit - count),
+    windowSeconds: Math.round(windowMs / 1000),
     retryAfterSeconds: Math.max(1, Math.ceil((windowStart + windowMs - nowMs) / 1000)),
   };
 }

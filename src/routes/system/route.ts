@@ -3,15 +3,40 @@ import Type from 'typebox';
 import type { AppDeps } from '../../app.js';
 import { readiness, storeCheck } from '../../http/readiness.js';
 import { STORE_RETRY_AFTER_SECONDS } from '../../store/errors.js';
+import { type Named, reply } from '../openapi.js';
 
-const State = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
-const Readiness = Type.Object({
-  status: State,
-  checks: Type.Record(
-    Type.String(),
-    Type.Object({ status: State, detail: Type.Optional(Type.String()) }),
-  ),
+const Health = Type.Object(
+  { status: Type.Literal('ok') },
+  { $id: 'Health', examples: [{ status: 'ok' }] },
+);
+
+const State = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')], {
+  description: 'ok; degraded (serving with less than it should, e.g. Redis down); down',
 });
+const Readiness = Type.Object(
+  {
+    status: State,
+    checks: Type.Record(
+      Type.String(),
+      Type.Object({ status: State, detail: Type.Optional(Type.String()) }),
+      { description: 'Each dependency: store, redis (when configured), data_dir (embedded store)' },
+    ),
+  },
+  {
+    $id: 'Readiness',
+    examples: [
+      {
+        status: 'degraded',
+        checks: {
+          store: { status: 'ok' },
+          redis: { status: 'degraded', detail: 'unreachable: rate limits count per process' },
+        },
+      },
+    ],
+  },
+);
+
+export const systemSchemas: Named[] = [Health, Readiness];
 
 export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const checks = deps.readiness ?? [storeCheck(deps.store)];
@@ -19,23 +44,30 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
 
   app.get('/healthz', {
     schema: {
+      operationId: 'getHealth',
       summary: 'Liveness: the process is up and answering',
-      description: 'Checks no dependency; see /readyz for those.',
+      description: 'No key needed. Asks no dependency: see /readyz for those.',
       tags: ['system'],
-      response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      security: [],
+      response: { 200: reply('The process is up', Health) },
     },
     handler: async () => ({ status: 'ok' }),
   });
 
   app.get('/readyz', {
     schema: {
+      operationId: 'getReadiness',
       summary: 'Readiness: every dependency answers within a short budget',
       description:
-        'Checks the store, Redis when configured, and the data directory (embedded store). ' +
-        '200 when all are ok or some are degraded (Redis down: rate limits count per process); ' +
-        '503 when any is down.',
+        'No key needed. Checks the store, Redis when configured, and the data directory ' +
+        '(embedded store), each within READINESS_TIMEOUT_MS. 200 while none is down (Redis ' +
+        'down is degraded: rate limits count per process); 503 when any is down.',
       tags: ['system'],
-      response: { 200: Readiness, 503: Readiness },
+      security: [],
+      response: {
+        200: reply('Every dependency is ok or degraded', Readiness),
+        503: reply('A dependency is down', Readiness, { headers: ['Retry-After'] }),
+      },
     },
     handler: async (_request, reply) => {
       const r = await readiness(checks, budgetMs);

@@ -37,7 +37,15 @@ describe.each(stores)('%s limiter', (_name, make) => {
     for (let i = 0; i < 301; i++) decisions.push(await l.hit('org-a', 300, T0 + 10_000));
     expect(decisions.slice(0, 300).every((d) => d.allowed)).toBe(true);
     expect(decisions[299]?.count).toBe(300);
-    expect(decisions[300]).toEqual({ allowed: false, count: 301, retryAfterSeconds: 50 });
+    expect(decisions[299]).toMatchObject({ allowed: true, limit: 300, remaining: 0 });
+    expect(decisions[300]).toEqual({
+      allowed: false,
+      count: 301,
+      limit: 300,
+      remaining: 0,
+      windowSeconds: 60,
+      retryAfterSeconds: 50,
+    });
   });
 
   it('opens a new window at the minute boundary, aligned to the wall clock', async () => {
@@ -45,7 +53,14 @@ describe.each(stores)('%s limiter', (_name, make) => {
     for (let i = 0; i < 3; i++) await l.hit('org-b', 3, T0 + MINUTE - 1);
     expect((await l.hit('org-b', 3, T0 + MINUTE - 1)).allowed).toBe(false);
     const next = await l.hit('org-b', 3, T0 + MINUTE);
-    expect(next).toEqual({ allowed: true, count: 1, retryAfterSeconds: 60 });
+    expect(next).toEqual({
+      allowed: true,
+      count: 1,
+      limit: 3,
+      remaining: 2,
+      windowSeconds: 60,
+      retryAfterSeconds: 60,
+    });
   });
 
   it('keeps organizations apart', async () => {
@@ -59,6 +74,19 @@ describe.each(stores)('%s limiter', (_name, make) => {
     const l = limiter();
     expect((await l.hit('org-e', 0, T0 + MINUTE - 1)).retryAfterSeconds).toBe(1);
     expect((await l.hit('org-e', 0, T0 + 1)).retryAfterSeconds).toBe(60);
+  });
+
+  it('counts the remaining budget down to zero, never below', async () => {
+    const l = limiter();
+    const remaining = [];
+    for (let i = 0; i < 5; i++) remaining.push((await l.hit('org-h', 3, T0 + 30_000)).remaining);
+    expect(remaining).toEqual([2, 1, 0, 0, 0]);
+  });
+
+  it('reports the window length it was asked for', async () => {
+    const l = limiter();
+    const d = await l.hit('org-i', 10, T0 + 1_000, 10_000);
+    expect([d.windowSeconds, d.retryAfterSeconds, d.remaining]).toEqual([10, 9, 9]);
   });
 
   it('counts concurrent hits exactly', async () => {
@@ -77,8 +105,8 @@ describe('shared counters', () => {
     const a = new RedisRateLimiter(new Redis(redisUrl!), prefix);
     const b = new RedisRateLimiter(new Redis(redisUrl!), prefix);
     opened.push(a, b);
-    await a.hit('org-g', 2, T0);
-    await b.hit('org-g', 2, T0);
+    expect((await a.hit('org-g', 2, T0)).remaining).toBe(1);
+    expect((await b.hit('org-g', 2, T0)).remaining).toBe(0);
     expect((await a.hit('org-g', 2, T0)).allowed).toBe(false);
   });
 });

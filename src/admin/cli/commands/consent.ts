@@ -1,7 +1,16 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { Option } from 'commander';
 import { readAnswer, seg, type Upload } from '../client.js';
-import { type Answer, EXIT, fields, formatValue, report, table, type View } from '../output.js';
+import {
+  type Answer,
+  EXIT,
+  fields,
+  formatValue,
+  report,
+  succeeded,
+  table,
+  type View,
+} from '../output.js';
 import { ProgressBar } from '../progress.js';
 import { col, listView, paged, pageQuery, timeRange } from './listing.js';
 import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
@@ -95,7 +104,11 @@ async function importFile(s: CliSession, orgId: string, file: string): Promise<n
     const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
     // Erased before the summary is printed, whichever stream that goes to.
     bar?.clear();
-    return report(s, s.mode, outcome, importView);
+    const code = report(s, s.mode, outcome, importView);
+    // The valid rows are in, but a script must not take a partial import for a
+    // whole one: any rejected row makes the run fail (the rows are listed above).
+    const rejected = succeeded(outcome) ? Number((outcome.body as Answer).rejected_count ?? 0) : 0;
+    return code === EXIT.ok && rejected > 0 ? EXIT.data : code;
   } finally {
     await fh.close();
   }
@@ -106,7 +119,8 @@ FILE is uploaded as text/csv: a header row naming any of e164 (required),
 kind, tier, basis, source, captured_at, expires_at, evidence, reason (format in
 docs/outbound.md). Valid rows are imported, invalid ones are listed by line.
 On a terminal a progress bar is drawn on stderr while the file uploads.
--q prints the number of rows imported.`;
+-q prints the number of rows imported.
+Exit 65 when any row was rejected (the valid rows are still imported).`;
 
 export const consentCommands: CommandGroup = (program, ctx) => {
   const consent = program

@@ -1,0 +1,77 @@
+import type { TSchema } from 'typebox';
+
+/**
+ * The OpenAPI side of the route schemas. A body schema is a TypeBox constant
+ * with an `$id`: validation uses the constant itself, and the document names
+ * it under `components.schemas` because the route refers to it by `$ref`
+ * (`app.addSchema` registers it, and @fastify/swagger's resolver names each
+ * shared schema by its `$id`). One definition, so a generated client's types
+ * are the validator's.
+ */
+export type Named = TSchema;
+
+function idOf(schema: Named): string {
+  const id = (schema as { $id?: unknown }).$id;
+  if (typeof id !== 'string') throw new Error('a shared schema needs an $id');
+  return id;
+}
+
+const firstExample = (schema: Named): unknown => (schema as { examples?: unknown[] }).examples?.[0];
+
+/** The `$ref` a route schema uses for a registered schema. */
+export const ref = (schema: Named) => ({ $ref: `${idOf(schema)}#` });
+
+const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
+  ...schema,
+  description,
+});
+
+/** Every header the public API sends, as OpenAPI response headers. */
+export const headers = {
+  'X-Request-Id': header(
+    "The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem.",
+    { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  ),
+  'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', enum: ['Bearer'] }),
+  'Retry-After': header(
+    'Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header.',
+    { type: 'integer', minimum: 1 },
+  ),
+  RateLimit: header(
+    'The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis.',
+    { type: 'string', pattern: '^"default";r=\\d+;t=\\d+$', examples: ['"default";r=297;t=42'] },
+  ),
+  'RateLimit-Policy': header(
+    'The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock.',
+    { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$', examples: ['"default";q=300;w=60'] },
+  ),
+  'Idempotent-Replayed': header(
+    'Present, and `true`, when this answer replays the first answer to the same idempotency_key.',
+    { type: 'string', enum: ['true'] },
+  ),
+};
+
+export type HeaderName = keyof typeof headers;
+
+/**
+ * A JSON response: its description, its headers (X-Request-Id always) and a
+ * media example, by default the first of the schema's `examples`.
+ */
+export function reply(
+  description: string,
+  schema: Named,
+  o: { headers?: HeaderName[]; example?: unknown } = {},
+) {
+  const names: HeaderName[] = ['X-Request-Id', ...(o.headers ?? [])];
+  const example = o.example ?? firstExample(schema);
+  return {
+    description,
+    headers: Object.fromEntries(names.map((n) => [n, headers[n]])),
+    content: {
+      'application/json': {
+        schema: ref(schema),
+        ...(example === undefined ? {} : { example }),
+      },
+    },
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * Rewrites public-api.d.ts, the client types generated from GET /openapi.json
+ * (`npm run openapi:types`). test/http/openapi-client.test.ts fails while the
+ * committed file differs from what the current document generates.
+ */
+import { writeFile } from 'node:fs/promises';
+import { openapiDocument } from '../../src/openapi-document.js';
+import { clientTypes } from '../helpers/client-types.js';
+
+const target = new URL('./public-api.d.ts', import.meta.url);
+await writeFile(target, await clientTypes(JSON.parse(await openapiDocument())));
