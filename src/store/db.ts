@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 type Schema = typeof schema;
@@ -90,11 +91,21 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
 }
 
 async function openPglite(options: StoreOptions): Promise<Store> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const pg = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    postgresqlconf: [`shared_buffers=${options.pgliteSharedBuffers ?? '16MB'}`],
-  });
+  let lock: DataDirLock | null = null;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    lock = acquireDataDirLock(options.dataDir);
+  }
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      postgresqlconf: [`shared_buffers=${options.pgliteSharedBuffers ?? '16MB'}`],
+    });
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const db = drizzlePglite(pg, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
@@ -109,7 +120,11 @@ async function openPglite(options: StoreOptions): Promise<Store> {
       await pg.query('select 1');
     },
     async close() {
-      await pg.close();
+      try {
+        await pg.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
