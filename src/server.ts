@@ -1,6 +1,7 @@
 import { buildAdminApp, buildApp, systemClock } from './app.js';
 import { loadConfigOrExit, resolveAdminToken } from './config.js';
 import { createLogger } from './logger.js';
+import { createRetention, type RetentionJob } from './retention/job.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
 
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
   let runtime: Runtime | undefined;
   let api: Awaited<ReturnType<typeof buildApp>> | undefined;
   let admin: Awaited<ReturnType<typeof buildAdminApp>> | undefined;
+  let retention: RetentionJob | undefined;
   // Installed first: a signal during start-up still closes the store and frees DATA_DIR.
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
     force.unref();
     try {
       await Promise.all([api?.close(), admin?.close()]);
+      await retention?.stop();
       await runtime?.close();
       logger.info('stopped');
       process.exit(0);
@@ -50,6 +53,8 @@ async function main(): Promise<void> {
   }
   if (closing) return;
   runtime.worker?.start();
+  // Every API process runs it; the lease in the database lets one at a time work.
+  retention = createRetention(config.retention, runtime);
   if (!config.adminToken) {
     logger.info(
       { file: `${config.dataDir}/admin-token` },
