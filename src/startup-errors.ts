@@ -15,7 +15,8 @@ function shownUrl(raw: string): string {
   }
 }
 
-const DISK_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR']);
+// ENOENT: a recursive mkdir on a read-only mount reports the missing parent, not EROFS.
+const DISK_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR', 'ENOENT']);
 const FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -80,7 +81,7 @@ export function describeStartupFailure(err: unknown, config: Config): string {
   if (code && FULL_CODES.has(code)) {
     return `DATA_DIR ${config.dataDir} is full (${code}): free space there or point DATA_DIR at a larger disk`;
   }
-  if (code && DISK_CODES.has(code)) {
+  if (code && DISK_CODES.has(code) && (code !== 'ENOENT' || e.syscall === 'mkdir')) {
     const path = typeof e.path === 'string' ? ` (${String(e.syscall ?? 'open')} ${e.path})` : '';
     return `DATA_DIR ${config.dataDir} is not writable: ${code}${path}`;
   }
