@@ -15,7 +15,7 @@ export function logOptions(level: string): LoggerOptions {
       error: (e: unknown) => (typeof e === 'string' ? scrubText(e) : safeError(e)),
       req: (req: { method?: string; url?: string; ip?: string; socket?: unknown }) => ({
         method: req.method,
-        url: scrubText(req.url ?? ''),
+        url: safeUrl(req.url ?? ''),
         remoteAddress: req.ip,
       }),
     },
@@ -41,6 +41,18 @@ export function logOptions(level: string): LoggerOptions {
       censor: '[redacted]',
     },
   };
+}
+
+/** The path with numbers scrubbed; of the query string only the names (values may be anything). */
+function safeUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return scrubText(url);
+  const names = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => pair.split('=')[0])
+    .join('&');
+  return `${scrubText(url.slice(0, q))}?${scrubText(names)}`;
 }
 
 /**
