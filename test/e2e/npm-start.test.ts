@@ -35,6 +35,8 @@ async function npmStart(dataDir: string): Promise<Started> {
       ADMIN_TOKEN: 'adm_npm_start_test',
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so cleanup after a failure reaches the server too.
+    detached: true,
   });
   let log = '';
   const urls: string[] = [];
@@ -70,7 +72,11 @@ describe.skipIf(storeKind !== 'pglite')('npm start', () => {
     expect(built.code, built.stderr).toBe(0);
   }, 320_000);
   afterAll(async () => {
-    for (const c of running) c.kill('SIGKILL');
+    for (const c of running) {
+      try {
+        process.kill(-c.pid!, 'SIGKILL'); // npm and the server it started
+      } catch {} // already gone
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
