@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The package bin: runs the compiled CLI. From a checkout without a build,
-// `npm run admin -- <command>` runs the TypeScript source instead.
+// The package bin: runs the compiled CLI. `npm install` compiles it; from a
+// checkout, `npm run admin -- <command>` compiles first when src/ changed.
 import { existsSync } from 'node:fs';
 
 const entry = new URL('../dist/src/admin/cli/main.js', import.meta.url);

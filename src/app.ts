@@ -115,8 +115,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
 export { baseInstance };
 
-/** The provider-support API and /metrics, on their own listener (127.0.0.1 by default). */
-export async function buildAdminApp(deps: AppDeps, adminToken: string): Promise<FastifyInstance> {
+/**
+ * The provider-support API and /metrics, on their own listener (127.0.0.1 by
+ * default). /metrics takes METRICS_TOKEN, or the admin token when unset.
+ */
+export async function buildAdminApp(
+  deps: AppDeps,
+  adminToken: string,
+  metricsToken: string = adminToken,
+): Promise<FastifyInstance> {
   const app = baseInstance(deps.logger);
   const table = trackRoutes(app);
   installErrorHandling(app, table);
@@ -137,6 +144,6 @@ export async function buildAdminApp(deps: AppDeps, adminToken: string): Promise<
   });
   await app.register(swaggerUi, { routePrefix: '/admin/docs' });
   app.get('/admin/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  adminRoutes(app, deps, adminToken);
+  adminRoutes(app, deps, adminToken, metricsToken);
   return app;
 }

@@ -45,6 +45,26 @@ export interface Config {
   /** The visibility timeout: a claimed job another worker may take once this has passed. */
   workerLeaseSeconds: number;
   dispatchMaxAttempts: number;
+  /** Bearer token for /metrics; absent: the admin token. */
+  metricsToken: string | undefined;
+  /** `json` (one object a line, for collectors) or `pretty` (pino-pretty, for a terminal). */
+  logFormat: 'json' | 'pretty';
+  retention: RetentionConfig;
+}
+
+/** Bounded growth (docs/operations.md): what the retention job deletes, and how gently. */
+export interface RetentionConfig {
+  /** RETENTION=0 turns the job off in this process (another may still run it). */
+  enabled: boolean;
+  intervalMs: number;
+  /** Rows per DELETE statement: short transactions, short locks. */
+  batchSize: number;
+  /** Upper bound on batches per table per round, so one round never monopolises the store. */
+  maxBatches: number;
+  /** DNI sessions no recorded call points at, after this many days. */
+  sessionDays: number;
+  /** Dispatch jobs in a final state (done, failed), after this many days. */
+  dispatchJobDays: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -100,7 +120,6 @@ export function loadConfig(env: Env = process.env): Config {
     readinessTimeoutMs: int(env, 'READINESS_TIMEOUT_MS', 1000, 50, 30_000),
     databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
     adminToken: env.ADMIN_TOKEN || undefined,
-    logLevel: env.LOG_LEVEL || 'info',
     authRefreshMs: int(env, 'AUTH_REFRESH_MS', 1000, 100, 5000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 16, 1, 200),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS || '16MB',
@@ -113,7 +132,40 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 60, 1, 3600),
     dispatchMaxAttempts: int(env, 'DISPATCH_MAX_ATTEMPTS', 8, 1, 100),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
+    logLevel: oneOf(
+      env,
+      'LOG_LEVEL',
+      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
+      'info',
+    ),
+    retention: {
+      enabled: flag(env, 'RETENTION', true),
+      intervalMs: int(env, 'RETENTION_INTERVAL_SECONDS', 60, 1, 86_400) * 1000,
+      batchSize: int(env, 'RETENTION_BATCH_SIZE', 1000, 10, 100_000),
+      maxBatches: int(env, 'RETENTION_MAX_BATCHES', 1000, 1, 100_000),
+      sessionDays: int(env, 'SESSION_RETENTION_DAYS', 90, 1, 3650),
+      dispatchJobDays: int(env, 'DISPATCH_JOB_RETENTION_DAYS', 30, 1, 3650),
+    },
   };
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = (env[name] ?? '').toLowerCase();
+  if (raw === '') return fallback;
+  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
+  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) {
+    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
 }
 
 function carrierConfig(env: Env): Pick<Config, 'carrier' | 'twilio'> {

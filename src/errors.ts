@@ -14,6 +14,7 @@ export interface PydanticError {
 const catalogue = {
   invalid_api_key: 401,
   invalid_admin_token: 401,
+  invalid_metrics_token: 401,
   tracking_disabled: 403,
   insufficient_scope: 403,
   invalid_signature: 403,
@@ -64,6 +65,8 @@ export class ValidationFailed extends Error {
 export const errors = {
   invalidApiKey: () => new AppError('invalid_api_key', { 'www-authenticate': 'Bearer' }),
   invalidAdminToken: () => new AppError('invalid_admin_token', { 'www-authenticate': 'Bearer' }),
+  invalidMetricsToken: () =>
+    new AppError('invalid_metrics_token', { 'www-authenticate': 'Bearer' }),
   trackingDisabled: () => new AppError('tracking_disabled'),
   insufficientScope: () => new AppError('insufficient_scope'),
   campaignNotFound: () => new AppError('campaign_not_found'),

@@ -1,25 +1,74 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import { safeError, scrubText } from './log-privacy.js';
 
-/** Credentials never reach the log: headers, and any field that carries a key or token. */
+/**
+ * Private by default: credentials, request bodies, phone numbers, visitor ids
+ * and SQL parameters never reach the log. Errors go through safeError (a
+ * database error keeps its SQLSTATE and statement, never its parameters), the
+ * request through a serializer that keeps method, path and address only.
+ */
 export function logOptions(level: string): LoggerOptions {
   return {
     level,
+    serializers: {
+      err: safeError,
+      error: (e: unknown) => (typeof e === 'string' ? scrubText(e) : safeError(e)),
+      req: (req: { method?: string; url?: string; ip?: string; socket?: unknown }) => ({
+        method: req.method,
+        url: safeUrl(req.url ?? ''),
+        remoteAddress: req.ip,
+      }),
+    },
     redact: {
       paths: [
-        'req.headers.authorization',
-        'req.headers.cookie',
-        'req.headers["x-twilio-signature"]',
-        'headers.authorization',
+        'req.headers',
+        'headers',
+        'body',
+        'req.body',
         'api_key',
         '*.api_key',
         'token',
         '*.token',
+        'to',
+        'from',
+        'e164',
+        'phone',
+        'visitor_id',
+        'visitorId',
+        'params',
+        'parameters',
       ],
       censor: '[redacted]',
     },
   };
 }
 
-export function createLogger(level: string): Logger {
-  return pino(logOptions(level));
+/** The path with numbers scrubbed; of the query string only the names (values may be anything). */
+function safeUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return scrubText(url);
+  const names = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => pair.split('=')[0])
+    .join('&');
+  return `${scrubText(url.slice(0, q))}?${scrubText(names)}`;
+}
+
+/**
+ * `pretty` renders lines for a terminal through pino-pretty (a development
+ * dependency: production installs keep JSON lines, which collectors read).
+ */
+export function createLogger(level: string, format: 'json' | 'pretty' = 'json'): Logger {
+  const options = logOptions(level);
+  if (format === 'pretty') {
+    return pino({
+      ...options,
+      transport: {
+        target: 'pino-pretty',
+        options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' },
+      },
+    });
+  }
+  return pino(options);
 }

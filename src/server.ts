@@ -1,25 +1,18 @@
 import { buildAdminApp, buildApp, systemClock } from './app.js';
 import { loadConfigOrExit, resolveAdminToken } from './config.js';
 import { createLogger } from './logger.js';
-import { openRuntime } from './runtime.js';
+import { createRetention, type RetentionJob } from './retention/job.js';
+import { openRuntime, type Runtime } from './runtime.js';
+import { exitOnStartupFailure } from './startup-errors.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
-  const runtime = await openRuntime(config, logger, systemClock);
-  const adminToken = resolveAdminToken(config, true)!;
-  const api = await buildApp(runtime);
-  const admin = await buildAdminApp(runtime, adminToken);
-  await api.listen({ port: config.port, host: config.host });
-  await admin.listen({ port: config.adminPort, host: config.adminHost });
-  runtime.worker?.start();
-  if (!config.adminToken) {
-    logger.info(
-      { file: `${config.dataDir}/admin-token` },
-      'admin token kept in DATA_DIR/admin-token',
-    );
-  }
-
+  const logger = createLogger(config.logLevel, config.logFormat);
+  let runtime: Runtime | undefined;
+  let api: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let admin: Awaited<ReturnType<typeof buildAdminApp>> | undefined;
+  let retention: RetentionJob | undefined;
+  // Installed first: a signal during start-up still closes the store and frees DATA_DIR.
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -31,8 +24,9 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
-      await Promise.all([api.close(), admin.close()]);
-      await runtime.close();
+      await Promise.all([api?.close(), admin?.close()]);
+      await retention?.stop();
+      await runtime?.close();
       logger.info('stopped');
       process.exit(0);
     } catch (err) {
@@ -42,11 +36,31 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  try {
+    runtime = await openRuntime(config, logger, systemClock);
+    const adminToken = resolveAdminToken(config, true)!;
+    api = await buildApp(runtime);
+    admin = await buildAdminApp(runtime, adminToken, config.metricsToken ?? adminToken);
+    await api.listen({ port: config.port, host: config.host });
+    await admin.listen({ port: config.adminPort, host: config.adminHost });
+  } catch (err) {
+    if (closing) return;
+    closing = true;
+    await Promise.allSettled([api?.close(), admin?.close()]);
+    await runtime?.close().catch(() => {});
+    exitOnStartupFailure('failed to start', err, config);
+  }
+  if (closing) return;
+  runtime.worker?.start();
+  // Every API process runs it; the lease in the database lets one at a time work.
+  retention = createRetention(config.retention, runtime);
+  if (!config.adminToken) {
+    logger.info(
+      { file: `${config.dataDir}/admin-token` },
+      'admin token kept in DATA_DIR/admin-token',
+    );
+  }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
-  );
-  process.exit(1);
-});
+void main();

@@ -2,16 +2,19 @@ import { systemClock } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logger.js';
 import { createWorker, openConfiguredStore } from './runtime.js';
+import { exitOnStartupFailure } from './startup-errors.js';
 
 /**
  * A dispatch worker on its own (`npm run worker`), for deployments that run the API with
- * WORKER=0 or want more workers. On the embedded store only one process may open DATA_DIR, so
- * use it there only while the server is stopped; with PostgreSQL any number may run.
+ * WORKER=0 or want more workers. On the embedded store the server runs the worker itself and
+ * holds DATA_DIR, so this refuses to start beside it; with PostgreSQL any number may run.
  */
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
-  const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4));
+  const logger = createLogger(config.logLevel, config.logFormat);
+  const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4)).catch(
+    (err: unknown) => exitOnStartupFailure('worker failed to start', err, config),
+  );
   const worker = createWorker(config, { store, clock: systemClock, logger });
   worker.start();
   logger.info(

@@ -55,7 +55,12 @@ function sameToken(given: string | undefined, token: string): boolean {
 }
 
 /** The provider-support API (contract §6). Every row writes its audit record in its own transaction. */
-export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: string): void {
+export function adminRoutes(
+  app: FastifyInstance,
+  deps: AppDeps,
+  adminToken: string,
+  metricsToken: string = adminToken,
+): void {
   const ctx = (request: FastifyRequest): AdminContext => ({
     db: deps.store.db,
     keyring: deps.keyring,
@@ -323,7 +328,9 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     exportRoutes(admin, deps);
   });
 
-  app.get('/metrics', async (_req, reply) => {
+  // Labels name every tenant's organization and campaign ids: a scrape needs a token too.
+  app.get('/metrics', async (req, reply) => {
+    if (!sameToken(req.headers.authorization, metricsToken)) throw errors.invalidMetricsToken();
     const text = await deps.metrics.registry.metrics();
     return reply.type(deps.metrics.registry.contentType).send(text);
   });

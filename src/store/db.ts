@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { retryTransient } from './errors.js';
 import * as schema from './schema.js';
 
@@ -137,11 +138,21 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
 }
 
 async function openPglite(options: StoreOptions): Promise<Store> {
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const lite = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    postgresqlconf: [`shared_buffers=${options.pgliteSharedBuffers ?? '16MB'}`],
-  });
+  let lock: DataDirLock | null = null;
+  if (options.dataDir) {
+    mkdirSync(options.dataDir, { recursive: true });
+    lock = acquireDataDirLock(options.dataDir);
+  }
+  let lite: PGlite;
+  try {
+    lite = await PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      postgresqlconf: [`shared_buffers=${options.pgliteSharedBuffers ?? '16MB'}`],
+    });
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   const db = retryingTransactions(drizzlePglite(lite, { schema }) as unknown as Db);
   return {
     kind: 'pglite',
@@ -156,7 +167,11 @@ async function openPglite(options: StoreOptions): Promise<Store> {
       await lite.query('select 1');
     },
     async close() {
-      await lite.close();
+      try {
+        await lite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }

@@ -47,7 +47,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       reject(new Error(`server exited (${code}) before listening:\n${log}`)),
     );
   });
-  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  // Generous: on a loaded two-core machine a cold start has taken over a minute.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
   await ready.finally(() => clearTimeout(timer));
   // The public API listens first (src/server.ts), then the admin API.
   return {

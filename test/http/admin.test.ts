@@ -274,7 +274,11 @@ describe('metrics', () => {
   it('exposes request counts and latency by route and status', async () => {
     const t = await createTenant(h);
     await dni(h, t.key, { campaign_code: t.code, visitor_id: 'm' });
-    const res = await h.admin.inject({ method: 'GET', url: '/metrics' });
+    const res = await h.admin.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.body).toMatch(
       /http_requests_total\{method="POST",route="\/dni\/session",status="201"\} \d+/,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminCall, createTenant, dni, json, useHarness } from '../helpers/harness.js';
+import { ADMIN_TOKEN, adminCall, createTenant, dni, json, useHarness } from '../helpers/harness.js';
 import { itConcurrently } from '../helpers/store.js';
 
 const h = useHarness();
@@ -226,7 +226,11 @@ describe('exhaustion', () => {
       for (const r of results)
         counts.set(json(r).tracking_number, (counts.get(json(r).tracking_number) ?? 0) + 1);
       expect(counts.size).toBe(4);
-      const metrics = await h.admin.inject({ method: 'GET', url: '/metrics' });
+      const metrics = await h.admin.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
       expect(metrics.body).toMatch(
         /dni_pool_exhausted_total\{campaign_id="cmp_[0-9a-f]+",fallback="shared"\} \d+/,
       );

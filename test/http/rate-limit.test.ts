@@ -7,6 +7,7 @@ import {
   RedisRateLimiter,
 } from '../../src/domain/rate-limit/limiter.js';
 import {
+  ADMIN_TOKEN,
   adminCall,
   createTenant,
   dni,
@@ -128,7 +129,11 @@ describe.each(limiters)('POST /dni/session rate limit (%s counters)', (_name, ma
   });
 
   it('counts 429s in metrics', async () => {
-    const metrics = await h.admin.inject({ method: 'GET', url: '/metrics' });
+    const metrics = await h.admin.inject({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
     const m = /rate_limit_rejections_total\{route="POST \/dni\/session"\} (\d+)/.exec(metrics.body);
     expect(Number(m?.[1])).toBeGreaterThanOrEqual(5);
   });

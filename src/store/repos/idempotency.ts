@@ -74,11 +74,3 @@ export async function releaseKey(store: Store, scope: IdempotencyScope, owner: s
     .delete(idem)
     .where(and(matches(scope), eq(idem.owner, owner), eq(idem.state, 'pending')));
 }
-
-export async function purgeExpiredKeys(store: Store, nowMs: number): Promise<number> {
-  const rows = await store.db
-    .delete(idem)
-    .where(lte(idem.expiresAt, new Date(nowMs)))
-    .returning({ key: idem.key });
-  return rows.length;
-}

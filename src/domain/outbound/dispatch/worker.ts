@@ -10,7 +10,6 @@ import {
   type Outcome,
   recordOutcome,
 } from '../../../store/repos/dispatch.js';
-import { purgeExpiredKeys } from '../../../store/repos/idempotency.js';
 import type { Carrier, SendResult } from '../carriers/types.js';
 
 export interface WorkerOptions {
@@ -111,7 +110,6 @@ export class DispatchWorker {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
-  private lastPurgeMs = 0;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -208,15 +206,11 @@ export class DispatchWorker {
   }
 
   private async runLoop(): Promise<void> {
-    const { logger, clock, store } = this.deps;
+    const { logger } = this.deps;
     while (this.running) {
       let claimed = 0;
       try {
         claimed = (await this.tick()).claimed;
-        if (clock.now() - this.lastPurgeMs > 60_000) {
-          this.lastPurgeMs = clock.now();
-          await purgeExpiredKeys(store, clock.now());
-        }
       } catch (err) {
         logger.error({ err }, 'dispatch round failed');
       }
