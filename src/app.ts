@@ -107,7 +107,6 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
     frameworkErrors: frameworkErrors(sendError),
     logController: new AccessLog(),
   }) as unknown as FastifyInstance;
-  installGracefulClose(app, limits.shutdownDrainMs);
   // Request bodies are validated by our Pydantic-compatible walker after
   // authentication (src/http/validate.ts); route schemas feed OpenAPI only.
   app.setValidatorCompiler(() => () => true);
@@ -118,6 +117,8 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // After the request id, so a 503 while stopping carries one too.
+  installGracefulClose(app, limits.shutdownDrainMs, limits.requestTimeoutMs);
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json'))

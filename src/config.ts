@@ -37,6 +37,12 @@ export interface Config {
   /** The visibility timeout: a claimed job another worker may take once this has passed. */
   workerLeaseSeconds: number;
   dispatchMaxAttempts: number;
+  /** The request line and headers must arrive within this, else 408 request_timeout. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this, else 408 request_timeout. */
+  requestTimeoutMs: number;
+  /** On SIGTERM, how long open sockets are still answered (503) before idle ones are closed. */
+  shutdownDrainMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +107,23 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 60, 1, 3600),
     dispatchMaxAttempts: int(env, 'DISPATCH_MAX_ATTEMPTS', 8, 1, 100),
+    ...timeouts(env),
+  };
+}
+
+function timeouts(
+  env: Env,
+): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'shutdownDrainMs'> {
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 300_000);
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  // Node refuses a headers timeout longer than the request timeout.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 1_000, 0, 8_000),
   };
 }
 

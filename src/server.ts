@@ -8,8 +8,13 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const runtime = await openRuntime(config, logger, systemClock);
   const adminToken = resolveAdminToken(config, true)!;
-  const api = await buildApp(runtime);
-  const admin = await buildAdminApp(runtime, adminToken);
+  const limits = {
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    shutdownDrainMs: config.shutdownDrainMs,
+  };
+  const api = await buildApp(runtime, limits);
+  const admin = await buildAdminApp(runtime, adminToken, limits);
   await api.listen({ port: config.port, host: config.host });
   await admin.listen({ port: config.adminPort, host: config.adminHost });
   runtime.worker?.start();

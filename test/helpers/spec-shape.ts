@@ -37,11 +37,10 @@ function isPydanticError(e: unknown): boolean {
 /**
  * Asserts that a response is strict, well-formed JSON (no NaN, no lone surrogate escapes, never
  * empty) and, for an error, in one of the spec's two shapes: `{"detail":"<code>"}`, or a 422
- * `{"detail":[{type, loc, msg, input, ctx?}, …]}` with Pydantic's key order. Never a 5xx.
+ * `{"detail":[{type, loc, msg, input, ctx?}, …]}` with Pydantic's key order.
  */
 export function expectSpecShape(status: number, contentType: unknown, raw: Uint8Array): void {
   const text = Buffer.from(raw).toString('latin1');
-  check(status < 500, `status ${status}`, text);
   check(contentType === 'application/json', `content-type ${String(contentType)}`, text);
   let body: { detail?: unknown };
   try {

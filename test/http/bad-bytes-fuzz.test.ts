@@ -141,6 +141,7 @@ describe.each(ROUTES)('$name: malformed bodies', (route) => {
           payload,
         });
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        if (res.statusCode >= 500) throw new Error(`${res.statusCode}: ${res.body}`);
         expectSpecShape(res.statusCode, res.headers['content-type'], res.rawPayload);
       }),
       { numRuns: RUNS },
