@@ -139,6 +139,27 @@ describe('admin bodies with bad bytes', () => {
     });
   });
 
+  it('rejects consent CSV rows with a NUL or an unstorable evidence value, and imports the rest', async () => {
+    const csv = [
+      'e164,tier,source,evidence',
+      `+14155550131,pewc,web\u0000form,`,
+      '+14155550132,pewc,web,"{""ip"":""\\u0000""}"',
+      '+14155550133,pewc,web,"{""\\ud800"":1}"',
+      '+14155550134,pewc,web,"{""ip"":""10.0.0.1""}"',
+    ].join('\n');
+    const res = await h.admin.inject({
+      method: 'POST',
+      url: `/admin/orgs/${t.orgId}/consents/import`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/csv' },
+      payload: `${csv}\n`,
+    });
+    expect(res.statusCode).toBe(200);
+    const summary = json(res);
+    expect([summary.rows, summary.imported, summary.rejected_count]).toEqual([4, 1, 3]);
+    expect(JSON.stringify(summary.rejected)).toContain('source: must not contain NUL characters');
+    expect(JSON.stringify(summary.rejected)).toContain('evidence: must not contain NUL characters');
+  });
+
   it('answers generated bad values in every campaign and org field without a 5xx', async () => {
     const bad = fc.constantFrom(
       'NaN',
