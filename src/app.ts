@@ -10,10 +10,12 @@ import type { Logger } from 'pino';
 import { adminRoutes } from './admin/routes.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
-import { installErrorHandling, trackRoutes } from './http/error-handler.js';
+import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
+import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES } from './http/protocol-errors.js';
 import type { ReadinessCheck } from './http/readiness.js';
 import { requestIdFor } from './http/request-id.js';
+import { installGracefulClose } from './http/shutdown.js';
 import { keepContentType } from './http/validate.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
 import { type TwilioSettings, twilioRoutes } from './routes/carrier/twilio.js';
@@ -46,6 +48,30 @@ export interface AppDeps {
 
 export const BODY_LIMIT = 64 * 1024;
 
+/** Time limits of the HTTP layer (src/config.ts reads them; tests pass short ones). */
+export interface HttpLimits {
+  /** The request line and headers must arrive within this, else 408 and the socket closes. */
+  headersTimeoutMs: number;
+  /** The whole request (body included) must arrive within this, else 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** On close, how long open sockets keep being answered (503) before idle ones are closed. */
+  shutdownDrainMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  shutdownDrainMs: 1_000,
+};
+
+/** Node checks the timeouts on a timer; a quarter of the shorter one keeps the overshoot small. */
+function checkingInterval(l: HttpLimits): number {
+  return Math.min(
+    1_000,
+    Math.max(10, Math.floor(Math.min(l.headersTimeoutMs, l.requestTimeoutMs) / 4)),
+  );
+}
+
 /**
  * One access-log line per request instead of Fastify's two ("incoming
  * request" + "request completed"): log writes were a quarter of the server's
@@ -65,13 +91,25 @@ class AccessLog extends LogController {
   }
 }
 
-function baseInstance(logger: Logger): FastifyInstance {
+function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger,
     genReqId: requestIdFor,
     bodyLimit: BODY_LIMIT,
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: false },
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: checkingInterval(limits),
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    // Our own 503 in the spec's shape (src/http/shutdown.ts) instead of Fastify's.
+    return503OnClosing: false,
+    // A path parameter of any length the request line can hold reaches the route, so a long
+    // campaign code is authenticated and then answered 422, not 414 (contract §2).
+    routerOptions: { ignoreTrailingSlash: false, maxParamLength: MAX_HEADER_BYTES },
+    clientErrorHandler: clientErrorHandler(logger),
+    frameworkErrors: frameworkErrors(sendError),
     logController: new AccessLog(),
   }) as unknown as FastifyInstance;
   // Request bodies are validated by our Pydantic-compatible walker after
@@ -84,6 +122,8 @@ function baseInstance(logger: Logger): FastifyInstance {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // After the request id, so a 503 while stopping carries one too.
+  installGracefulClose(app, limits.shutdownDrainMs, limits.requestTimeoutMs);
   app.addHook('onSend', async (_request, reply, payload) => {
     const type = reply.getHeader('content-type');
     if (typeof type === 'string' && type.startsWith('application/json'))
@@ -94,8 +134,11 @@ function baseInstance(logger: Logger): FastifyInstance {
 }
 
 /** The public API. It never listens: src/server.ts does. */
-export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const app = baseInstance(deps.logger);
+export async function buildApp(
+  deps: AppDeps,
+  limits: HttpLimits = DEFAULT_HTTP_LIMITS,
+): Promise<FastifyInstance> {
+  const app = baseInstance(deps.logger, limits);
   // Order matters: route tracking and swagger must see every route registered after them.
   const table = trackRoutes(app);
   installErrorHandling(app, table);
@@ -123,8 +166,9 @@ export async function buildAdminApp(
   deps: AppDeps,
   adminToken: string,
   metricsToken: string = adminToken,
+  limits: HttpLimits = DEFAULT_HTTP_LIMITS,
 ): Promise<FastifyInstance> {
-  const app = baseInstance(deps.logger);
+  const app = baseInstance(deps.logger, limits);
   const table = trackRoutes(app);
   installErrorHandling(app, table);
   // Route schemas here are documentation (src/admin/openapi.ts): answers are

@@ -50,6 +50,12 @@ export interface Config {
   /** `json` (one object a line, for collectors) or `pretty` (pino-pretty, for a terminal). */
   logFormat: 'json' | 'pretty';
   retention: RetentionConfig;
+  /** The request line and headers must arrive within this, else 408 request_timeout. */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this, else 408 request_timeout. */
+  requestTimeoutMs: number;
+  /** On SIGTERM, how long open sockets are still answered (503) before idle ones are closed. */
+  shutdownDrainMs: number;
 }
 
 /** Bounded growth (docs/operations.md): what the retention job deletes, and how gently. */
@@ -148,6 +154,23 @@ export function loadConfig(env: Env = process.env): Config {
       sessionDays: int(env, 'SESSION_RETENTION_DAYS', 90, 1, 3650),
       dispatchJobDays: int(env, 'DISPATCH_JOB_RETENTION_DAYS', 30, 1, 3650),
     },
+    ...timeouts(env),
+  };
+}
+
+function timeouts(
+  env: Env,
+): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'shutdownDrainMs'> {
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 300_000);
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
+  // Node refuses a headers timeout longer than the request timeout.
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 1_000, 0, 8_000),
   };
 }
 

@@ -33,6 +33,12 @@ const catalogue = {
   rate_limited: 429,
   'There was an error parsing the body': 400,
   invalid_carrier_request: 400,
+  // Answered by the HTTP layer itself (src/http/protocol-errors.ts), before any route runs.
+  bad_request: 400,
+  invalid_url_encoding: 400,
+  request_timeout: 408,
+  uri_too_long: 414,
+  request_header_fields_too_large: 431,
   'Internal Server Error': 500,
   not_implemented: 501,
   service_unavailable: 503,
@@ -90,6 +96,15 @@ export const errors = {
   /** A dependency failed (store, disk): the client may try again after `Retry-After`. */
   unavailable: (retryAfterSeconds = 2) =>
     new AppError('service_unavailable', { 'retry-after': String(retryAfterSeconds) }),
+  /** A request that arrives while the process stops: try again (on another instance) shortly. */
+  shuttingDown: () =>
+    new AppError('service_unavailable', { 'retry-after': '1', connection: 'close' }),
+  badRequest: () => new AppError('bad_request'),
+  invalidUrlEncoding: () => new AppError('invalid_url_encoding'),
+  requestTimeout: () => new AppError('request_timeout', { connection: 'close' }),
+  uriTooLong: () => new AppError('uri_too_long', { connection: 'close' }),
+  headerFieldsTooLarge: () =>
+    new AppError('request_header_fields_too_large', { connection: 'close' }),
   invalidSignature: () => new AppError('invalid_signature'),
   invalidCarrierRequest: (missing: string[]) =>
     new AppError('invalid_carrier_request', {}, { missing }),

@@ -40,8 +40,13 @@ async function main(): Promise<void> {
   try {
     runtime = await openRuntime(config, logger, systemClock);
     const adminToken = resolveAdminToken(config, true)!;
-    api = await buildApp(runtime);
-    admin = await buildAdminApp(runtime, adminToken, config.metricsToken ?? adminToken);
+    const limits = {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      shutdownDrainMs: config.shutdownDrainMs,
+    };
+    api = await buildApp(runtime, limits);
+    admin = await buildAdminApp(runtime, adminToken, config.metricsToken ?? adminToken, limits);
     await api.listen({ port: config.port, host: config.host });
     await admin.listen({ port: config.adminPort, host: config.adminHost });
   } catch (err) {

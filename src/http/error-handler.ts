@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, ValidationFailed } from '../errors.js';
 import { fromStoreError, storeErrorCode } from '../store/errors.js';
-import { dumpsPy, render422 } from './validation/index.js';
+import { dumpsPy, dumpsSafe, render422Safe } from './validation/index.js';
 
 export interface RouteTable {
   /** Path patterns with `:param` segments and the methods each answers. */
@@ -17,15 +17,18 @@ export function routeMatcher(path: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/**
+ * Writes a catalogue error. The body is always JSON in the spec's shape: what JSON cannot carry
+ * (an echoed NaN, a lone surrogate) is written as a stand-in (validation/safe-json.ts).
+ */
 export function sendError(reply: FastifyReply, err: AppError | ValidationFailed): FastifyReply {
-  if (err instanceof ValidationFailed) {
-    return reply.code(422).type('application/json').send(render422(err.errors));
-  }
-  reply.headers(err.headers);
-  return reply
-    .code(err.status)
-    .type('application/json')
-    .send(dumpsPy({ detail: err.code, ...err.extra }));
+  const body =
+    err instanceof ValidationFailed
+      ? render422Safe(err.errors)
+      : dumpsSafe({ detail: err.code, ...err.extra }, dumpsPy({ detail: err.code }));
+  if (err instanceof AppError) reply.headers(err.headers);
+  // Bytes, so Fastify adds no charset even where no onSend hook runs (frameworkErrors).
+  return reply.code(err.status).header('content-type', 'application/json').send(Buffer.from(body));
 }
 
 function fromFastify(err: FastifyError): AppError | null {

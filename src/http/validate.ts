@@ -111,7 +111,7 @@ export function validateRequest(spec: {
       fallback: unknown,
     ): unknown => {
       if (!schema) return fallback;
-      const r = validate(schema, value, [loc], { checks });
+      const r = validate(schema, value, [loc], { checks, storable: true });
       if (r.ok) return r.value;
       found.push(...r.errors);
       return undefined;

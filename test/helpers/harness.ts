@@ -1,7 +1,13 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import { type AppDeps, buildAdminApp, buildApp, type Clock } from '../../src/app.js';
+import {
+  type AppDeps,
+  buildAdminApp,
+  buildApp,
+  type Clock,
+  type HttpLimits,
+} from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createMetrics } from '../../src/http/metrics.js';
@@ -63,14 +69,20 @@ export async function buildDeps(
 }
 
 export async function openHarness(
-  options: { limiter?: RateLimiter; store?: TestStore; twilio?: TwilioSettings } = {},
+  options: {
+    limiter?: RateLimiter;
+    store?: TestStore;
+    twilio?: TwilioSettings;
+    /** Timeouts of the HTTP layer, for tests that listen on a real socket. */
+    http?: HttpLimits;
+  } = {},
 ): Promise<Harness> {
   const store = options.store ?? (await openTestStore());
   const clock = new TestClock();
   const { deps } = await buildDeps(store, clock, options.limiter);
   deps.twilio = options.twilio;
-  const app = await buildApp(deps);
-  const admin = await buildAdminApp(deps, ADMIN_TOKEN);
+  const app = await buildApp(deps, options.http);
+  const admin = await buildAdminApp(deps, ADMIN_TOKEN, ADMIN_TOKEN, options.http);
   await app.ready();
   await admin.ready();
   return {

@@ -56,6 +56,18 @@ export function consentHeaderProblems(header: readonly string[]): string[] {
 
 const isInstant = (v: string) => ISO_INSTANT.test(v) && !Number.isNaN(Date.parse(v));
 
+const NUL = String.fromCharCode(0);
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** PostgreSQL text and jsonb can hold neither a NUL character nor a lone surrogate. */
+function unstorable(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes(NUL) || LONE_SURROGATE.test(v);
+  if (Array.isArray(v)) return v.some(unstorable);
+  if (v !== null && typeof v === 'object')
+    return Object.entries(v).some(([k, x]) => unstorable(k) || unstorable(x));
+  return false;
+}
+
 function parseEvidence(raw: string, errors: string[]): Record<string, unknown> | undefined {
   if (raw === '') return undefined;
   if (raw.length > MAX_EVIDENCE) {
@@ -64,6 +76,10 @@ function parseEvidence(raw: string, errors: string[]): Record<string, unknown> |
   }
   try {
     const v: unknown = JSON.parse(raw);
+    if (unstorable(v)) {
+      errors.push('evidence: must not contain NUL characters (\\u0000) or lone surrogates');
+      return undefined;
+    }
     if (typeof v === 'object' && v !== null && !Array.isArray(v))
       return v as Record<string, unknown>;
   } catch {}
@@ -84,6 +100,14 @@ export function consentRow(
       line,
       ok: false,
       errors: [`expected ${header.length} fields, got ${fields.length}`],
+    };
+  }
+  const nul = header.filter((_, i) => fields[i]?.includes(NUL));
+  if (nul.length > 0) {
+    return {
+      line,
+      ok: false,
+      errors: nul.map((h) => `${h.trim()}: must not contain NUL characters (\\u0000)`),
     };
   }
   const col = (name: Column) => {

@@ -19,7 +19,8 @@ export {
   toPlain,
 } from './pyjson.js';
 export { compileRustPattern } from './regex.js';
-export { jsonInvalidError, missingError, render422 } from './render.js';
+export { jsonInvalidError, missingError, render422, render422Safe } from './render.js';
+export { dumpsSafe, renderable } from './safe-json.js';
 export {
   type Check,
   compileValidator,

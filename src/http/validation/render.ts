@@ -1,6 +1,7 @@
 /** FastAPI's 422 body and the two errors FastAPI builds by hand. */
 import type { PydanticError } from './errors.js';
 import { dumpsPy } from './pyjson.js';
+import { dumpsSafe } from './safe-json.js';
 
 /**
  * The exact bytes of FastAPI's 422 body, `{"detail":[...]}` (send with
@@ -9,6 +10,18 @@ import { dumpsPy } from './pyjson.js';
  */
 export function render422(errors: readonly PydanticError[]): string {
   return dumpsPy({ detail: errors });
+}
+
+/** The fixed body of last resort: a 422 is never empty or invalid JSON. */
+const LAST_RESORT_422 =
+  '{"detail":[{"type":"value_error","loc":["body"],"msg":"Value error, the request cannot be shown","input":null,"ctx":{"error":{}}}]}';
+
+/**
+ * `render422`, except that an input JSON cannot carry (NaN, infinities, lone surrogates) is
+ * written as a stand-in (safe-json.ts) where FastAPI would answer 500: the service answers 422.
+ */
+export function render422Safe(errors: readonly PydanticError[]): string {
+  return dumpsSafe({ detail: errors }, LAST_RESORT_422);
 }
 
 /** `json_invalid` as `fastapi/routing.py` builds it for a `JSONDecodeError`. */

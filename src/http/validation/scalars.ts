@@ -11,6 +11,7 @@ import {
 } from './errors.js';
 import { PyFloat, PyInt } from './pyvalue.js';
 import { compileRustPattern } from './regex.js';
+import { checkText } from './storable.js';
 import { err, issue, type Node, type Schema, simple } from './walk.js';
 
 export function num(s: Schema, k: string): number | undefined {
@@ -61,6 +62,9 @@ export function numberNode(s: Schema, isFloat: boolean): Node {
   return (v, c) => {
     const r = isFloat ? laxFloat(v) : laxInt(v);
     if (typeof r === 'string') return simple(c, r, v);
+    // Pydantic's `allow_inf_nan=False`: PostgreSQL numbers and JSON have no NaN or infinities
+    if (c.storable && typeof r === 'number' && !Number.isFinite(r))
+      return simple(c, 'finite_number', v);
     for (const [b, limit] of bs) {
       if (violates(b, r, limit, isFloat)) {
         return issue(c, boundError(b, limit, isFloat), v);
@@ -76,7 +80,8 @@ export function stringNode(s: Schema): Node {
   const pattern = typeof s.pattern === 'string' ? s.pattern : undefined;
   const re = pattern === undefined ? undefined : compileRustPattern(pattern);
   if (min === undefined && max === undefined && re === undefined) {
-    return (v, c) => (typeof v === 'string' ? v : simple(c, 'string_type', v));
+    return (v, c) =>
+      typeof v !== 'string' ? simple(c, 'string_type', v) : c.storable ? checkText(v, c) : v;
   }
   return (v, c) => {
     if (typeof v !== 'string') return simple(c, 'string_type', v);
@@ -86,7 +91,8 @@ export function stringNode(s: Schema): Node {
     if (min !== undefined && n < min) e = stringTooShort(min);
     else if (max !== undefined && n > max) e = stringTooLong(max);
     else if (re !== undefined && !re.test(v)) e = patternMismatch(pattern as string);
-    return e === undefined ? v : issue(c, e, v);
+    if (e !== undefined) return issue(c, e, v);
+    return c.storable ? checkText(v, c) : v;
   };
 }
 

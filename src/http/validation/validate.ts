@@ -25,8 +25,9 @@ import {
   type Primitive,
   stringNode,
 } from './scalars.js';
+import { anyNode, checkKey } from './storable.js';
 import { scalarUnionNode } from './union.js';
-import { anyNode, type Ctx, err, FAIL, issue, type Node, type Schema, simple } from './walk.js';
+import { type Ctx, err, FAIL, issue, type Node, type Schema, simple } from './walk.js';
 
 export type { Loc, PydanticError } from './errors.js';
 
@@ -36,6 +37,11 @@ export type Check = (value: unknown) => string | null;
 export interface ValidateOptions {
   /** Implementations for the `'x-check'` schema keyword, by name. */
   checks?: Record<string, Check>;
+  /**
+   * Also refuse what Pydantic accepts but PostgreSQL cannot store or JSON cannot carry: NUL
+   * characters, lone surrogates (in strings and dict keys) and non-finite numbers (storable.ts).
+   */
+  storable?: boolean;
 }
 
 export type ValidationResult =
@@ -74,6 +80,10 @@ function dictNode(valueNode: Node): Node {
     const out: Record<string, unknown> = {};
     let ok = true;
     for (const [k, x] of v.map) {
+      if (c.storable && !checkKey(k, c)) {
+        ok = false;
+        continue;
+      }
       c.path.push(k);
       const r = valueNode(x, c);
       c.path.pop();
@@ -148,6 +158,10 @@ function modelNode(s: Schema): Node {
     if (mode !== 'ignore' && seen < map.size) {
       for (const [k, x] of map) {
         if (known.has(k)) continue;
+        if (mode === 'allow' && c.storable && !checkKey(k, c)) {
+          ok = false;
+          continue;
+        }
         c.path.push(k);
         const r = mode === 'forbid' ? simple(c, 'extra_forbidden', x) : extraNode(x, c);
         c.path.pop();
@@ -280,7 +294,13 @@ export function validate(
   loc: readonly (string | number)[] = [],
   options?: ValidateOptions,
 ): ValidationResult {
-  const c: Ctx = { errors: [], path: [], prefix: loc, checks: options?.checks };
+  const c: Ctx = {
+    errors: [],
+    path: [],
+    prefix: loc,
+    checks: options?.checks,
+    storable: options?.storable === true,
+  };
   const r = compile(schema as Schema)(value, c);
   return r === FAIL || c.errors.length ? { ok: false, errors: c.errors } : { ok: true, value: r };
 }

@@ -1,7 +1,7 @@
 /** Shared plumbing of the compiled validators: context, failure marker, error emission. */
 
 import { type Issue, type Loc, MSG, type PydanticError } from './errors.js';
-import { type PyValue, toPlain } from './pyvalue.js';
+import type { PyValue } from './pyvalue.js';
 import type { Check } from './validate.js';
 
 export interface Ctx {
@@ -9,6 +9,8 @@ export interface Ctx {
   path: Loc;
   prefix: readonly (string | number)[];
   checks: Record<string, Check> | undefined;
+  /** Refuse what cannot be stored or sent back (see storable.ts). */
+  storable: boolean;
 }
 
 export const FAIL = Symbol('fail');
@@ -31,5 +33,3 @@ export const issue = (c: Ctx, e: Issue, input: unknown) => err(c, e[0], e[1], in
 
 export const simple = (c: Ctx, type: string, input: unknown) =>
   err(c, type, MSG[type] as string, input);
-
-export const anyNode: Node = (v) => toPlain(v);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_OPT_OUT_PROMPT,
   TwilioCarrier,
@@ -8,29 +8,33 @@ import {
 import type { DispatchPayload } from '../../../src/domain/outbound/dispatch/payload.js';
 import { FakeTwilio } from '../../helpers/fake-twilio.js';
 
-const fake = new FakeTwilio();
 const PROMPT = DEFAULT_OPT_OUT_PROMPT;
 const GATHER =
   '<Gather numDigits="1" method="POST" timeout="5" action="https://calls.example.com/carrier/twilio/optout?touch=tch_1">';
+// Each test gets its own fake and carrier: with one shared fake, a request a slow machine
+// delivered late (after its test timed out or moved on) landed in the next test's list.
+let fake: FakeTwilio;
+let baseUrl: string;
 let carrier: TwilioCarrier;
-beforeAll(async () => {
-  const baseUrl = await fake.start();
-  carrier = new TwilioCarrier({
+const carrierWith = (timeoutMs: number) =>
+  new TwilioCarrier({
     accountSid: 'AC123',
     authToken: 'secret',
     baseUrl,
-    timeoutMs: 300,
+    timeoutMs,
     publicBaseUrl: 'https://calls.example.com/',
   });
-});
-afterAll(() => fake.stop());
-beforeEach(() => {
-  fake.requests.length = 0;
+beforeEach(async () => {
+  fake = new FakeTwilio();
+  baseUrl = await fake.start();
+  // Generous: a loaded machine must not turn an answer into a timeout.
+  carrier = carrierWith(10_000);
   fake.script = (req) => ({
     status: 201,
     body: { sid: req.path.includes('Messages') ? 'SM1' : 'CA1' },
   });
 });
+afterEach(() => fake.stop());
 
 const payload = (over: Partial<DispatchPayload>): DispatchPayload => ({
   touch_id: 'tch_1',
@@ -163,7 +167,9 @@ describe('answers', () => {
 
   it('calls a timeout, a reset or a 504 unknown: the request may have been acted on', async () => {
     fake.script = () => 'hang';
-    expect((await send(payload({}))).outcome).toBe('unknown');
+    const impatient = carrierWith(300);
+    const sent = await impatient.send(payload({}), { idempotencyKey: 'tch_1', attempt: 1 });
+    expect(sent.outcome).toBe('unknown');
     fake.script = () => 'reset';
     expect((await send(payload({}))).outcome).toBe('unknown');
     fake.script = () => ({ status: 504, body: {} });
