@@ -12,10 +12,30 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Liveness and store health
-         * @description No key needed. 200 while the process serves and its store answers.
+         * Liveness: the process is up and answering
+         * @description No key needed. Asks no dependency: see /readyz for those.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness: every dependency answers within a short budget
+         * @description No key needed. Checks the store, Redis when configured, and the data directory (embedded store), each within READINESS_TIMEOUT_MS. 200 while none is down (Redis down is degraded: rate limits count per process); 503 when any is down.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -188,6 +208,16 @@ export interface components {
         CampaignNotFoundError: {
             /** @enum {string} */
             detail: "campaign_not_found";
+        };
+        /**
+         * @description A dependency of the service (its database, its disk) failed; nothing was stored. Retry after Retry-After seconds
+         * @example {
+         *       "detail": "service_unavailable"
+         *     }
+         */
+        ServiceUnavailableError: {
+            /** @enum {string} */
+            detail: "service_unavailable";
         };
         /**
          * @example {
@@ -408,14 +438,30 @@ export interface components {
             status: "ok";
         };
         /**
-         * @description A dependency of the service (its database) does not answer; retry after Retry-After seconds
          * @example {
-         *       "detail": "service_unavailable"
+         *       "status": "degraded",
+         *       "checks": {
+         *         "store": {
+         *           "status": "ok"
+         *         },
+         *         "redis": {
+         *           "status": "degraded",
+         *           "detail": "unreachable: rate limits count per process"
+         *         }
+         *       }
          *     }
          */
-        ServiceUnavailableError: {
-            /** @enum {string} */
-            detail: "service_unavailable";
+        Readiness: {
+            /** @description ok; degraded (serving with less than it should, e.g. Redis down); down */
+            status: "ok" | "degraded" | "down";
+            /** @description Each dependency: store, redis (when configured), data_dir (embedded store) */
+            checks: {
+                [key: string]: {
+                    /** @description ok; degraded (serving with less than it should, e.g. Redis down); down */
+                    status: "ok" | "degraded" | "down";
+                    detail?: string;
+                };
+            };
         };
     };
     responses: never;
@@ -435,7 +481,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The process is up and its store answers */
+            /** @description The process is up */
             200: {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
@@ -451,7 +497,43 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description The store does not answer */
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every dependency is ok or degraded */
+            200: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "degraded",
+                     *       "checks": {
+                     *         "store": {
+                     *           "status": "ok"
+                     *         },
+                     *         "redis": {
+                     *           "status": "degraded",
+                     *           "detail": "unreachable: rate limits count per process"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description A dependency is down */
             503: {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
@@ -463,10 +545,19 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "detail": "service_unavailable"
+                     *       "status": "degraded",
+                     *       "checks": {
+                     *         "store": {
+                     *           "status": "ok"
+                     *         },
+                     *         "redis": {
+                     *           "status": "degraded",
+                     *           "detail": "unreachable: rate limits count per process"
+                     *         }
+                     *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };
@@ -654,6 +745,24 @@ export interface operations {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
             };
+            /** @description A dependency failed (database unreachable, connection lost, disk full); nothing was stored */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
+                };
+            };
         };
     };
     postBuyerReport: {
@@ -818,6 +927,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A dependency failed (database unreachable, connection lost, disk full); nothing was stored */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -1051,6 +1178,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description A dependency failed (database unreachable, connection lost, disk full); nothing was stored */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
