@@ -237,6 +237,7 @@ describe('/openapi.json', () => {
       'createDniSession',
       'executeOutboundTouch',
       'getHealth',
+      'getReadiness',
       'postBuyerReport',
     ]);
   });
