@@ -27,6 +27,7 @@ import {
   setKeyScopes,
   updateOrg,
 } from './orgs-keys.js';
+import { poolRoutes } from './pool-routes.js';
 import * as S from './schemas.js';
 import { touchRoutes } from './touches-routes.js';
 
@@ -198,6 +199,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
       },
     );
 
+    poolRoutes(admin, deps);
     consentRoutes(admin, deps);
     touchRoutes(admin, deps);
 
