@@ -94,7 +94,7 @@ describe('pool health of a campaign with traffic', () => {
     expect(body).toMatchObject({
       window: { days: 1, since: at(86_400), until: at(2 * 86_400) },
       held_now: 1,
-      sessions: { allocated: 0 },
+      sessions: { allocated: 1 }, // b only: a is older than the window
       recommendation: { target: 0.9 },
     });
   });

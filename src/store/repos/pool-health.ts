@@ -8,7 +8,10 @@ export interface PoolObservation {
   /** One row per hour of the window, oldest first: new sessions and peak concurrent held numbers. */
   hours: { hour: Date; arrivals: number; peakHeld: number }[];
   sessions: { allocated: number; sticky: number; shared: number; overflow: number };
-  /** Mean seconds a session held its number (creation to final, slid, expiry), ended sessions only. */
+  /**
+   * Mean seconds a session holds its number, creation to (slid) expiry; a live
+   * session counts with its current expiry, which later requests may extend.
+   */
   meanHoldSeconds: number | null;
   calls: {
     total: number;
@@ -28,14 +31,15 @@ type Num = string | number;
 // Per-number hold intervals are merged first (a shared number's sessions
 // overlap), then a sweep over starts (+1) and ends (-1) gives the number of
 // held numbers at every instant; hour marks (0) carry the level into hours
-// without any event. Releases sort before holds at the same instant.
+// without any event. Releases sort before holds at the same instant. Live
+// sessions run to their current expiry, so a number taken this instant counts.
 const HOURLY_SQL = `
 with s as (
   select tracking_number as n, greatest(created_at, $2::timestamptz) as a,
-         least(expires_at, $3::timestamptz) as b
+         expires_at as b
     from dni_sessions
    where campaign_id = $1 and kind <> 'overflow'
-     and created_at < $3::timestamptz and expires_at > $2::timestamptz
+     and created_at <= $3::timestamptz and expires_at > $2::timestamptz
 ), o as (
   select n, a, b, max(b) over (partition by n order by a, b
                                rows between unbounded preceding and 1 preceding) as prev_end
@@ -57,12 +61,12 @@ with s as (
 ), arr as (
   select date_trunc('hour', created_at) as hour, count(*) as arrivals
     from dni_sessions
-   where campaign_id = $1 and created_at >= $2::timestamptz and created_at < $3::timestamptz
+   where campaign_id = $1 and created_at >= $2::timestamptz and created_at <= $3::timestamptz
    group by 1
 )
 select p.hour, coalesce(a.arrivals, 0) as arrivals, p.peak
   from peaks p left join arr a on a.hour = p.hour
- where p.hour >= date_trunc('hour', $2::timestamptz)
+ where p.hour >= date_trunc('hour', $2::timestamptz) and p.hour <= $3::timestamptz
  order by p.hour`;
 
 const SESSIONS_SQL = `
@@ -71,9 +75,9 @@ select count(*) filter (where kind = 'allocated') as allocated,
        count(*) filter (where kind = 'shared') as shared,
        count(*) filter (where kind = 'overflow') as overflow,
        avg(extract(epoch from expires_at - created_at))
-         filter (where expires_at <= $3::timestamptz and kind <> 'overflow') as mean_hold
+         filter (where kind <> 'overflow') as mean_hold
   from dni_sessions
- where campaign_id = $1 and created_at >= $2::timestamptz and created_at < $3::timestamptz`;
+ where campaign_id = $1 and created_at >= $2::timestamptz and created_at <= $3::timestamptz`;
 
 const CALLS_SQL = `
 select count(*) as total,
@@ -85,7 +89,7 @@ select count(*) as total,
        array_agg(extract(epoch from c.started_at - s.expires_at))
          filter (where c.attribution = 'recent_holder') as grace_lateness
   from calls c left join dni_sessions s on s.id = c.dni_session_id
- where c.campaign_id = $1 and c.started_at >= $2::timestamptz and c.started_at < $3::timestamptz`;
+ where c.campaign_id = $1 and c.started_at >= $2::timestamptz and c.started_at <= $3::timestamptz`;
 
 const NUMBERS_SQL = `
 select count(*) filter (where role = 'pool') as numbers,
@@ -93,7 +97,7 @@ select count(*) filter (where role = 'pool') as numbers,
        count(*) filter (where role = 'pool' and held_until > $2::timestamptz) as held
   from tracking_numbers where campaign_id = $1`;
 
-/** Reads a campaign's pool, sessions and calls in [since, now). */
+/** Reads a campaign's pool, sessions and calls in [since, now]. */
 export async function observePool(
   store: Store,
   campaignId: string,
