@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppDeps, Clock } from './app.js';
 import type { Config } from './config.js';
 import { Keyring } from './domain/auth/keyring.js';
+import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
 import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
 import {
@@ -70,7 +71,10 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   } else {
     limiter = new MemoryRateLimiter();
   }
-  const metrics = createMetrics(() => poolUsage(store, new Date(clock.now())));
+  const metrics = createMetrics(
+    () => poolUsage(store, new Date(clock.now())),
+    cachedPoolSizing(store, () => clock.now()),
+  );
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
   logger.info(
     {

@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildAdminApp, buildApp, type Clock } from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
+import { cachedPoolSizing } from '../../src/domain/dni/pool-gauges.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import type { TwilioSettings } from '../../src/routes/carrier/twilio.js';
@@ -56,7 +57,10 @@ export async function buildDeps(
     keyring,
     limiter,
     clock,
-    metrics: createMetrics(() => poolUsage(store, new Date(clock.now()))),
+    metrics: createMetrics(
+      () => poolUsage(store, new Date(clock.now())),
+      cachedPoolSizing(store, () => clock.now()),
+    ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };
   return { deps, sync };

@@ -154,3 +154,26 @@ describe('tenancy, auth and bad input', () => {
     expect(json(long).detail[0].loc).toEqual(['path', 'code']);
   });
 });
+
+describe('Prometheus gauges', () => {
+  it('give held, peak and recommended numbers per campaign', async () => {
+    const t = await createTenant(h, { numbers: 3, ttl: 300 });
+    await visit(t, 'x', 10 * 86_400);
+    await visit(t, 'y', 10 * 86_400 + 60);
+    const text = (
+      await h.admin.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      })
+    ).body;
+    const series = (name: string) =>
+      new RegExp(
+        `^${name}\\{campaign_id="[^"]+",org_id="${t.orgId}",code="${t.code}"\\} (\\d+)$`,
+        'm',
+      ).exec(text)?.[1];
+    expect(series('dni_pool_held_numbers')).toBe('2');
+    expect(series('dni_pool_peak_held_numbers')).toBe('2');
+    expect(Number(series('dni_pool_recommended_numbers'))).toBeGreaterThanOrEqual(1);
+  });
+});
