@@ -55,7 +55,8 @@ export function createMetrics(
       labelNames: labels,
       registers: [registry],
       async collect() {
-        const rows = await poolSizing();
+        // A failed sizing read leaves these two gauges empty, not the whole scrape failing.
+        const rows = await poolSizing().catch(() => []);
         this.reset();
         for (const g of rows) {
           const v = pick(g);

@@ -86,7 +86,7 @@ select count(*) as total,
        count(*) filter (where c.attribution = 'repeat_caller') as repeat_caller,
        count(*) filter (where c.attribution = 'campaign') as campaign_only,
        count(*) filter (where c.ambiguous or s.ambiguous or s.kind = 'shared') as on_shared,
-       array_agg(extract(epoch from c.started_at - s.expires_at))
+       string_agg(extract(epoch from c.started_at - s.expires_at)::text, ',')
          filter (where c.attribution = 'recent_holder') as grace_lateness
   from calls c left join dni_sessions s on s.id = c.dni_session_id
  where c.campaign_id = $1 and c.started_at >= $2::timestamptz and c.started_at <= $3::timestamptz`;
@@ -114,7 +114,8 @@ export async function observePool(
     win,
   );
   const [s] = await store.query<Record<string, Num | null>>(SESSIONS_SQL, win);
-  const [c] = await store.query<Record<string, Num | Num[] | null>>(CALLS_SQL, win);
+  // The lateness list travels as text: postgres.js leaves numeric[] unparsed.
+  const [c] = await store.query<Record<string, Num | null>>(CALLS_SQL, win);
   const n = (v: unknown) => Number(v ?? 0);
   return {
     numbers: n(nums?.numbers),
@@ -140,6 +141,6 @@ export async function observePool(
       campaignOnly: n(c?.campaign_only),
       onSharedNumber: n(c?.on_shared),
     },
-    graceLateness: ((c?.grace_lateness as Num[] | null) ?? []).map(Number),
+    graceLateness: c?.grace_lateness ? String(c.grace_lateness).split(',').map(Number) : [],
   };
 }
