@@ -16,6 +16,12 @@ export interface TrafficProfile {
 }
 
 const GRACE_S = RECENT_HOLDER_GRACE_MS / 1000;
+/**
+ * Share of the calls of a visitor who shared a number that go wrong: the
+ * holder rule gives a shared number's call to its newest holder, right for
+ * the newcomer and wrong for the earlier one; calibrated on the simulator.
+ */
+export const SHARED_CALL_ERROR = 0.5;
 
 /** Erlang B blocking for 0..max servers at offered load a (the stable recursion). */
 export function erlangB(a: number, max: number): Float64Array {
@@ -42,7 +48,7 @@ function shareAbove(sorted: readonly number[], x: number): number {
  * Predicted share of calls attributed right, for each pool size 1..maxSize,
  * averaged over the hours weighted by their arrivals (calls follow visitors).
  * In an hour with arrival rate λ and offered load A = λ·hold:
- * - a live-session call is wrong when its visitor had to share (Erlang B);
+ * - a live-session call may be wrong when its visitor had to share (Erlang B);
  * - a grace call is wrong when the number was handed out again before it:
  *   least-recently-released order queues free numbers, so a released number
  *   waits (size − A)/λ before its next holder;
@@ -68,7 +74,9 @@ export function predictAccuracy(p: TrafficProfile, maxSize: number): Float64Arra
       const wrongGrace = wait > 0 ? shareAbove(lateness, wait) : 1;
       const wrongLate = Math.min(1, (hold + Math.min(GRACE_S, wait)) / (hold + wait));
       const err =
-        p.callMix.live * blocking[n]! + p.callMix.grace * wrongGrace + p.callMix.late * wrongLate;
+        p.callMix.live * SHARED_CALL_ERROR * blocking[n]! +
+        p.callMix.grace * wrongGrace +
+        p.callMix.late * wrongLate;
       acc[n]! += weight * (1 - Math.min(1, err));
     }
   }
