@@ -70,7 +70,7 @@ describe.skipIf(storeKind !== 'pglite')('pool size advice holds in simulation', 
   });
 
   it.each(SHAPES)(
-    '$shape.name: the recommended size reaches $target, 15% fewer numbers do not',
+    '$shape.name: the recommended size reaches $target (and 15% fewer do not, where asserted)',
     async ({ shape, target, within15 }) => {
       const a = await checkAdvice(store, shape, target);
       // The figures of docs/pool-sizing.md's table.
