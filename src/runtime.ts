@@ -4,6 +4,7 @@ import { Gauge } from 'prom-client';
 import type { AppDeps, Clock } from './app.js';
 import type { Config } from './config.js';
 import { Keyring } from './domain/auth/keyring.js';
+import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
 import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
@@ -136,7 +137,10 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
   const { limiter, readiness } = openLimiter(config, store, logger);
-  const metrics = createMetrics(() => poolUsage(store, new Date(clock.now())));
+  const metrics = createMetrics(
+    () => poolUsage(store, new Date(clock.now())),
+    cachedPoolSizing(store, () => clock.now()),
+  );
   if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
   logger.info(

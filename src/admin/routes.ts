@@ -31,6 +31,7 @@ import {
   setKeyScopes,
   updateOrg,
 } from './orgs-keys.js';
+import { poolRoutes } from './pool-routes.js';
 import * as S from './schemas.js';
 import { touchRoutes } from './touches-routes.js';
 import * as V from './view-schemas.js';
@@ -282,6 +283,7 @@ export function adminRoutes(
       },
     );
 
+    poolRoutes(admin, deps);
     consentRoutes(admin, deps);
     touchRoutes(admin, deps);
     configListRoutes(admin, deps);

@@ -164,3 +164,17 @@ export const TouchParams = Type.Object({
   org_id: Type.String({ minLength: 1, maxLength: 64 }),
   touch_id: Type.String({ minLength: 1, maxLength: 64 }),
 });
+
+export const PoolQuery = Type.Object({
+  days: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'Window, days back' }),
+  ),
+  target: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      exclusiveMaximum: 1,
+      default: 0.99,
+      description: 'Attribution accuracy the recommended pool size aims at',
+    }),
+  ),
+});

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { PoolSizingGauge } from '../domain/dni/pool-gauges.js';
 import type { PoolUsage } from '../store/repos/dni.js';
 
 export interface Metrics {
@@ -14,7 +15,10 @@ export interface Metrics {
 }
 
 /** One registry per process (not prom-client's global), so tests can build many apps. */
-export function createMetrics(poolUsage: () => Promise<PoolUsage[]>): Metrics {
+export function createMetrics(
+  poolUsage: () => Promise<PoolUsage[]>,
+  poolSizing: () => Promise<PoolSizingGauge[]> = async () => [],
+): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const labels = ['campaign_id', 'org_id', 'code'] as const;
@@ -42,6 +46,33 @@ export function createMetrics(poolUsage: () => Promise<PoolUsage[]>): Metrics {
     'dni_pool_held_numbers',
     'Pool numbers held by a live session, per campaign (utilisation = held / numbers)',
     (u) => u.held,
+  );
+  // Same labels as the gauges above: one series per campaign, read from a cache (pool-gauges.ts).
+  const sizingGauge = (name: string, help: string, pick: (g: PoolSizingGauge) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: labels,
+      registers: [registry],
+      async collect() {
+        // A failed sizing read leaves these two gauges empty, not the whole scrape failing.
+        const rows = await poolSizing().catch(() => []);
+        this.reset();
+        for (const g of rows) {
+          const v = pick(g);
+          if (v !== null) this.set({ campaign_id: g.campaignId, org_id: g.orgId, code: g.code }, v);
+        }
+      },
+    });
+  sizingGauge(
+    'dni_pool_peak_held_numbers',
+    'Most pool numbers held at once over the last 24 hours, per campaign',
+    (g) => g.peakHeld,
+  );
+  sizingGauge(
+    'dni_pool_recommended_numbers',
+    'Pool size the sizing model recommends for 99% attribution accuracy over 30 days (docs/pool-sizing.md); absent without traffic',
+    (g) => g.recommended,
   );
   return {
     registry,

@@ -153,6 +153,7 @@ export const dniSessions = pgTable(
   (t) => [
     index('dni_sessions_visitor_idx').on(t.campaignId, t.visitorId, t.expiresAt),
     index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
+    index('dni_sessions_campaign_created_idx').on(t.campaignId, t.createdAt),
   ],
 );
 

@@ -9,6 +9,7 @@ import {
   type HttpLimits,
 } from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
+import { cachedPoolSizing } from '../../src/domain/dni/pool-gauges.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import type { TwilioSettings } from '../../src/routes/carrier/twilio.js';
@@ -62,7 +63,10 @@ export async function buildDeps(
     keyring,
     limiter,
     clock,
-    metrics: createMetrics(() => poolUsage(store, new Date(clock.now()))),
+    metrics: createMetrics(
+      () => poolUsage(store, new Date(clock.now())),
+      cachedPoolSizing(store, () => clock.now()),
+    ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };
   return { deps, sync };

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { seg } from '../client.js';
 import { fields, type View } from '../output.js';
 import { col, listView, paged, pageQuery } from './listing.js';
+import { poolCommand } from './pool.js';
 import { type CommandGroup, integer, jsonValue, list, orNull, requireChange } from './shared.js';
 
 const campaignView: View = {
@@ -129,4 +130,6 @@ export const campaignCommands: CommandGroup = (program, ctx) => {
         campaignView,
       ),
     );
+
+  poolCommand(campaign, ctx);
 };

@@ -1,0 +1,136 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openStore } from '../src/store/db.js';
+import { chartSvg } from './chart.js';
+import { busyHourLoad } from './evaluate.js';
+import { type RunResult, replay } from './replay.js';
+import { DEFAULT_SHAPE, generateTrace, type TrafficShape } from './traffic.js';
+
+const HELP = `npm run simulate -- [options]
+
+Replays synthetic DNI traffic on the embedded store through the real
+allocation (dni_open_session) and attribution (recordInboundCall), for several
+pool sizes, and writes <out>/pool-sim.csv and <out>/pool-sim.svg.
+
+  --peak <n>           new visitors per hour at the busy hour (${DEFAULT_SHAPE.peakPerHour})
+  --hours <n>          simulated hours of arrivals (${DEFAULT_SHAPE.hours})
+  --visit-min <n>      mean visit length, minutes (${DEFAULT_SHAPE.visitMeanMin})
+  --return <share>     visitors who come back 1-6 h later (${DEFAULT_SHAPE.returnShare})
+  --call <share>       visitors who call (${DEFAULT_SHAPE.callShare})
+  --during <share>     of callers, calling during the visit (${DEFAULT_SHAPE.callDuringVisit})
+  --after-min <n>      mean minutes after leaving of the other calls (${DEFAULT_SHAPE.callAfterMeanMin})
+  --late <share>       of callers, calling 2-12 h later instead (${DEFAULT_SHAPE.lateCallShare})
+  --repeat <share>     of callers, calling again 1-8 h later (${DEFAULT_SHAPE.repeatCallShare})
+  --ttl <s>            session lifetime, seconds (${DEFAULT_SHAPE.ttlSeconds})
+  --seed <n>           random seed (${DEFAULT_SHAPE.seed})
+  --sizes <a,b,…>      pool sizes (default: 8 sizes from 0.5x to 4x the busy-hour load)
+  --target <share>     accuracy the advice aims at (0.99)
+  --out <dir>          output directory (sim-out)
+`;
+
+const NAMES = [
+  'peak',
+  'hours',
+  'visit-min',
+  'return',
+  'call',
+  'during',
+  'after-min',
+  'late',
+  'repeat',
+  'ttl',
+  'seed',
+  'sizes',
+  'target',
+  'out',
+  'help',
+];
+const { values } = parseArgs({
+  options: Object.fromEntries(
+    NAMES.map((k) => [k, { type: k === 'help' ? ('boolean' as const) : ('string' as const) }]),
+  ),
+}) as { values: Record<string, string | boolean | undefined> };
+if (values.help) {
+  process.stdout.write(HELP);
+  process.exit(0);
+}
+const num = (k: string, d: number) => (values[k] === undefined ? d : Number(values[k]));
+const shape: TrafficShape = {
+  ...DEFAULT_SHAPE,
+  name: 'cli',
+  peakPerHour: num('peak', DEFAULT_SHAPE.peakPerHour),
+  hours: num('hours', DEFAULT_SHAPE.hours),
+  visitMeanMin: num('visit-min', DEFAULT_SHAPE.visitMeanMin),
+  returnShare: num('return', DEFAULT_SHAPE.returnShare),
+  callShare: num('call', DEFAULT_SHAPE.callShare),
+  callDuringVisit: num('during', DEFAULT_SHAPE.callDuringVisit),
+  callAfterMeanMin: num('after-min', DEFAULT_SHAPE.callAfterMeanMin),
+  lateCallShare: num('late', DEFAULT_SHAPE.lateCallShare),
+  repeatCallShare: num('repeat', DEFAULT_SHAPE.repeatCallShare),
+  ttlSeconds: num('ttl', DEFAULT_SHAPE.ttlSeconds),
+  seed: num('seed', DEFAULT_SHAPE.seed),
+};
+const target = num('target', 0.99);
+const out = String(values.out ?? 'sim-out');
+const load = busyHourLoad(shape);
+const sizes = values.sizes
+  ? String(values.sizes).split(',').map(Number)
+  : [0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4].map((k) => Math.max(1, Math.round(k * load)));
+
+const store = await openStore({});
+await store.migrate();
+const trace = generateTrace(shape);
+const calls = trace.events.filter((e) => e.kind === 'call').length;
+process.stderr.write(
+  `${trace.visitors} visitors, ${trace.events.length - calls} page requests, ${calls} calls; busy-hour load ${load.toFixed(0)} erlangs\n`,
+);
+const runs: RunResult[] = [];
+// Largest first: the advice is read from the amplest pool, as an unstarved campaign would show it.
+for (const size of [...sizes].sort((a, b) => b - a)) {
+  const r = await replay(store, shape, trace, size, target);
+  runs.push(r);
+  process.stderr.write(
+    `size ${size}: accuracy ${(r.accuracy * 100).toFixed(2)}%, wrong ${r.wrongVisitor}, campaign only ${r.campaignOnly}+${r.campaignOnlyUnavoidable}, shared sessions ${r.sharedSessions}, ${r.seconds.toFixed(1)} s\n`,
+  );
+}
+const advice = runs[0]!.health;
+mkdirSync(out, { recursive: true });
+const header =
+  'size,sessions,shared_sessions,calls,correct,wrong_visitor,campaign_only,campaign_only_unavoidable,accuracy,seconds';
+const lines = [...runs]
+  .sort((a, b) => a.size - b.size)
+  .map((r) =>
+    [
+      r.size,
+      r.sessions,
+      r.sharedSessions,
+      r.calls,
+      r.correct,
+      r.wrongVisitor,
+      r.campaignOnly,
+      r.campaignOnlyUnavoidable,
+      r.accuracy.toFixed(5),
+      r.seconds.toFixed(2),
+    ].join(','),
+  );
+writeFileSync(join(out, 'pool-sim.csv'), `${[header, ...lines].join('\n')}\n`);
+const markers = [
+  ...(advice.recommendation.size
+    ? [{ label: 'recommended', size: advice.recommendation.size }]
+    : []),
+  ...advice.rules_of_thumb.map((r) => ({ label: r.source, size: r.size })),
+];
+writeFileSync(
+  join(out, 'pool-sim.svg'),
+  chartSvg(
+    `${shape.peakPerHour} visitors/h peak, ${shape.hours} h, ${shape.callShare * 100}% call`,
+    runs,
+    target,
+    markers.filter((m) => m.size <= Math.max(...sizes) * 1.5),
+  ),
+);
+process.stdout.write(
+  `${JSON.stringify({ recommendation: advice.recommendation, rules_of_thumb: advice.rules_of_thumb }, null, 2)}\n`,
+);
+await store.close();

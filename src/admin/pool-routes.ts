@@ -1,0 +1,37 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.js';
+import { poolHealthView } from '../domain/dni/pool-health.js';
+import { errors } from '../errors.js';
+import { validated, validateRequest } from '../http/validate.js';
+import { observePool } from '../store/repos/pool-health.js';
+import { campaigns } from '../store/schema.js';
+import { getOrg } from './orgs-keys.js';
+import * as S from './schemas.js';
+
+const DAY_MS = 86_400_000;
+
+/** Pool health: how busy a campaign's pool is, how accurate its attribution, how many numbers it needs. */
+export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  admin.get(
+    '/admin/orgs/:org_id/campaigns/:code/pool',
+    { preHandler: validateRequest({ params: S.CampaignParams, query: S.PoolQuery }) },
+    async (req) => {
+      const { params, query } = validated<
+        { org_id: string; code: string },
+        unknown,
+        { days: number; target: number }
+      >(req);
+      await getOrg(deps.store.db, params.org_id);
+      const [c] = await deps.store.db
+        .select({ id: campaigns.id })
+        .from(campaigns)
+        .where(and(eq(campaigns.orgId, params.org_id), eq(campaigns.code, params.code)));
+      if (!c) throw errors.campaignNotFound();
+      const now = new Date(deps.clock.now());
+      const since = new Date(now.getTime() - query.days * DAY_MS);
+      const observed = await observePool(deps.store, c.id, since, now);
+      return poolHealthView(params.code, observed, { ...query, since, now });
+    },
+  );
+}

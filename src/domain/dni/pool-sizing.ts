@@ -1,0 +1,149 @@
+import { RECENT_HOLDER_GRACE_MS } from './attribution.js';
+
+/**
+ * The sizing model of docs/pool-sizing.md: how accurate attribution is with
+ * `size` pool numbers, given a campaign's traffic hour by hour.
+ */
+export interface TrafficProfile {
+  /** New sessions (visitors given a number) in each hour; empty or all zero: no traffic. */
+  hourlyArrivals: number[];
+  /** Mean seconds a session holds its number: the visit plus the sliding lifetime after it. */
+  meanHoldSeconds: number;
+  /** Shares of calls (sum 1): while the caller's session is live, in the grace window after it, later. */
+  callMix: { live: number; grace: number; late: number };
+  /** Seconds after the holder's expiry of calls made in the grace window (any order). */
+  graceLateness: number[];
+}
+
+const GRACE_S = RECENT_HOLDER_GRACE_MS / 1000;
+/**
+ * Share of the calls of a visitor who shared a number that go wrong: the
+ * holder rule gives a shared number's call to its newest holder, right for
+ * the newcomer and wrong for the earlier one; calibrated on the simulator.
+ */
+export const SHARED_CALL_ERROR = 0.5;
+
+/** Erlang B blocking for 0..max servers at offered load a (the stable recursion). */
+export function erlangB(a: number, max: number): Float64Array {
+  const b = new Float64Array(max + 1);
+  b[0] = 1;
+  for (let n = 1; n <= max; n++) b[n] = (a * b[n - 1]!) / (n + a * b[n - 1]!);
+  return b;
+}
+
+/** Share of values strictly above x, values sorted ascending. */
+function shareAbove(sorted: readonly number[], x: number): number {
+  if (sorted.length === 0) return 0;
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return (sorted.length - lo) / sorted.length;
+}
+
+/**
+ * Predicted share of calls attributed right, for each pool size 1..maxSize,
+ * averaged over the hours weighted by their arrivals (calls follow visitors).
+ * In an hour with arrival rate λ and offered load A = λ·hold:
+ * - a live-session call may be wrong when its visitor had to share (Erlang B);
+ * - a grace call is wrong when the number was handed out again before it:
+ *   least-recently-released order queues free numbers, so a released number
+ *   waits (size − A)/λ before its next holder;
+ * - a later call is wrong when it lands on a number then held, or in a newer
+ *   holder's grace window: (hold + min(grace, wait)) / (hold + wait) of the time.
+ */
+export function predictAccuracy(p: TrafficProfile, maxSize: number): Float64Array {
+  const acc = new Float64Array(maxSize + 1);
+  const total = p.hourlyArrivals.reduce((s, x) => s + x, 0);
+  if (total <= 0) return acc.fill(1);
+  const lateness = [...p.graceLateness].sort((x, y) => x - y);
+  const hold = p.meanHoldSeconds;
+  // Hours with the same arrivals give the same errors: compute each once.
+  const counts = new Map<number, number>();
+  for (const x of p.hourlyArrivals) if (x > 0) counts.set(x, (counts.get(x) ?? 0) + 1);
+  for (const [arrivals, hours] of counts) {
+    const lambda = arrivals / 3600;
+    const load = lambda * hold;
+    const blocking = erlangB(load, maxSize);
+    const weight = (arrivals * hours) / total;
+    for (let n = 1; n <= maxSize; n++) {
+      const wait = n > load ? (n - load) / lambda : 0;
+      const wrongGrace = wait > 0 ? shareAbove(lateness, wait) : 1;
+      const wrongLate = Math.min(1, (hold + Math.min(GRACE_S, wait)) / (hold + wait));
+      const err =
+        p.callMix.live * SHARED_CALL_ERROR * blocking[n]! +
+        p.callMix.grace * wrongGrace +
+        p.callMix.late * wrongLate;
+      acc[n]! += weight * (1 - Math.min(1, err));
+    }
+  }
+  acc[0] = 0;
+  return acc;
+}
+
+export interface Recommendation {
+  /** Smallest pool predicted to reach the target; null when no size up to the cap does. */
+  size: number | null;
+  predictedAccuracy: number | null;
+  /** The best the model expects from any pool up to the cap (late calls limit it). */
+  ceiling: number;
+}
+
+/** Pools larger than this are not advised; the ceiling then says why. */
+export const MAX_RECOMMENDED = 20_000;
+
+export function recommendSize(
+  p: TrafficProfile,
+  target: number,
+  maxSize = MAX_RECOMMENDED,
+): Recommendation {
+  // Search a cap that fits the traffic: ten times the busiest hour's load is plenty.
+  const peak = Math.max(0, ...p.hourlyArrivals);
+  const cap = Math.min(maxSize, Math.max(50, Math.ceil((10 * peak * p.meanHoldSeconds) / 3600)));
+  const acc = predictAccuracy(p, cap);
+  let ceiling = 0;
+  for (let n = 1; n <= cap; n++) {
+    ceiling = Math.max(ceiling, acc[n]!);
+    if (acc[n]! >= target) return { size: n, predictedAccuracy: acc[n]!, ceiling: acc[n]! };
+  }
+  return { size: null, predictedAccuracy: null, ceiling };
+}
+
+export interface RuleOfThumb {
+  source: string;
+  rule: string;
+  size: number;
+}
+
+/** The vendors' rules of thumb on the same traffic, for comparison (docs/pool-sizing.md). */
+export function rulesOfThumb(t: {
+  busiestDayArrivals: number;
+  busiestHourArrivals: number;
+  meanHoldSeconds: number;
+}): RuleOfThumb[] {
+  const holdMin = t.meanHoldSeconds / 60;
+  // Without a pool limit, concurrent sessions at the busy hour are its offered load.
+  const peakConcurrent = (t.busiestHourArrivals * holdMin) / 60;
+  const up = (x: number) => Math.max(1, Math.ceil(x));
+  return [
+    {
+      source: 'CallTrackingMetrics',
+      rule: '1 number per 20 daily visitors',
+      size: up(t.busiestDayArrivals / 20),
+    },
+    {
+      source: 'Nimbata',
+      rule: 'peak visitors per hour ÷ (60 ÷ average session minutes)',
+      size: up(t.busiestHourArrivals / (60 / holdMin)),
+    },
+    {
+      source: 'Call Dynamics',
+      rule: 'add numbers above 75% utilisation at peak',
+      size: up(peakConcurrent / 0.75),
+    },
+    { source: 'CallMatrix', rule: 'peak concurrent visitors ÷ 4', size: up(peakConcurrent / 4) },
+  ];
+}

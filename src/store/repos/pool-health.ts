@@ -1,0 +1,146 @@
+import type { Store } from '../db.js';
+
+/** What one campaign's own rows say about its pool over a window (all counts in the window). */
+export interface PoolObservation {
+  numbers: number;
+  hasOverflow: boolean;
+  heldNow: number;
+  /** One row per hour of the window, oldest first: new sessions and peak concurrent held numbers. */
+  hours: { hour: Date; arrivals: number; peakHeld: number }[];
+  sessions: { allocated: number; sticky: number; shared: number; overflow: number };
+  /**
+   * Mean seconds a session holds its number, creation to (slid) expiry; a live
+   * session counts with its current expiry, which later requests may extend.
+   */
+  meanHoldSeconds: number | null;
+  calls: {
+    total: number;
+    holder: number;
+    grace: number;
+    repeatCaller: number;
+    campaignOnly: number;
+    /** Calls on a number shared by several live sessions, or given to a session that shared one. */
+    onSharedNumber: number;
+  };
+  /** Seconds after the holder's expiry of every call attributed by the grace rule. */
+  graceLateness: number[];
+}
+
+type Num = string | number;
+
+// Per-number hold intervals are merged first (a shared number's sessions
+// overlap), then a sweep over starts (+1) and ends (-1) gives the number of
+// held numbers at every instant; hour marks (0) carry the level into hours
+// without any event. Releases sort before holds at the same instant. Live
+// sessions run to their current expiry, so a number taken this instant counts.
+const HOURLY_SQL = `
+with s as (
+  select tracking_number as n, greatest(created_at, $2::timestamptz) as a,
+         expires_at as b
+    from dni_sessions
+   where campaign_id = $1 and kind <> 'overflow'
+     and created_at <= $3::timestamptz and expires_at > $2::timestamptz
+), o as (
+  select n, a, b, max(b) over (partition by n order by a, b
+                               rows between unbounded preceding and 1 preceding) as prev_end
+    from s
+), g as (
+  select n, a, b, count(*) filter (where prev_end is null or prev_end < a)
+                  over (partition by n order by a, b rows unbounded preceding) as grp
+    from o
+), iv as (
+  select min(a) as a, max(b) as b from g group by n, grp
+), ev as (
+  select a as t, 1 as d from iv
+  union all select b, -1 from iv
+  union all select generate_series(date_trunc('hour', $2::timestamptz), $3::timestamptz, '1 hour'), 0
+), run as (
+  select t, d, sum(d) over (order by t, d rows unbounded preceding) as lvl from ev
+), peaks as (
+  select date_trunc('hour', t) as hour, max(lvl) as peak from run group by 1
+), arr as (
+  select date_trunc('hour', created_at) as hour, count(*) as arrivals
+    from dni_sessions
+   where campaign_id = $1 and created_at >= $2::timestamptz and created_at <= $3::timestamptz
+   group by 1
+)
+select p.hour, coalesce(a.arrivals, 0) as arrivals, p.peak
+  from peaks p left join arr a on a.hour = p.hour
+ where p.hour >= date_trunc('hour', $2::timestamptz) and p.hour <= $3::timestamptz
+ order by p.hour`;
+
+const SESSIONS_SQL = `
+select count(*) filter (where kind = 'allocated') as allocated,
+       coalesce(sum(hits - 1), 0) as sticky,
+       count(*) filter (where kind = 'shared') as shared,
+       count(*) filter (where kind = 'overflow') as overflow,
+       avg(extract(epoch from expires_at - created_at))
+         filter (where kind <> 'overflow') as mean_hold
+  from dni_sessions
+ where campaign_id = $1 and created_at >= $2::timestamptz and created_at <= $3::timestamptz`;
+
+const CALLS_SQL = `
+select count(*) as total,
+       count(*) filter (where c.attribution = 'session') as holder,
+       count(*) filter (where c.attribution = 'recent_holder') as grace,
+       count(*) filter (where c.attribution = 'repeat_caller') as repeat_caller,
+       count(*) filter (where c.attribution = 'campaign') as campaign_only,
+       count(*) filter (where c.ambiguous or s.ambiguous or s.kind = 'shared') as on_shared,
+       string_agg(extract(epoch from c.started_at - s.expires_at)::text, ',')
+         filter (where c.attribution = 'recent_holder') as grace_lateness
+  from calls c left join dni_sessions s on s.id = c.dni_session_id
+ where c.campaign_id = $1 and c.started_at >= $2::timestamptz and c.started_at <= $3::timestamptz`;
+
+const NUMBERS_SQL = `
+select count(*) filter (where role = 'pool') as numbers,
+       count(*) filter (where role = 'overflow') as overflow,
+       count(*) filter (where role = 'pool' and held_until > $2::timestamptz) as held
+  from tracking_numbers where campaign_id = $1`;
+
+/** Reads a campaign's pool, sessions and calls in [since, now]. */
+export async function observePool(
+  store: Store,
+  campaignId: string,
+  since: Date,
+  now: Date,
+): Promise<PoolObservation> {
+  const win = [campaignId, since, now];
+  const [nums] = await store.query<{ numbers: Num; overflow: Num; held: Num }>(NUMBERS_SQL, [
+    campaignId,
+    now,
+  ]);
+  const hours = await store.query<{ hour: Date | string; arrivals: Num; peak: Num }>(
+    HOURLY_SQL,
+    win,
+  );
+  const [s] = await store.query<Record<string, Num | null>>(SESSIONS_SQL, win);
+  // The lateness list travels as text: postgres.js leaves numeric[] unparsed.
+  const [c] = await store.query<Record<string, Num | null>>(CALLS_SQL, win);
+  const n = (v: unknown) => Number(v ?? 0);
+  return {
+    numbers: n(nums?.numbers),
+    hasOverflow: n(nums?.overflow) > 0,
+    heldNow: n(nums?.held),
+    hours: hours.map((r) => ({
+      hour: new Date(r.hour),
+      arrivals: n(r.arrivals),
+      peakHeld: n(r.peak),
+    })),
+    sessions: {
+      allocated: n(s?.allocated),
+      sticky: n(s?.sticky),
+      shared: n(s?.shared),
+      overflow: n(s?.overflow),
+    },
+    meanHoldSeconds: s?.mean_hold == null ? null : Number(s.mean_hold),
+    calls: {
+      total: n(c?.total),
+      holder: n(c?.holder),
+      grace: n(c?.grace),
+      repeatCaller: n(c?.repeat_caller),
+      campaignOnly: n(c?.campaign_only),
+      onSharedNumber: n(c?.on_shared),
+    },
+    graceLateness: c?.grace_lateness ? String(c.grace_lateness).split(',').map(Number) : [],
+  };
+}
