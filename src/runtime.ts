@@ -4,6 +4,7 @@ import type { AppDeps, Clock } from './app.js';
 import type { Config } from './config.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
+import { tableCoverageGaps } from './domain/outbound/compliance/tables.js';
 import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
 import {
   MemoryRateLimiter,
@@ -55,6 +56,18 @@ export function createWorker(
   );
 }
 
+/**
+ * Logs a warning when a compliance data table does not cover the current and the next year, so
+ * an operator hears of it long before touches start failing closed. Returns the gaps.
+ */
+export function warnOnTableCoverage(logger: Pick<Logger, 'warn'>, nowMs: number): string[] {
+  const gaps = tableCoverageGaps(nowMs);
+  if (gaps.length > 0) {
+    logger.warn({ gaps }, 'compliance data tables do not cover the current and next year');
+  }
+  return gaps;
+}
+
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
@@ -70,7 +83,11 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   } else {
     limiter = new MemoryRateLimiter();
   }
-  const metrics = createMetrics(() => poolUsage(store, new Date(clock.now())));
+  const metrics = createMetrics(
+    () => poolUsage(store, new Date(clock.now())),
+    () => clock.now(),
+  );
+  warnOnTableCoverage(logger, clock.now());
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
   logger.info(
     {

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { tableCoverageGaps } from '../domain/outbound/compliance/tables.js';
 import type { PoolUsage } from '../store/repos/dni.js';
 
 export interface Metrics {
@@ -14,9 +15,20 @@ export interface Metrics {
 }
 
 /** One registry per process (not prom-client's global), so tests can build many apps. */
-export function createMetrics(poolUsage: () => Promise<PoolUsage[]>): Metrics {
+export function createMetrics(
+  poolUsage: () => Promise<PoolUsage[]>,
+  now: () => number = Date.now,
+): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'compliance_table_coverage_gaps',
+    help: 'Compliance data tables (holiday rules) that do not cover the current and next year: 0 is healthy',
+    registers: [registry],
+    collect() {
+      this.set(tableCoverageGaps(now()).length);
+    },
+  });
   const labels = ['campaign_id', 'org_id', 'code'] as const;
   // prom-client collects gauges concurrently, so both read one shared query per scrape.
   let scrape: Promise<PoolUsage[]> | null = null;

@@ -56,7 +56,10 @@ export async function buildDeps(
     keyring,
     limiter,
     clock,
-    metrics: createMetrics(() => poolUsage(store, new Date(clock.now()))),
+    metrics: createMetrics(
+      () => poolUsage(store, new Date(clock.now())),
+      () => clock.now(),
+    ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };
   return { deps, sync };
