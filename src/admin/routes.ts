@@ -28,6 +28,7 @@ import {
   updateOrg,
 } from './orgs-keys.js';
 import * as S from './schemas.js';
+import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
 
 type OrgP = { org_id: string };
@@ -199,6 +200,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
     );
 
     consentRoutes(admin, deps);
+    suppressionRoutes(admin, deps);
     touchRoutes(admin, deps);
 
     admin.get(
