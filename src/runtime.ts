@@ -6,6 +6,7 @@ import { Keyring } from './domain/auth/keyring.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
 import { tableCoverageGaps } from './domain/outbound/compliance/tables.js';
 import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
+import { suppressionListNotes } from './domain/outbound/suppression/freshness.js';
 import {
   MemoryRateLimiter,
   type RateLimiter,
@@ -86,6 +87,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   const metrics = createMetrics(
     () => poolUsage(store, new Date(clock.now())),
     () => clock.now(),
+    () => suppressionListNotes(store.db, clock.now()),
   );
   warnOnTableCoverage(logger, clock.now());
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;

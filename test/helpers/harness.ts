@@ -3,6 +3,7 @@ import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { type AppDeps, buildAdminApp, buildApp, type Clock } from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
+import { suppressionListNotes } from '../../src/domain/outbound/suppression/freshness.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import type { TwilioSettings } from '../../src/routes/carrier/twilio.js';
@@ -59,6 +60,7 @@ export async function buildDeps(
     metrics: createMetrics(
       () => poolUsage(store, new Date(clock.now())),
       () => clock.now(),
+      () => suppressionListNotes(store.db, clock.now()),
     ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };

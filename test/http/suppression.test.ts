@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noteText, suppressionListNotes } from '../../src/domain/outbound/suppression/freshness.js';
 import { ADMIN_TOKEN, adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
 import {
   adminInject,
@@ -205,6 +206,38 @@ describe('touches against the lists', () => {
         national_list_stale: true,
       });
       expect(json(await place(t, t.contact, 'pewc')).status).toBe('would_queue');
+    } finally {
+      h.clock.set(WEEKDAY_MORNING_ET);
+    }
+  });
+});
+
+describe('staleness notes and metric', () => {
+  it('warn a week before the national copy goes stale, then say it is stale', async () => {
+    const org = (await adminCall(h, 'POST', '/admin/orgs', { name: 'Notes' })).org_id;
+    await importNationalList(h, org, '', { list_date: '2026-03-02' });
+    const mine = async (iso: string) =>
+      (await suppressionListNotes(h.store.db, Date.parse(iso))).filter((n) => n.org_id === org);
+    expect(await mine('2026-03-26T12:00:00Z')).toEqual([]);
+    const soon = await mine('2026-03-27T12:00:00Z');
+    expect(soon).toEqual([
+      {
+        org_id: org,
+        list: 'national',
+        list_date: '2026-03-02',
+        age_days: 25,
+        stale_on: '2026-04-03',
+        stale: false,
+      },
+    ]);
+    expect(noteText(soon[0]!)).toContain('goes stale on 2026-04-03');
+    expect((await mine('2026-04-03T00:00:00Z'))[0]?.stale).toBe(true);
+    h.clock.set('2026-03-30T12:00:00Z');
+    try {
+      const text = await h.deps.metrics.registry.getSingleMetricAsString(
+        'suppression_national_list_age_days',
+      );
+      expect(text).toContain(`suppression_national_list_age_days{org_id="${org}"} 28`);
     } finally {
       h.clock.set(WEEKDAY_MORNING_ET);
     }
