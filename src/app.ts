@@ -9,6 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { adminRoutes } from './admin/routes.js';
 import type { Keyring } from './domain/auth/keyring.js';
+import type { RndRefresher } from './domain/outbound/rnd/refresh.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   logger: Logger;
   /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
   twilio?: TwilioSettings | undefined;
+  /** Reassigned-number checks run after a consent grant; absent: only the schedule runs them. */
+  rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

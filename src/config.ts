@@ -37,6 +37,17 @@ export interface Config {
   /** The visibility timeout: a claimed job another worker may take once this has passed. */
   workerLeaseSeconds: number;
   dispatchMaxAttempts: number;
+  /**
+   * Reassigned Numbers Database checks: `off` (default: nothing is checked, so Maine marketing
+   * touches stay blocked), `simulated`, or `fcc` (needs RND_BASE_URL and RND_TOKEN).
+   */
+  rnd: {
+    checker: 'off' | 'simulated' | 'fcc';
+    baseUrl?: string;
+    token?: string;
+    refreshDays: number;
+    intervalMs: number;
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +112,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 60, 1, 3600),
     dispatchMaxAttempts: int(env, 'DISPATCH_MAX_ATTEMPTS', 8, 1, 100),
+    rnd: rndConfig(env),
   };
 }
 
@@ -118,6 +130,25 @@ function carrierConfig(env: Env): Pick<Config, 'carrier' | 'twilio'> {
   return {
     carrier,
     twilio: accountSid && authToken ? { accountSid, authToken, apiBaseUrl } : undefined,
+  };
+}
+
+function rndConfig(env: Env): Config['rnd'] {
+  const checker = env.RND_CHECKER || 'off';
+  if (checker !== 'off' && checker !== 'simulated' && checker !== 'fcc') {
+    throw new ConfigError(`RND_CHECKER must be off, simulated or fcc, got "${checker}"`);
+  }
+  const baseUrl = url(env, 'RND_BASE_URL', ['https', 'http']);
+  const token = env.RND_TOKEN || undefined;
+  if (checker === 'fcc' && (!baseUrl || !token)) {
+    throw new ConfigError('RND_CHECKER=fcc needs RND_BASE_URL and RND_TOKEN');
+  }
+  return {
+    checker,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(token ? { token } : {}),
+    refreshDays: int(env, 'RND_REFRESH_DAYS', 30, 1, 365),
+    intervalMs: int(env, 'RND_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
   };
 }
 

@@ -6,6 +6,8 @@ import { Keyring } from './domain/auth/keyring.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
 import { tableCoverageGaps } from './domain/outbound/compliance/tables.js';
 import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
+import { FccRndChecker, SimulatedRndChecker } from './domain/outbound/rnd/checker.js';
+import { RndRefresher } from './domain/outbound/rnd/refresh.js';
 import { suppressionListNotes } from './domain/outbound/suppression/freshness.js';
 import {
   MemoryRateLimiter,
@@ -30,6 +32,24 @@ export async function openConfiguredStore(
   });
   await store.migrate();
   return store;
+}
+
+/** The configured RND checker, or null when RND_CHECKER=off. */
+export function createRndRefresher(
+  config: Config,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
+): RndRefresher | null {
+  const r = config.rnd;
+  if (r.checker === 'off') return null;
+  const checker =
+    r.checker === 'fcc'
+      ? new FccRndChecker(r.baseUrl as string, r.token as string)
+      : new SimulatedRndChecker();
+  return new RndRefresher(deps.store, checker, () => deps.clock.now(), deps.logger, {
+    intervalMs: r.intervalMs,
+    maxAgeDays: r.refreshDays,
+    batch: 500,
+  });
 }
 
 export interface Runtime extends AppDeps {
@@ -91,6 +111,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   );
   warnOnTableCoverage(logger, clock.now());
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
+  const rnd = createRndRefresher(config, { store, clock, logger });
+  // The schedule runs where the dispatch worker runs; grants trigger a check in any process.
+  if (config.worker) rnd?.start();
   logger.info(
     {
       store: store.kind,
@@ -109,7 +132,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     logger,
     twilio: { authToken: config.twilioAuthToken, publicBaseUrl: config.publicBaseUrl },
     worker,
+    rnd: rnd ?? undefined,
     async close() {
+      await rnd?.stop();
       await worker?.stop();
       sync.stop();
       await limiter.close();
