@@ -53,7 +53,9 @@ const summary = await importSuppressionList(store, createReadStream(file), {
   onProgress: (p) => {
     if (p.rows - last >= 1_000_000) {
       last = p.rows;
-      process.stderr.write(`${p.rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
+      process.stderr.write(
+        `${p.rows} rows, ${((performance.now() - started) / 1000).toFixed(0)} s\n`,
+      );
     }
   },
 });
