@@ -193,7 +193,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
         body: S.DeleteSuppressionEntry,
       }),
     },
-    async (req, reply) => {
+    async (req) => {
       const { params, body } = validated<EntryP, { reason: string }>(req);
       await getOrg(deps.store.db, params.org_id);
       const at = new Date(deps.clock.now());
@@ -213,7 +213,13 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
           at,
         });
       });
-      return reply.code(204).send();
+      return {
+        org_id: params.org_id,
+        list: params.list,
+        e164: `+${number}`,
+        removed: true,
+        reason: body.reason,
+      };
     },
   );
 }
