@@ -9,6 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { adminRoutes } from './admin/routes.js';
 import type { Keyring } from './domain/auth/keyring.js';
+import type { RndRefresher } from './domain/outbound/rnd/refresh.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
@@ -44,6 +45,8 @@ export interface AppDeps {
   /** What /readyz asks; absent, the store alone. */
   readiness?: ReadinessCheck[] | undefined;
   readinessTimeoutMs?: number | undefined;
+  /** Reassigned-number checks run after a consent grant; absent: only the schedule runs them. */
+  rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

@@ -56,6 +56,17 @@ export interface Config {
   requestTimeoutMs: number;
   /** On SIGTERM, how long open sockets are still answered (503) before idle ones are closed. */
   shutdownDrainMs: number;
+  /**
+   * Reassigned Numbers Database checks: `off` (default: nothing is checked, so Maine marketing
+   * touches stay blocked), `simulated`, or `fcc` (needs RND_BASE_URL and RND_TOKEN).
+   */
+  rnd: {
+    checker: 'off' | 'simulated' | 'fcc';
+    baseUrl?: string;
+    token?: string;
+    refreshDays: number;
+    intervalMs: number;
+  };
 }
 
 /** Bounded growth (docs/operations.md): what the retention job deletes, and how gently. */
@@ -155,6 +166,7 @@ export function loadConfig(env: Env = process.env): Config {
       dispatchJobDays: int(env, 'DISPATCH_JOB_RETENTION_DAYS', 30, 1, 3650),
     },
     ...timeouts(env),
+    rnd: rndConfig(env),
   };
 }
 
@@ -205,6 +217,25 @@ function carrierConfig(env: Env): Pick<Config, 'carrier' | 'twilio'> {
   return {
     carrier,
     twilio: accountSid && authToken ? { accountSid, authToken, apiBaseUrl } : undefined,
+  };
+}
+
+function rndConfig(env: Env): Config['rnd'] {
+  const checker = env.RND_CHECKER || 'off';
+  if (checker !== 'off' && checker !== 'simulated' && checker !== 'fcc') {
+    throw new ConfigError(`RND_CHECKER must be off, simulated or fcc, got "${checker}"`);
+  }
+  const baseUrl = url(env, 'RND_BASE_URL', ['https', 'http']);
+  const token = env.RND_TOKEN || undefined;
+  if (checker === 'fcc' && (!baseUrl || !token)) {
+    throw new ConfigError('RND_CHECKER=fcc needs RND_BASE_URL and RND_TOKEN');
+  }
+  return {
+    checker,
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(token ? { token } : {}),
+    refreshDays: int(env, 'RND_REFRESH_DAYS', 30, 1, 365),
+    intervalMs: int(env, 'RND_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
   };
 }
 

@@ -24,6 +24,7 @@ const catalogue = {
   key_not_found: 404,
   number_not_found: 404,
   touch_not_found: 404,
+  suppression_entry_not_found: 404,
   'Not Found': 404,
   'Method Not Allowed': 405,
   idempotency_key_in_use: 409,
@@ -81,6 +82,7 @@ export const errors = {
   keyNotFound: () => new AppError('key_not_found'),
   numberNotFound: () => new AppError('number_not_found'),
   touchNotFound: () => new AppError('touch_not_found'),
+  suppressionEntryNotFound: () => new AppError('suppression_entry_not_found'),
   routeNotFound: () => new AppError('Not Found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError('Method Not Allowed', { allow: allow.join(', ') }),

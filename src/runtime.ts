@@ -6,7 +6,14 @@ import type { Config } from './config.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
+import { tableCoverageGaps } from './domain/outbound/compliance/tables.js';
 import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
+import { FccRndChecker, SimulatedRndChecker } from './domain/outbound/rnd/checker.js';
+import { RndRefresher } from './domain/outbound/rnd/refresh.js';
+import {
+  STALE_WARNING_DAYS,
+  suppressionListNotes,
+} from './domain/outbound/suppression/freshness.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import {
   MemoryRateLimiter,
@@ -33,6 +40,24 @@ export async function openConfiguredStore(
   });
   await store.migrate();
   return store;
+}
+
+/** The configured RND checker, or null when RND_CHECKER=off. */
+export function createRndRefresher(
+  config: Config,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
+): RndRefresher | null {
+  const r = config.rnd;
+  if (r.checker === 'off') return null;
+  const checker =
+    r.checker === 'fcc'
+      ? new FccRndChecker(r.baseUrl as string, r.token as string)
+      : new SimulatedRndChecker();
+  return new RndRefresher(deps.store, checker, () => deps.clock.now(), deps.logger, {
+    intervalMs: r.intervalMs,
+    maxAgeDays: r.refreshDays,
+    batch: 500,
+  });
 }
 
 export interface Runtime extends AppDeps {
@@ -131,6 +156,43 @@ function limiterMetrics(metrics: Metrics, limiter: FailOpenRateLimiter): void {
   });
 }
 
+/**
+ * Logs a warning when a compliance data table does not cover the current and the next year, so
+ * an operator hears of it long before touches start failing closed. Returns the gaps.
+ */
+export function warnOnTableCoverage(logger: Pick<Logger, 'warn'>, nowMs: number): string[] {
+  const gaps = tableCoverageGaps(nowMs);
+  if (gaps.length > 0) {
+    logger.warn({ gaps }, 'compliance data tables do not cover the current and next year');
+  }
+  return gaps;
+}
+
+/**
+ * A national do-not-call list that is stale (or goes stale within a week)
+ * blocks marketing touches: /readyz says so, counting organizations only,
+ * since /readyz is on the public port. Which ones: the suppression metrics.
+ */
+function suppressionListCheck(store: Store, clock: Clock): ReadinessCheck {
+  return {
+    name: 'suppression_lists',
+    async check() {
+      const notes = await suppressionListNotes(store.db, clock.now());
+      if (notes.length === 0) return { status: 'ok' };
+      const stale = notes.filter((n) => n.stale).length;
+      const soon = notes.length - stale;
+      const parts = [
+        stale > 0 ? `${stale} organization(s) with a stale national do-not-call list` : '',
+        soon > 0 ? `${soon} going stale within ${STALE_WARNING_DAYS} days` : '',
+      ].filter(Boolean);
+      return {
+        status: stale > 0 ? 'degraded' : 'ok',
+        detail: `${parts.join('; ')}: marketing touches below pewc are blocked once stale`,
+      };
+    },
+  };
+}
+
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
@@ -140,9 +202,16 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   const metrics = createMetrics(
     () => poolUsage(store, new Date(clock.now())),
     cachedPoolSizing(store, () => clock.now()),
+    () => clock.now(),
+    () => suppressionListNotes(store.db, clock.now()),
   );
   if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
+  readiness.push(suppressionListCheck(store, clock));
+  warnOnTableCoverage(logger, clock.now());
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
+  const rnd = createRndRefresher(config, { store, clock, logger });
+  // The schedule runs where the dispatch worker runs; grants trigger a check in any process.
+  if (config.worker) rnd?.start();
   logger.info(
     {
       store: store.kind,
@@ -163,7 +232,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     readiness,
     readinessTimeoutMs: config.readinessTimeoutMs,
     worker,
+    rnd: rnd ?? undefined,
     async close() {
+      await rnd?.stop();
       await worker?.stop();
       sync.stop();
       await limiter.close();

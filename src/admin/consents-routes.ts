@@ -89,7 +89,13 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
       const nowMs = deps.clock.now();
       reject(grantProblems(body, nowMs), body as unknown as Record<string, unknown>);
       const event = grantEvent(e164Of(params.e164), body, nowMs);
-      return record(req, params.org_id, event);
+      const view = await record(req, params.org_id, event);
+      // After the commit, off the response: the RND query is slow; the schedule retries failures.
+      void deps.rnd?.checkSoon({
+        e164: event.e164,
+        consent_date: event.capturedAt.toISOString().slice(0, 10),
+      });
+      return view;
     },
   );
   admin.post(

@@ -33,6 +33,7 @@ import {
 } from './orgs-keys.js';
 import { poolRoutes } from './pool-routes.js';
 import * as S from './schemas.js';
+import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
 import * as V from './view-schemas.js';
 
@@ -285,6 +286,7 @@ export function adminRoutes(
 
     poolRoutes(admin, deps);
     consentRoutes(admin, deps);
+    suppressionRoutes(admin, deps);
     touchRoutes(admin, deps);
     configListRoutes(admin, deps);
     activityListRoutes(admin, deps);

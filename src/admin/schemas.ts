@@ -178,3 +178,44 @@ export const PoolQuery = Type.Object({
     }),
   ),
 });
+
+const suppressionList = Type.Union([
+  Type.Literal('internal'),
+  Type.Literal('national'),
+  Type.Literal('state'),
+  Type.Literal('litigator'),
+]);
+const listDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
+const usState = Type.String({ pattern: '^[A-Z]{2}$', description: 'USPS state code' });
+
+export const SuppressionListParams = Type.Object({
+  org_id: Type.String({ minLength: 1, maxLength: 64 }),
+  list: suppressionList,
+});
+export const SuppressionEntryParams = Type.Object({
+  org_id: Type.String({ minLength: 1, maxLength: 64 }),
+  list: suppressionList,
+  e164,
+});
+export const SuppressionImportQuery = Type.Object({
+  mode: Type.Optional(Type.Union([Type.Literal('add'), Type.Literal('replace')])),
+  source: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  list_date: Type.Optional(listDate),
+  state: Type.Optional(usState),
+});
+export const PutSuppressionEntry = Type.Object(
+  {
+    source: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    list_date: Type.Optional(listDate),
+    state: Type.Optional(usState),
+  },
+  { additionalProperties: false },
+);
+export const DeleteSuppressionEntry = Type.Object(
+  { reason: Type.String({ minLength: 1, maxLength: 500 }) },
+  { additionalProperties: false },
+);
+export const SuppressionSettings = Type.Object(
+  { litigator_blocks: Type.Boolean() },
+  { additionalProperties: false },
+);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { PoolSizingGauge } from '../domain/dni/pool-gauges.js';
+import { tableCoverageGaps } from '../domain/outbound/compliance/tables.js';
 import type { PoolUsage } from '../store/repos/dni.js';
 
 export interface Metrics {
@@ -18,9 +19,29 @@ export interface Metrics {
 export function createMetrics(
   poolUsage: () => Promise<PoolUsage[]>,
   poolSizing: () => Promise<PoolSizingGauge[]> = async () => [],
+  now: () => number = Date.now,
+  listNotes: () => Promise<{ org_id: string; age_days: number }[]> = async () => [],
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  new Gauge({
+    name: 'suppression_national_list_age_days',
+    help: 'Age of the newest national do-not-call copy, for organizations within a week of the 31-day limit or past it',
+    labelNames: ['org_id'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const n of await listNotes()) this.set({ org_id: n.org_id }, n.age_days);
+    },
+  });
+  new Gauge({
+    name: 'compliance_table_coverage_gaps',
+    help: 'Compliance data tables (holiday rules) that do not cover the current and next year: 0 is healthy',
+    registers: [registry],
+    collect() {
+      this.set(tableCoverageGaps(now()).length);
+    },
+  });
   const labels = ['campaign_id', 'org_id', 'code'] as const;
   // prom-client collects gauges concurrently, so both read one shared query per scrape.
   let scrape: Promise<PoolUsage[]> | null = null;

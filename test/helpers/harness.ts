@@ -10,6 +10,7 @@ import {
 } from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
 import { cachedPoolSizing } from '../../src/domain/dni/pool-gauges.js';
+import { suppressionListNotes } from '../../src/domain/outbound/suppression/freshness.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import type { TwilioSettings } from '../../src/routes/carrier/twilio.js';
@@ -66,6 +67,8 @@ export async function buildDeps(
     metrics: createMetrics(
       () => poolUsage(store, new Date(clock.now())),
       cachedPoolSizing(store, () => clock.now()),
+      () => clock.now(),
+      () => suppressionListNotes(store.db, clock.now()),
     ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };

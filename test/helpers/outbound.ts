@@ -69,9 +69,34 @@ export async function outboundTenant(
     ...(o.trackingEnabled !== undefined ? { trackingEnabled: o.trackingEnabled } : {}),
   });
   if (o.config) await setConfig(h, t, o.config);
+  await importNationalList(h, t.orgId, '');
   const contact = freshContact();
   await grant(h, t.orgId, contact, { tier: 'pewc', captured_at: '2026-01-01T00:00:00Z' });
   return { ...t, contact };
+}
+
+/**
+ * Imports a national DNC file (numbers, one a line) dated the harness clock's day: every outbound
+ * fixture has a fresh registry copy, so marketing touches below pewc are not `dnc_list_stale`.
+ */
+export async function importNationalList(
+  h: Harness,
+  orgId: string,
+  file: string,
+  query: Record<string, string> = {},
+) {
+  const qs = new URLSearchParams({
+    list_date: new Date(h.clock.now()).toISOString().slice(0, 10),
+    ...query,
+  });
+  const res = await h.admin.inject({
+    method: 'POST',
+    url: `/admin/orgs/${orgId}/suppression/national/import?${qs}`,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain' },
+    payload: file,
+  });
+  if (res.statusCode !== 200) throw new Error(`national import: ${res.statusCode} ${res.body}`);
+  return res.json() as Record<string, unknown>;
 }
 
 export function adminInject(

@@ -47,7 +47,13 @@ describe('placed', () => {
       cadence_step: 2,
     });
     expect(body.touch_id).toMatch(/^tch_[0-9a-f]{32}$/);
-    expect(Object.keys(body.checks)).toEqual(['consent', 'quiet_hours', 'frequency']);
+    expect(Object.keys(body.checks)).toEqual([
+      'consent',
+      'quiet_hours',
+      'frequency',
+      'suppression',
+      'reassigned',
+    ]);
     expect(body.checks.consent).toMatchObject({
       passed: true,
       asserted: 'pewc',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
 import type { Executor, Store } from '../../store/db.js';
 import { type IdempotencyScope, releaseKey, reserveKey } from '../../store/repos/idempotency.js';
+import { suppressionFacts } from '../../store/repos/suppression.js';
 import { contactState, findCampaign, recordDecision } from '../../store/repos/touches.js';
 import { newId } from '../ids.js';
 import { normalizeE164 } from '../phone/e164.js';
@@ -88,7 +89,14 @@ async function decide(
   nowMs: number,
 ) {
   const state = await contactState(ex, caller.orgId, p.to, new Date(nowMs - HISTORY_MS));
-  const { records, revocations } = engineConsent(state.consent);
+  const suppression = await suppressionFacts(ex, caller.orgId, p.to);
+  const { records, revocations: consentRevocations } = engineConsent(state.consent);
+  // An internal do-not-call entry is a revocation too (Part A point 2: consent_revoked).
+  const internal = suppression.hits.filter((h) => h.list === 'internal');
+  const revocations = [
+    ...consentRevocations,
+    ...internal.map((h) => ({ kind: 'internal_dnc' as const, at: `${h.listed_on}T00:00:00Z` })),
+  ];
   return evaluateTouch(
     {
       to_e164: p.to,
@@ -99,6 +107,7 @@ async function decide(
       revocations,
       history: state.history,
       config: p.config,
+      suppression,
     },
     nowMs,
   );

@@ -1,9 +1,6 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
-import {
-  HOLIDAY_YEARS,
-  STATE_HOLIDAYS,
-} from '../../../src/domain/outbound/compliance/data/holidays.js';
+import { STATE_HOLIDAY_RULES } from '../../../src/domain/outbound/compliance/data/holidays.js';
 import { STATE_RULES } from '../../../src/domain/outbound/compliance/data/state-rules.js';
 import {
   AREA_CODES,
@@ -12,11 +9,12 @@ import {
 
 const GEOGRAPHIC = new Set(['FIXED_LINE', 'MOBILE', 'FIXED_LINE_OR_MOBILE']);
 const US_LAW = new Set(['US', 'PR', 'VI', 'GU', 'MP', 'AS']);
-/** In the table ahead of libphonenumber-js 1.13.16 (vendor-listed overlay). */
-const AHEAD_OF_LIBPHONENUMBER = new Set([679]);
+/** Overlays in service that libphonenumber-js 1.13.16's metadata does not know yet. */
+const AHEAD_OF_LIBPHONENUMBER = new Set([357, 436, 624, 679, 861]);
 
 function libphonenumberView(npa: number) {
-  for (const nxx of ['234', '456', '789', '987']) {
+  // Several exchanges per NPA: libphonenumber's patterns are per NPA-NXX range, not per NPA.
+  for (const nxx of ['234', '456', '789', '987', '222', '333', '201', '300', '500', '600', '800']) {
     const p = parsePhoneNumberFromString(`+1${npa}${nxx}4567`);
     if (p?.isValid()) return { country: p.country, type: p.getType() };
   }
@@ -46,6 +44,32 @@ describe('area code table', () => {
         mismatched.push(`${npa}:${view?.country}/${entry.country}`);
     }
     expect(mismatched).toEqual([]);
+  });
+
+  it('is ahead of libphonenumber-js only where NANPA opened overlays it lacks', () => {
+    for (const npa of AHEAD_OF_LIBPHONENUMBER) {
+      expect(AREA_CODES.get(npa)?.us, String(npa)).toBe(true);
+      expect(libphonenumberView(npa), String(npa)).toBeNull();
+    }
+  });
+
+  it.each([
+    [436, 'OH', ['America/New_York']],
+    [624, 'NY', ['America/New_York']],
+    [861, 'IL', ['America/Chicago']],
+    [357, 'CA', ['America/Los_Angeles']],
+  ])('knows the new overlay %i (%s)', (npa, state, zones) => {
+    expect(AREA_CODES.get(npa)).toMatchObject({ region: state, us: true, zones });
+  });
+
+  it.each([
+    [402, 'NE', ['America/Chicago']],
+    [531, 'NE', ['America/Chicago']],
+    [679, 'MI', ['America/Detroit']],
+    [947, 'MI', ['America/Detroit']],
+  ])('overlay %i (%s) has only the zone of the area it overlays', (npa, state, zones) => {
+    expect(AREA_CODES.get(npa)?.region).toBe(state);
+    expect(AREA_CODES.get(npa)?.zones).toEqual(zones);
   });
 
   it('holds the ~360 US geographic area codes and no non-geographic ones', () => {
@@ -139,58 +163,17 @@ describe('state rules', () => {
   it('has a holiday calendar for every state whose rules name holidays', () => {
     for (const [state, rule] of Object.entries(STATE_RULES)) {
       if (rule.restrictions.some((r) => r.holidays !== undefined)) {
-        expect(STATE_HOLIDAYS[state], state).toBeDefined();
+        expect(STATE_HOLIDAY_RULES[state], state).toBeDefined();
       }
     }
-    expect(Object.keys(STATE_HOLIDAYS).sort()).toEqual(['AL', 'LA', 'MS', 'NE', 'PA', 'RI', 'UT']);
-  });
-});
-
-describe('holiday calendars', () => {
-  const weekday = (date: string) => new Date(`${date}T12:00:00Z`).getUTCDay();
-  const nthWeekday = (year: number, month: number, dow: number, n: number) => {
-    const first = new Date(Date.UTC(year, month - 1, 1)).getUTCDay();
-    const day = 1 + ((dow - first + 7) % 7) + (n - 1) * 7;
-    return `${year}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
-  };
-  const dates = (state: string) => new Set((STATE_HOLIDAYS[state] ?? []).map((h) => h.date));
-
-  it.each(HOLIDAY_YEARS.map((y) => [y]))('places the floating federal holidays of %i', (year) => {
-    const expected = [
-      nthWeekday(year, 1, 1, 3), // MLK
-      nthWeekday(year, 2, 1, 3), // Washington
-      nthWeekday(year, 9, 1, 1), // Labor
-      nthWeekday(year, 10, 1, 2), // Columbus
-      nthWeekday(year, 11, 4, 4), // Thanksgiving
-    ];
-    for (const state of Object.keys(STATE_HOLIDAYS)) {
-      for (const d of expected) expect(dates(state).has(d), `${state} ${d}`).toBe(true);
-    }
-  });
-
-  it('adds the observed weekday of weekend holidays', () => {
-    for (const d of ['2026-07-03', '2027-06-18', '2027-07-05', '2027-12-24', '2027-12-31']) {
-      expect(dates('PA').has(d), d).toBe(true);
-    }
-    expect(dates('UT').has('2027-07-23')).toBe(true);
-  });
-
-  it('includes state-specific days', () => {
-    expect(dates('UT').has('2026-07-24')).toBe(true);
-    expect(dates('RI').has('2026-08-10')).toBe(true);
-    expect(dates('AL').has('2026-04-27')).toBe(true);
-    expect(dates('LA').has('2026-02-17')).toBe(true);
-    expect(weekday('2026-02-17')).toBe(2);
-    expect(dates('PA').has('2027-03-26')).toBe(true);
-    expect(weekday('2027-03-26')).toBe(5);
-  });
-
-  it('keeps every date on a real day of a covered year', () => {
-    for (const list of Object.values(STATE_HOLIDAYS)) {
-      for (const { date } of list) {
-        expect(new Date(`${date}T00:00:00Z`).toISOString().slice(0, 10)).toBe(date);
-        expect(HOLIDAY_YEARS).toContain(Number(date.slice(0, 4)));
-      }
-    }
+    expect(Object.keys(STATE_HOLIDAY_RULES).sort()).toEqual([
+      'AL',
+      'LA',
+      'MS',
+      'NE',
+      'PA',
+      'RI',
+      'UT',
+    ]);
   });
 });

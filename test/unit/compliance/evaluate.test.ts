@@ -23,7 +23,13 @@ describe('evaluateTouch', () => {
   it('allows a compliant touch with every check reported', () => {
     const decision = touch({}, '2026-06-10T15:00:00Z');
     expect(decision).toMatchObject({ allowed: true, reasons: [], next_allowed_at: null });
-    expect(Object.keys(decision.checks)).toEqual(['consent', 'quiet_hours', 'frequency']);
+    expect(Object.keys(decision.checks)).toEqual([
+      'consent',
+      'quiet_hours',
+      'frequency',
+      'suppression',
+      'reassigned',
+    ]);
     expect(decision.evaluated_at).toBe('2026-06-10T15:00:00.000Z');
   });
 

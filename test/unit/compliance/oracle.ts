@@ -4,10 +4,6 @@
  * code with src/ so that property tests can compare the engine's interval walk against it.
  */
 import {
-  HOLIDAY_YEARS,
-  STATE_HOLIDAYS,
-} from '../../../src/domain/outbound/compliance/data/holidays.js';
-import {
   STATE_RULES,
   type Weekday,
 } from '../../../src/domain/outbound/compliance/data/state-rules.js';
@@ -16,6 +12,7 @@ import type {
   Channel,
   PlacedTouch,
 } from '../../../src/domain/outbound/compliance/index.js';
+import { oracleIsHoliday } from './oracle-holidays.js';
 
 const MIN = 60_000;
 const SLOT = 15 * MIN;
@@ -96,15 +93,8 @@ function local(zone: string, ms: number): Local {
 
 const hm = (s: string) => Number(s.slice(0, 2)) * 60 + Number(s.slice(3, 5));
 
-const holidaySets = new Map(
-  Object.entries(STATE_HOLIDAYS).map(([state, list]) => [state, new Set(list.map((h) => h.date))]),
-);
-
 function isHoliday(state: string, date: string): boolean {
-  const set = holidaySets.get(state);
-  if (!set) return false;
-  if (!HOLIDAY_YEARS.includes(Number(date.slice(0, 4)))) return true;
-  return set.has(date);
+  return oracleIsHoliday(state, date);
 }
 
 export function quietOk(c: OracleCase, ms: number): boolean {

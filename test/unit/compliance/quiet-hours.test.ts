@@ -167,11 +167,48 @@ describe('Sunday and holiday bans', () => {
     );
   });
 
-  it('fails closed in a year without a holiday calendar', () => {
-    const check = quiet('+12055550100', '2028-01-04T16:00:00Z');
-    expect(check.passed).toBe(false);
-    expect(check.local[0]?.holiday).toBe('no AL holiday calendar for 2028');
-    expect(check.next_allowed_at).toBeNull();
+  it('computes holidays in years the curated lists never covered', () => {
+    // 2028-01-04 is a Tuesday, 11:00 EST in Rhode Island: no holiday, inside 09:00-18:00.
+    expect(quiet('+14012345678', '2028-01-04T16:00:30Z')).toMatchObject({
+      passed: true,
+      state: 'RI',
+    });
+    expect(quiet('+12055550100', '2028-01-04T16:00:00Z').local[0]?.holiday).toBeNull();
+    // Christmas 2027 is a Saturday: observed Friday 24 December, and the Sunday is closed, so AL
+    // reopens Monday 27 December 08:00 CST.
+    expect(quiet('+12055550100', '2027-12-24T16:00:00Z')).toMatchObject({
+      passed: false,
+      next_allowed_at: '2027-12-27T14:00:00.000Z',
+    });
+    // 2031-12-26 (Friday) is no holiday, 2032-01-01 (Thursday) is: Pennsylvania on New Year's Day.
+    expect(quiet('+12155550100', '2032-01-01T15:00:00Z').next_allowed_at).toBe(
+      '2032-01-02T13:00:00.000Z',
+    );
+  });
+
+  it('Omaha (402) is Central only: 08:00 CST, not 08:00 MST', () => {
+    // Sunday 2026-01-18 06:38:30 CST: a marketing call opens at 08:00 CST = 14:00Z.
+    expect(quiet('+14022345678', '2026-01-18T12:38:30Z')).toMatchObject({
+      passed: false,
+      code: 'quiet_hours',
+      zones: ['America/Chicago'],
+      next_allowed_at: '2026-01-18T14:00:00.000Z',
+    });
+    expect(quiet('+14022345678', '2026-01-18T14:00:00Z').passed).toBe(true);
+  });
+
+  it('Michigan overlays 947 and 679 are Eastern only', () => {
+    // Michigan opens marketing at 09:00: with a Central zone too, 09:00 EDT would still be closed.
+    for (const e164 of ['+19472345678', '+16792345678']) {
+      expect(quiet(e164, '2026-06-10T12:30:00Z').passed, e164).toBe(false);
+      expect(quiet(e164, '2026-06-10T13:00:00Z').passed, e164).toBe(true);
+    }
+  });
+
+  it('new overlays resolve instead of location_unresolved', () => {
+    for (const e164 of ['+14362345678', '+16242345678', '+18612345678']) {
+      expect(quiet(e164, '2026-06-10T18:00:00Z'), e164).toMatchObject({ passed: true });
+    }
   });
 
   it('bans do not bind informational touches', () => {
@@ -190,10 +227,14 @@ describe('channel-specific state rules', () => {
   });
 
   it('Nebraska: prerecorded messages on Sundays only 13:00-21:00', () => {
-    // 402 spans Central and Mountain: 13:00 MDT = 19:00Z.
-    expect(quiet('+14025550100', '2026-06-14T18:30:00Z').passed).toBe(true);
+    // 402 is Central only: 13:00 CDT = 18:00Z.
+    expect(quiet('+14025550100', '2026-06-14T17:30:00Z').passed).toBe(true);
     expect(
-      quiet('+14025550100', '2026-06-14T18:30:00Z', { channel: 'voicemail' }).next_allowed_at,
+      quiet('+14025550100', '2026-06-14T17:30:00Z', { channel: 'voicemail' }).next_allowed_at,
+    ).toBe('2026-06-14T18:00:00.000Z');
+    // 308 spans Central and Mountain: 13:00 MDT = 19:00Z.
+    expect(
+      quiet('+13085550100', '2026-06-14T18:30:00Z', { channel: 'voicemail' }).next_allowed_at,
     ).toBe('2026-06-14T19:00:00.000Z');
   });
 });

@@ -58,7 +58,10 @@ const importView: View = { primary: (s) => s.imported, human: importSummary };
 const CHUNK = 64 * 1024;
 
 /** The file as a request body, read as fetch asks for it; `onRead` sees the bytes so far. */
-function fileStream(fh: FileHandle, onRead: (bytes: number) => void): ReadableStream<Uint8Array> {
+export function fileStream(
+  fh: FileHandle,
+  onRead: (bytes: number) => void,
+): ReadableStream<Uint8Array> {
   let bytes = 0;
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -75,7 +78,7 @@ function fileStream(fh: FileHandle, onRead: (bytes: number) => void): ReadableSt
   });
 }
 
-const errorCode = (err: unknown) =>
+export const errorCode = (err: unknown) =>
   (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
 
 async function importFile(s: CliSession, orgId: string, file: string): Promise<number> {

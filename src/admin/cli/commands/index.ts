@@ -7,6 +7,7 @@ import { keyCommands } from './key.js';
 import { numberCommands } from './number.js';
 import { orgCommands } from './org.js';
 import type { CommandGroup } from './shared.js';
+import { suppressionCommands } from './suppression.js';
 import { touchCommands } from './touch.js';
 
 /** Help lists groups in this order; a new group is a new file and one line here. */
@@ -20,4 +21,5 @@ export const commandGroups: CommandGroup[] = [
   auditCommands,
   exportCommands,
   consentCommands,
+  suppressionCommands,
 ];

@@ -20,6 +20,11 @@ export function higherTier<T extends ConsentTier>(a: T, b: T): T {
   return tierRank(a) >= tierRank(b) ? a : b;
 }
 
+/** Whether marketing touches need a fresh national DNC scrub: on for marketing unless set off. */
+export function scrubRequired(config: CampaignComplianceConfig | undefined): boolean {
+  return purposeOf(config) === 'marketing' && config?.dnc_scrub !== false;
+}
+
 export function purposeOf(config: CampaignComplianceConfig | undefined): Purpose {
   return config?.purpose ?? 'marketing';
 }
@@ -88,6 +93,11 @@ export function mergeConfig<T extends CampaignComplianceConfig>(
     }
     merged.required_tier = tiers;
   }
+  // The scrub can only be switched on by either; an agent-dialed attestation needs both.
+  if (baseConfig.dnc_scrub === true || variant.dnc_scrub === true) merged.dnc_scrub = true;
+  if (baseConfig.agent_dialed !== true || variant.agent_dialed === false) {
+    delete merged.agent_dialed;
+  }
   return merged;
 }
 
@@ -153,6 +163,11 @@ export function validateConfig(config: CampaignComplianceConfig): string[] {
           problems.push(`frequency_caps.${key} must be a non-negative integer`);
         }
       }
+  }
+  for (const key of ['dnc_scrub', 'agent_dialed']) {
+    if (raw[key] !== undefined && typeof raw[key] !== 'boolean') {
+      problems.push(`${key} must be true or false`);
+    }
   }
   const tiers = raw.required_tier;
   if (tiers !== undefined) {

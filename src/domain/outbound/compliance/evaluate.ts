@@ -1,18 +1,30 @@
 import { type ConsentCheck, checkConsent, consentMessage } from './consent.js';
 import { checkFrequency, type FrequencyCheck } from './frequency.js';
-import { toIso } from './instant.js';
+import { toIso, toMs } from './instant.js';
 import { type Location, resolveLocation } from './location.js';
 import { checkQuietHours, nextQuietAllowed, type QuietHoursCheck } from './quiet-hours.js';
+import {
+  checkReassigned,
+  checkSuppression,
+  type ReassignedCheck,
+  type SuppressionCheck,
+  suppressionMessage,
+} from './suppression.js';
 import type { Reason, TouchInput } from './types.js';
 
 export interface TouchDecision {
   allowed: boolean;
-  /** Failing checks in the order consent, quiet hours, frequency; empty when allowed. */
+  /**
+   * Failing checks in the order consent, quiet hours, frequency, suppression, reassigned; empty
+   * when allowed.
+   */
   reasons: Reason[];
   checks: {
     consent: ConsentCheck;
     quiet_hours: QuietHoursCheck;
     frequency: FrequencyCheck;
+    suppression: SuppressionCheck;
+    reassigned: ReassignedCheck;
   };
   /**
    * Earliest instant at which the touch would pass quiet hours and frequency together; null when
@@ -68,14 +80,29 @@ export function evaluateTouch(input: TouchInput, nowMs: number): TouchDecision {
     ...(input.config ? { config: input.config } : {}),
   };
   const frequency = checkFrequency(frequencyInput, nowMs);
+  const consentRecord =
+    consent.record_id === null ? null : input.records.find((r) => r.id === consent.record_id);
+  const suppressionCtx = {
+    channel: input.channel,
+    tierOnFile: consent.tier_on_file,
+    consentAt: consentRecord ? toMs(consentRecord.captured_at) : null,
+    state: location.resolved ? location.state : null,
+    config: input.config,
+  };
+  const suppression = checkSuppression(suppressionCtx, input.suppression, nowMs);
+  const reassigned = checkReassigned(suppressionCtx, input.suppression);
 
   const reasons: Reason[] = [];
   if (consent.code) reasons.push({ code: consent.code, message: consentMessage(consent.code) });
   if (quiet.code) reasons.push({ code: quiet.code, message: quietMessage(quiet) });
   if (frequency.code) reasons.push({ code: frequency.code, message: frequencyMessage(frequency) });
+  for (const code of suppression.codes) reasons.push({ code, message: suppressionMessage(code) });
+  if (reassigned.code)
+    reasons.push({ code: 'reassigned', message: suppressionMessage('reassigned') });
 
   let next: string | null = null;
-  if (consent.passed && location.resolved) {
+  // Lists and RND answers change only by import, never by waiting: no knowable time.
+  if (consent.passed && location.resolved && suppression.passed && reassigned.passed) {
     if (frequency.passed) next = quiet.next_allowed_at;
     else if (frequency.next_allowed_at !== null) {
       // Frequency only loosens with time, so the answer is the first quiet-hours opening after it.
@@ -86,7 +113,7 @@ export function evaluateTouch(input: TouchInput, nowMs: number): TouchDecision {
   return {
     allowed: reasons.length === 0,
     reasons,
-    checks: { consent, quiet_hours: quiet, frequency },
+    checks: { consent, quiet_hours: quiet, frequency, suppression, reassigned },
     next_allowed_at: next,
     location,
     evaluated_at: toIso(nowMs),

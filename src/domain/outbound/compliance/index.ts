@@ -24,5 +24,14 @@ export {
   type QuietHoursInput,
   type QuietHoursZoneReport,
 } from './quiet-hours.js';
+export {
+  checkReassigned,
+  checkSuppression,
+  isStale,
+  NATIONAL_LIST_MAX_AGE_DAYS,
+  type ReassignedCheck,
+  type SuppressionCheck,
+  type SuppressionCode,
+} from './suppression.js';
 export type * from './types.js';
 export { isValidTimeZone } from './tz.js';

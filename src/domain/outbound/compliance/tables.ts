@@ -3,7 +3,6 @@
  * a malformed row is a bug in a reviewed file, so it fails loudly at start-up, not per touch.
  */
 import { type AreaCodeGroup, US_AREA_CODES } from './data/area-codes.js';
-import { HOLIDAY_YEARS, STATE_HOLIDAYS } from './data/holidays.js';
 import { NON_US_AREA_CODES } from './data/nanp-non-us.js';
 import {
   type DayRule,
@@ -12,7 +11,10 @@ import {
   type TouchChannel,
   type Weekday,
 } from './data/state-rules.js';
+import { holidayCoverageGaps } from './holiday-calendar.js';
 import { isValidTimeZone } from './tz.js';
+
+export { holidayOn } from './holiday-calendar.js';
 
 export const WEEKDAYS: readonly Weekday[] = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
 /** Countries whose numbers fall under US law: the states, DC and the territories. */
@@ -98,39 +100,18 @@ function buildStateRules(): Map<string, CompiledStateRule> {
   return map;
 }
 
-function buildHolidays(): Map<string, Map<string, string>> {
-  const map = new Map<string, Map<string, string>>();
-  for (const [state, list] of Object.entries(STATE_HOLIDAYS)) {
-    const byDate = new Map<string, string>();
-    for (const { date, name } of list) {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) {
-        throw new RangeError(`${state}: bad holiday date ${date}`);
-      }
-      if (!HOLIDAY_YEARS.includes(Number(date.slice(0, 4)))) {
-        throw new RangeError(`${state}: holiday ${date} outside HOLIDAY_YEARS`);
-      }
-      // Two names on one date (observed New Year's and a state day) read better joined.
-      const prior = byDate.get(date);
-      byDate.set(date, prior && prior !== name ? `${prior} / ${name}` : name);
-    }
-    map.set(state, byDate);
-  }
-  return map;
-}
-
 export const AREA_CODES: ReadonlyMap<number, AreaCodeEntry> = buildAreaCodes();
 export const COMPILED_STATE_RULES: ReadonlyMap<string, CompiledStateRule> = buildStateRules();
-const HOLIDAYS = buildHolidays();
+/** States whose rules treat holidays differently from ordinary days. */
+export const STATES_WITH_HOLIDAY_RULES: readonly string[] = [...COMPILED_STATE_RULES.values()]
+  .filter((r) => r.restrictions.some((x) => x.holidays !== undefined))
+  .map((r) => r.state);
 
 /**
- * The holiday name on that local date for the state, or null. Outside the covered years the
- * calendar is unknown, and every day counts as a holiday (fail closed) for states that have one.
+ * What the data tables fail to cover in the year of `nowMs` and the next one; empty when all is
+ * covered. The server logs these at start and exports their count as a metric.
  */
-export function holidayOn(state: string, isoDate: string): string | null {
-  const calendar = HOLIDAYS.get(state);
-  if (!calendar) return null;
-  if (!HOLIDAY_YEARS.includes(Number(isoDate.slice(0, 4)))) {
-    return `no ${state} holiday calendar for ${isoDate.slice(0, 4)}`;
-  }
-  return calendar.get(isoDate) ?? null;
+export function tableCoverageGaps(nowMs: number): string[] {
+  const year = new Date(nowMs).getUTCFullYear();
+  return holidayCoverageGaps([year, year + 1], STATES_WITH_HOLIDAY_RULES);
 }

@@ -17,7 +17,11 @@ export type ReasonCode =
   | 'channel_not_allowed'
   | 'location_unresolved'
   | 'quiet_hours'
-  | 'frequency_capped';
+  | 'frequency_capped'
+  | 'dnc_listed'
+  | 'dnc_list_stale'
+  | 'litigator_listed'
+  | 'reassigned';
 
 export interface Reason {
   code: ReasonCode;
@@ -48,6 +52,13 @@ export interface CampaignComplianceConfig {
   frequency_caps?: FrequencyCapsConfig;
   /** Per-channel tier the campaign requires; only raises the Part A requirement. */
   required_tier?: Partial<Record<TouchChannel, ConsentBasis>>;
+  /**
+   * Marketing touches whose outcome depends on the national DNC list need a registry copy at most
+   * 31 days old (Part B §1.5). Absent: on for marketing; `false` turns the freshness rule off.
+   */
+  dnc_scrub?: boolean;
+  /** The campaign attests live, agent-dialed calls: an `ebr` in its window passes a DNC hit. */
+  agent_dialed?: boolean;
 }
 
 export interface ConsentRecord {
@@ -93,4 +104,36 @@ export interface TouchInput {
   history: readonly PlacedTouch[];
   /** The campaign config, already merged with the selected variant (see mergeConfig). */
   config?: CampaignComplianceConfig;
+  /** Suppression-list and reassigned-number facts; absent: no list entries, no scrub, no RND. */
+  suppression?: SuppressionFacts;
+}
+
+export type SuppressionList = 'internal' | 'national' | 'state' | 'litigator';
+
+/** One entry for the contact's number on one of the organization's lists. */
+export interface SuppressionHit {
+  list: SuppressionList;
+  /** The list's date for this entry (YYYY-MM-DD): the registry copy or the day it was added. */
+  listed_on: string;
+  source: string;
+  state: string | null;
+}
+
+export type RndResult = 'reassigned' | 'not_reassigned' | 'no_data';
+
+export interface RndAnswer {
+  /** The consent date the query was made for (YYYY-MM-DD). */
+  consent_date: string;
+  result: RndResult;
+  checked_at: Instant;
+}
+
+export interface SuppressionFacts {
+  hits: readonly SuppressionHit[];
+  /** List date of the organization's newest national registry import, or null: none. */
+  national_list_date: string | null;
+  /** The organization's litigator rule (on unless turned off). */
+  litigator_blocks: boolean;
+  /** Stored RND answers for the number, any consent date. */
+  rnd: readonly RndAnswer[];
 }

@@ -9,8 +9,11 @@
  * `location_unresolved`, which blocks (the safe failure).
  *
  * Split NPAs list EVERY zone they span; the engine takes the intersection of the windows.
- * Where a vendor table lists a zone that the NPA-level data does not (402, 531, 947, 679), the
- * stricter reading is kept and marked `vendor-listed` below.
+ * Overlays take the zones of the area they overlay: 402/531 serve eastern Nebraska (Central only;
+ * the Mountain panhandle is 308), 947/679 overlay 248 in Oakland County (Eastern only). A vendor
+ * table's extra zone there blocked an hour a day of lawful touches.
+ * Overlays newer than libphonenumber-js 1.13.16's metadata come from NANPA's relief
+ * announcements: 436 (OH, overlays 440), 624 (NY, 716), 861 (IL, 815/779), 357 (CA, 559).
  */
 
 export interface AreaCodeGroup {
@@ -52,9 +55,9 @@ export const US_AREA_CODES: readonly AreaCodeGroup[] = [
     country: 'US',
     zones: [PT],
     npas: [
-      209, 213, 279, 310, 323, 341, 350, 369, 408, 415, 424, 442, 510, 530, 559, 562, 619, 626, 628,
-      650, 657, 661, 669, 707, 714, 738, 747, 760, 805, 818, 820, 831, 840, 858, 909, 916, 925, 949,
-      951,
+      209, 213, 279, 310, 323, 341, 350, 357, 369, 408, 415, 424, 442, 510, 530, 559, 562, 619, 626,
+      628, 650, 657, 661, 669, 707, 714, 738, 747, 760, 805, 818, 820, 831, 840, 858, 909, 916, 925,
+      949, 951,
     ],
   },
   { region: 'CO', country: 'US', zones: [MT], npas: [303, 719, 720, 748, 970, 983] },
@@ -84,7 +87,7 @@ export const US_AREA_CODES: readonly AreaCodeGroup[] = [
     region: 'IL',
     country: 'US',
     zones: [CT],
-    npas: [217, 224, 309, 312, 331, 447, 464, 618, 630, 708, 730, 773, 779, 815, 847, 872],
+    npas: [217, 224, 309, 312, 331, 447, 464, 618, 630, 708, 730, 773, 779, 815, 847, 861, 872],
   },
   {
     region: 'IN',
@@ -123,8 +126,8 @@ export const US_AREA_CODES: readonly AreaCodeGroup[] = [
     country: 'US',
     zones: [MI_ET],
     npas: [231, 248, 269, 313, 517, 586, 616, 679, 734, 810, 906, 947, 989],
-    // 906: four Upper Peninsula counties on Central. 947/679: vendor-listed as CT+ET.
-    npaZones: { 679: [CT, MI_ET], 906: ['America/Menominee', MI_ET], 947: [CT, MI_ET] },
+    // 906: four Upper Peninsula counties on Central. 679 and 947 overlay 248: Eastern only.
+    npaZones: { 906: ['America/Menominee', MI_ET] },
   },
   {
     region: 'MN',
@@ -140,8 +143,8 @@ export const US_AREA_CODES: readonly AreaCodeGroup[] = [
     npas: [235, 314, 417, 557, 573, 636, 660, 816, 975],
   },
   { region: 'MT', country: 'US', zones: [MT], npas: [406] },
-  // 402/531: vendor-listed as MT+CT although the NPA-level data says Central only.
-  { region: 'NE', country: 'US', zones: [CT, MT], npas: [308, 402, 531] },
+  // 308 (the west and the panhandle) spans Central and Mountain; 402/531 (the east) are Central.
+  { region: 'NE', country: 'US', zones: [CT], npas: [308, 402, 531], npaZones: { 308: [CT, MT] } },
   {
     region: 'NV',
     country: 'US',
@@ -163,8 +166,8 @@ export const US_AREA_CODES: readonly AreaCodeGroup[] = [
     country: 'US',
     zones: [ET],
     npas: [
-      212, 315, 329, 332, 347, 363, 516, 518, 585, 607, 631, 646, 680, 716, 718, 838, 845, 914, 917,
-      929, 934,
+      212, 315, 329, 332, 347, 363, 516, 518, 585, 607, 624, 631, 646, 680, 716, 718, 838, 845, 914,
+      917, 929, 934,
     ],
   },
   {
@@ -178,7 +181,7 @@ export const US_AREA_CODES: readonly AreaCodeGroup[] = [
     region: 'OH',
     country: 'US',
     zones: [ET],
-    npas: [216, 220, 234, 283, 326, 330, 380, 419, 440, 513, 567, 614, 740, 937],
+    npas: [216, 220, 234, 283, 326, 330, 380, 419, 436, 440, 513, 567, 614, 740, 937],
   },
   { region: 'OK', country: 'US', zones: [CT], npas: [405, 539, 572, 580, 918] },
   {

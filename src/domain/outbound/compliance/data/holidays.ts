@@ -1,104 +1,116 @@
 /**
- * Holidays for the states whose rules restrict touches on holidays, 2026 and 2027.
+ * Holiday RULES for the states whose rules restrict touches on holidays. Dates are computed for
+ * any year (holiday-calendar.ts); only which days each state keeps is data.
  *
  * _source: /work/shared/compliance-rules.md Part B §2.1 (AL, LA, MS, PA, RI, UT ban holidays;
  * NE limits prerecorded messages on holidays), §2.2 point 3 (MS kept) and §2.3 (curated list,
  * reviewed yearly). Each list is the union of the federal holidays (5 U.S.C. 6103) and the
  * state's own legal holidays, with BOTH the calendar date and the observed weekday when a holiday
- * falls on a weekend: the stricter reading, since the sources do not say which one the bans mean.
- * A day of a year not listed in HOLIDAY_YEARS is treated as a holiday by the engine (fail closed),
- * so the list must be extended before 2028.
+ * with `observed` falls on a weekend (Saturday → Friday, Sunday → Monday): the stricter reading,
+ * since the sources do not say which one the bans mean.
+ *
+ * Why our own rules and not the `date-holidays` package: its state lists differ from the curated
+ * ones (it adds Mardi Gras, Good Friday and Election Day to LA in every year, and lacks the
+ * observed Friday/Monday pairs kept here), so it would need a per-state filter and override table
+ * as large as this one, plus a dependency with its own yearly data churn.
  */
 
-export interface Holiday {
-  readonly date: string;
+export type WeekdayIndex = 0 | 1 | 2 | 3 | 4 | 5 | 6;
+
+export type HolidayRule = {
   readonly name: string;
-}
+  /** First and last year the rule holds (law changes); absent: open-ended. */
+  readonly from?: number;
+  readonly until?: number;
+  /** Only in even years (general elections). */
+  readonly evenYears?: boolean;
+} & (
+  | {
+      readonly kind: 'fixed';
+      readonly month: number;
+      readonly day: number;
+      readonly observed?: true;
+    }
+  /** The n-th (1-5, or -1 for the last) weekday of the month, plus `offset` days. */
+  | {
+      readonly kind: 'nth';
+      readonly month: number;
+      readonly weekday: WeekdayIndex;
+      readonly n: 1 | 2 | 3 | 4 | -1;
+      readonly offset?: number;
+    }
+  /** Days from Western (Gregorian) Easter Sunday. */
+  | { readonly kind: 'easter'; readonly offset: number }
+);
 
-export const HOLIDAY_YEARS: readonly number[] = [2026, 2027];
+const MON = 1;
+const THU = 4;
+const FRI = 5;
 
-const h = (date: string, name: string): Holiday => ({ date, name });
-
-const FEDERAL: readonly Holiday[] = [
-  h('2026-01-01', "New Year's Day"),
-  h('2026-01-19', 'Martin Luther King Jr. Day'),
-  h('2026-02-16', "Washington's Birthday"),
-  h('2026-05-25', 'Memorial Day'),
-  h('2026-06-19', 'Juneteenth'),
-  h('2026-07-03', 'Independence Day (observed)'),
-  h('2026-07-04', 'Independence Day'),
-  h('2026-09-07', 'Labor Day'),
-  h('2026-10-12', 'Columbus Day'),
-  h('2026-11-11', 'Veterans Day'),
-  h('2026-11-26', 'Thanksgiving Day'),
-  h('2026-12-25', 'Christmas Day'),
-  h('2027-01-01', "New Year's Day"),
-  h('2027-01-18', 'Martin Luther King Jr. Day'),
-  h('2027-02-15', "Washington's Birthday"),
-  h('2027-05-31', 'Memorial Day'),
-  h('2027-06-18', 'Juneteenth (observed)'),
-  h('2027-06-19', 'Juneteenth'),
-  h('2027-07-04', 'Independence Day'),
-  h('2027-07-05', 'Independence Day (observed)'),
-  h('2027-09-06', 'Labor Day'),
-  h('2027-10-11', 'Columbus Day'),
-  h('2027-11-11', 'Veterans Day'),
-  h('2027-11-25', 'Thanksgiving Day'),
-  h('2027-12-24', 'Christmas Day (observed)'),
-  h('2027-12-25', 'Christmas Day'),
-  h('2027-12-31', "New Year's Day 2028 (observed)"),
+const FEDERAL: readonly HolidayRule[] = [
+  { kind: 'fixed', month: 1, day: 1, observed: true, name: "New Year's Day" },
+  { kind: 'nth', month: 1, weekday: MON, n: 3, name: 'Martin Luther King Jr. Day' },
+  { kind: 'nth', month: 2, weekday: MON, n: 3, name: "Washington's Birthday" },
+  { kind: 'nth', month: 5, weekday: MON, n: -1, name: 'Memorial Day' },
+  { kind: 'fixed', month: 6, day: 19, observed: true, name: 'Juneteenth', from: 2021 },
+  { kind: 'fixed', month: 7, day: 4, observed: true, name: 'Independence Day' },
+  { kind: 'nth', month: 9, weekday: MON, n: 1, name: 'Labor Day' },
+  { kind: 'nth', month: 10, weekday: MON, n: 2, name: 'Columbus Day' },
+  { kind: 'fixed', month: 11, day: 11, observed: true, name: 'Veterans Day' },
+  { kind: 'nth', month: 11, weekday: THU, n: 4, name: 'Thanksgiving Day' },
+  { kind: 'fixed', month: 12, day: 25, observed: true, name: 'Christmas Day' },
 ];
 
-const MARDI_GRAS = [h('2026-02-17', 'Mardi Gras'), h('2027-02-09', 'Mardi Gras')];
-const GOOD_FRIDAY = [h('2026-04-03', 'Good Friday'), h('2027-03-26', 'Good Friday')];
+const MARDI_GRAS: HolidayRule = { kind: 'easter', offset: -47, name: 'Mardi Gras' };
+const GOOD_FRIDAY: HolidayRule = { kind: 'easter', offset: -2, name: 'Good Friday' };
+/** The Tuesday after the first Monday of November. */
+const electionDay = (name: string, evenYears: boolean): HolidayRule => ({
+  kind: 'nth',
+  month: 11,
+  weekday: MON,
+  n: 1,
+  offset: 1,
+  name,
+  ...(evenYears ? { evenYears } : {}),
+});
 
-export const STATE_HOLIDAYS: Readonly<Record<string, readonly Holiday[]>> = {
+export const STATE_HOLIDAY_RULES: Readonly<Record<string, readonly HolidayRule[]>> = {
   // Ala. Code § 1-3-8; Mardi Gras is a holiday in Baldwin and Mobile counties only.
   AL: [
     ...FEDERAL,
-    ...MARDI_GRAS,
-    h('2026-04-27', 'Confederate Memorial Day'),
-    h('2026-06-01', "Jefferson Davis' Birthday"),
-    h('2027-04-26', 'Confederate Memorial Day'),
-    h('2027-06-07', "Jefferson Davis' Birthday"),
+    MARDI_GRAS,
+    { kind: 'nth', month: 4, weekday: MON, n: 4, name: 'Confederate Memorial Day' },
+    { kind: 'nth', month: 6, weekday: MON, n: 1, name: "Jefferson Davis' Birthday" },
   ],
   // La. R.S. 1:55 (wider than the LPSC's list: stricter).
-  LA: [...FEDERAL, ...MARDI_GRAS, ...GOOD_FRIDAY, h('2026-11-03', 'General Election Day')],
+  LA: [...FEDERAL, MARDI_GRAS, GOOD_FRIDAY, electionDay('General Election Day', true)],
   // Miss. Code § 3-3-7.
   MS: [
     ...FEDERAL,
-    h('2026-04-27', 'Confederate Memorial Day'),
-    h('2027-04-26', 'Confederate Memorial Day'),
+    { kind: 'nth', month: 4, weekday: MON, n: -1, name: 'Confederate Memorial Day' },
   ],
   // Neb. Rev. Stat. § 25-2221.
   NE: [
     ...FEDERAL,
-    h('2026-04-24', 'Arbor Day'),
-    h('2026-11-27', 'Day after Thanksgiving'),
-    h('2027-04-30', 'Arbor Day'),
-    h('2027-11-26', 'Day after Thanksgiving'),
+    { kind: 'nth', month: 4, weekday: FRI, n: -1, name: 'Arbor Day' },
+    { kind: 'nth', month: 11, weekday: THU, n: 4, offset: 1, name: 'Day after Thanksgiving' },
   ],
   // 44 P.S. § 11.
   PA: [
     ...FEDERAL,
-    ...GOOD_FRIDAY,
-    h('2026-06-14', 'Flag Day'),
-    h('2026-11-03', 'Election Day'),
-    h('2027-06-14', 'Flag Day'),
-    h('2027-11-02', 'Election Day'),
+    GOOD_FRIDAY,
+    { kind: 'fixed', month: 6, day: 14, name: 'Flag Day' },
+    electionDay('Election Day', false),
   ],
   // R.I. Gen. Laws § 25-1-1.
   RI: [
     ...FEDERAL,
-    h('2026-08-10', 'Victory Day'),
-    h('2026-11-03', 'Election Day'),
-    h('2027-08-09', 'Victory Day'),
+    { kind: 'nth', month: 8, weekday: MON, n: 2, name: 'Victory Day' },
+    electionDay('Election Day', true),
   ],
   // Utah Code § 63G-1-301.
-  UT: [
-    ...FEDERAL,
-    h('2026-07-24', 'Pioneer Day'),
-    h('2027-07-23', 'Pioneer Day (observed)'),
-    h('2027-07-24', 'Pioneer Day'),
-  ],
+  UT: [...FEDERAL, { kind: 'fixed', month: 7, day: 24, observed: true, name: 'Pioneer Day' }],
 };
+
+/** Years the rules are known to describe; outside them the engine fails closed. */
+export const HOLIDAY_RULES_FROM = 2021;

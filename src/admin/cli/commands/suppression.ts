@@ -1,0 +1,152 @@
+import { type FileHandle, open } from 'node:fs/promises';
+import { Option } from 'commander';
+import { readAnswer, seg, type Upload } from '../client.js';
+import { type Answer, EXIT, fields, formatValue, report, type View } from '../output.js';
+import { ProgressBar } from '../progress.js';
+import { errorCode, fileStream } from './consent.js';
+import type { CliSession, CommandGroup } from './shared.js';
+
+const LISTS = ['internal', 'national', 'state', 'litigator'];
+const base = (orgId: string, list: string) => `/admin/orgs/${seg(orgId)}/suppression/${seg(list)}`;
+const entryView: View = { primary: (e) => e.e164 ?? e.removed, human: (e) => fields(e, []) };
+
+interface Rejected {
+  line: number;
+  error: string;
+}
+
+export function suppressionImportSummary(s: Answer): string {
+  const rejected = Array.isArray(s.rejected) ? (s.rejected as Rejected[]) : [];
+  const count = Number(s.rejected_count ?? rejected.length);
+  const lines = [
+    `${formatValue(s.list)} list dated ${formatValue(s.listed_on)}: ${formatValue(s.rows)} rows, ` +
+      `${formatValue(s.added)} added, ${formatValue(s.removed)} removed, ${count} rejected`,
+    ...rejected.map((r) => `  line ${r.line}: ${r.error}`),
+  ];
+  if (count > rejected.length) lines.push(`  … ${count - rejected.length} more not listed`);
+  return lines.join('\n');
+}
+
+const importView: View = { primary: (s) => s.added, human: suppressionImportSummary };
+
+async function importFile(
+  s: CliSession,
+  orgId: string,
+  list: string,
+  file: string,
+  query: URLSearchParams,
+): Promise<number> {
+  let fh: FileHandle;
+  let size: number;
+  try {
+    fh = await open(file, 'r');
+    size = (await fh.stat()).size;
+  } catch (err) {
+    s.stderr.write(`error: cannot read ${file} (${errorCode(err)})\n`);
+    return EXIT.usage;
+  }
+  const bar =
+    s.mode !== 'quiet' && s.stderr.isTTY === true ? new ProgressBar(s.stderr, size) : null;
+  try {
+    bar?.update(0);
+    const upload: Upload = {
+      contentType: 'text/plain',
+      stream: fileStream(fh, (bytes) => bar?.update(bytes)),
+    };
+    const qs = query.toString();
+    const opened = await s.open({
+      method: 'POST',
+      path: `${base(orgId, list)}/import${qs ? `?${qs}` : ''}`,
+      upload,
+    });
+    const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
+    bar?.clear();
+    return report(s, s.mode, outcome, importView);
+  } finally {
+    await fh.close();
+  }
+}
+
+const IMPORT_AFTER = `
+FILE holds one number a line: E.164, 10 digits or AREACODE,NUMBER; further
+columns: a state code (state lists) and A/D (change files: D deletes). It is
+streamed, so any size works; on a terminal a progress bar is drawn on stderr.
+--replace makes the file the whole list for what it covers (the national list:
+its area codes). -q prints the number of entries written.`;
+
+export const suppressionCommands: CommandGroup = (program, ctx) => {
+  const sup = program
+    .command('suppression')
+    .description('do-not-call, state and litigator lists per organization');
+  const listArg = new Option('--list <list>', 'which list').choices(LISTS).makeOptionMandatory();
+
+  sup
+    .command('import')
+    .description('import a list file (national registry, state, litigator or internal)')
+    .argument('<org_id>')
+    .argument('<file>')
+    .addOption(listArg)
+    .option('--replace', 'the file is the complete list for the area codes or states it covers')
+    .option('--list-date <date>', 'the date of the registry copy (YYYY-MM-DD, default today)')
+    .option('--source <source>', 'where the file came from')
+    .option('--state <XX>', 'the state of every line of a state list without a state column')
+    .addHelpText('after', IMPORT_AFTER)
+    .action((orgId: string, file: string, o, cmd) => {
+      const q = new URLSearchParams();
+      if (o.replace) q.set('mode', 'replace');
+      if (o.listDate) q.set('list_date', o.listDate);
+      if (o.source) q.set('source', o.source);
+      if (o.state) q.set('state', o.state);
+      return ctx.stream(cmd, (session) => importFile(session, orgId, o.list, file, q));
+    });
+
+  sup
+    .command('add')
+    .description('add or update one entry')
+    .argument('<org_id>')
+    .argument('<e164>')
+    .addOption(listArg)
+    .option('--source <source>', 'where the request came from')
+    .option('--list-date <date>', 'the list date (default today)')
+    .option('--state <XX>', 'state lists: the state')
+    .action((orgId: string, e164: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'PUT',
+          path: `${base(orgId, o.list)}/${seg(e164)}`,
+          body: { source: o.source, list_date: o.listDate, state: o.state },
+        },
+        entryView,
+      ),
+    );
+
+  sup
+    .command('show')
+    .description('show one entry')
+    .argument('<org_id>')
+    .argument('<e164>')
+    .addOption(listArg)
+    .action((orgId: string, e164: string, o, cmd) =>
+      ctx.send(cmd, { method: 'GET', path: `${base(orgId, o.list)}/${seg(e164)}` }, entryView),
+    );
+
+  sup
+    .command('remove')
+    .description('remove one entry (audited with the reason)')
+    .argument('<org_id>')
+    .argument('<e164>')
+    .addOption(listArg)
+    .requiredOption('--reason <reason>', 'why the entry is removed')
+    .action((orgId: string, e164: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        {
+          method: 'DELETE',
+          path: `${base(orgId, o.list)}/${seg(e164)}`,
+          body: { reason: o.reason },
+        },
+        entryView,
+      ),
+    );
+};

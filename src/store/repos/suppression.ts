@@ -1,0 +1,262 @@
+/**
+ * Suppression lists, their imports and settings, and cached RND answers (migration 0010).
+ * Raw SQL: the bulk paths use unnest() over array literals, one statement per batch.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import type {
+  RndAnswer,
+  RndResult,
+  SuppressionFacts,
+  SuppressionList,
+} from '../../domain/outbound/compliance/index.js';
+import type { Executor } from '../db.js';
+
+async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
+  const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(r) ? r : r.rows;
+}
+
+/** '+14155550123' → '14155550123'; null when it cannot be a stored number. */
+export function storedNumber(e164: string): string | null {
+  return /^\+[1-9]\d{6,14}$/.test(e164) ? e164.slice(1) : null;
+}
+
+type FactsRow = {
+  hits: SuppressionFacts['hits'];
+  national: string | null;
+  litigator: boolean | null;
+  rnd: { consent_date: string; result: RndResult; checked_at: number }[];
+};
+
+/**
+ * Everything the touch gate needs from the lists in one round trip: the contact's entries on
+ * every list (one primary-key range read), the newest national import date (one index probe),
+ * the organization's litigator setting and the stored RND answers for the number.
+ */
+export async function suppressionFacts(
+  ex: Executor,
+  orgId: string,
+  e164: string,
+): Promise<SuppressionFacts> {
+  const number = storedNumber(e164) ?? '0';
+  const [row] = await rowsOf<FactsRow>(
+    ex,
+    sql`select
+      (select coalesce(jsonb_agg(jsonb_build_object('list', s.list, 'listed_on', s.listed_on::text,
+          'source', s.source, 'state', s.state) order by s.list), '[]'::jsonb)
+         from suppression_entries s where s.org_id = ${orgId} and s.number = ${number}::bigint) as hits,
+      (select max(i.listed_on)::text from suppression_imports i
+        where i.org_id = ${orgId} and i.list = 'national') as national,
+      (select t.litigator_blocks from suppression_settings t where t.org_id = ${orgId}) as litigator,
+      (select coalesce(jsonb_agg(jsonb_build_object('consent_date', r.consent_date::text,
+          'result', r.result, 'checked_at', floor(extract(epoch from r.checked_at) * 1000))), '[]'::jsonb)
+         from rnd_results r where r.e164 = ${e164}) as rnd`,
+  );
+  return {
+    hits: row?.hits ?? [],
+    national_list_date: row?.national ?? null,
+    litigator_blocks: row?.litigator ?? true,
+    rnd: (row?.rnd ?? []).map((a) => ({ ...a, checked_at: Number(a.checked_at) })),
+  };
+}
+
+export interface EntryRow {
+  list: SuppressionList;
+  number: string;
+  state: string | null;
+  source: string;
+  listed_on: string;
+  added_at: string;
+}
+
+export async function getEntry(
+  ex: Executor,
+  orgId: string,
+  list: SuppressionList,
+  number: string,
+): Promise<EntryRow | null> {
+  const [row] = await rowsOf<EntryRow>(
+    ex,
+    sql`select list, number::text as number, state, source, listed_on::text as listed_on,
+          to_char(added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at
+        from suppression_entries
+        where org_id = ${orgId} and number = ${number}::bigint and list = ${list}`,
+  );
+  return row ?? null;
+}
+
+export async function putEntry(
+  ex: Executor,
+  orgId: string,
+  e: {
+    list: SuppressionList;
+    number: string;
+    state: string | null;
+    source: string;
+    listedOn: string;
+    at: Date;
+  },
+): Promise<void> {
+  await ex.execute(sql`insert into suppression_entries
+      (org_id, number, list, state, source, listed_on, added_at)
+    values (${orgId}, ${e.number}::bigint, ${e.list}, ${e.state}, ${e.source}, ${e.listedOn}::date, ${e.at.toISOString()}::timestamptz)
+    on conflict (org_id, number, list) do update set state = excluded.state,
+      source = excluded.source, listed_on = excluded.listed_on, added_at = excluded.added_at`);
+}
+
+export async function deleteEntry(
+  ex: Executor,
+  orgId: string,
+  list: SuppressionList,
+  number: string,
+): Promise<boolean> {
+  const rows = await rowsOf<{ number: string }>(
+    ex,
+    sql`delete from suppression_entries where org_id = ${orgId} and number = ${number}::bigint
+        and list = ${list} returning number::text as number`,
+  );
+  return rows.length > 0;
+}
+
+const arrayLiteral = (values: readonly (string | null)[]) =>
+  `{${values.map((v) => (v === null ? 'NULL' : `"${v}"`)).join(',')}}`;
+
+export interface BatchRow {
+  number: string;
+  state: string | null;
+}
+
+/** Upserts one batch in one statement; returns how many rows it inserted or changed. */
+export async function upsertBatch(
+  ex: Executor,
+  orgId: string,
+  b: { list: SuppressionList; source: string; listedOn: string; at: Date; importId: string },
+  rows: readonly BatchRow[],
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const numbers = `{${rows.map((r) => r.number).join(',')}}`;
+  const states = arrayLiteral(rows.map((r) => r.state));
+  const out = await rowsOf<{ n: number }>(
+    ex,
+    sql`with ins as (
+      insert into suppression_entries (org_id, number, list, state, source, listed_on, added_at, import_id)
+      select ${orgId}, n, ${b.list}, s, ${b.source}, ${b.listedOn}::date, ${b.at.toISOString()}::timestamptz, ${b.importId}
+        from unnest(${numbers}::bigint[], ${states}::text[]) as u(n, s)
+      on conflict (org_id, number, list) do update set state = excluded.state,
+        source = excluded.source, listed_on = excluded.listed_on, import_id = excluded.import_id
+      returning 1)
+    select count(*)::int as n from ins`,
+  );
+  return Number(out[0]?.n ?? 0);
+}
+
+export async function deleteBatch(
+  ex: Executor,
+  orgId: string,
+  list: SuppressionList,
+  numbers: readonly string[],
+): Promise<number> {
+  if (numbers.length === 0) return 0;
+  const out = await rowsOf<{ n: number }>(
+    ex,
+    sql`with del as (delete from suppression_entries where org_id = ${orgId} and list = ${list}
+        and number = any(${`{${numbers.join(',')}}`}::bigint[]) returning 1)
+      select count(*)::int as n from del`,
+  );
+  return Number(out[0]?.n ?? 0);
+}
+
+/**
+ * After a full-file import: removes the list's entries the file did not write, within the
+ * scope the file covers (its NANP area codes for the national list, its states for a state list,
+ * the whole list otherwise).
+ */
+export async function removeUntouched(
+  ex: Executor,
+  orgId: string,
+  list: SuppressionList,
+  importId: string,
+  scope: { areaCodes?: readonly number[]; states?: readonly string[] },
+): Promise<number> {
+  let filter = sql``;
+  if (scope.areaCodes) {
+    filter = sql` and number between 10000000000 and 19999999999
+      and ((number - 10000000000) / 10000000)::int = any(${`{${scope.areaCodes.join(',')}}`}::int[])`;
+  } else if (scope.states) {
+    filter = sql` and state = any(${arrayLiteral(scope.states)}::text[])`;
+  }
+  const out = await rowsOf<{ n: number }>(
+    ex,
+    sql`with del as (delete from suppression_entries where org_id = ${orgId} and list = ${list}
+        and import_id is distinct from ${importId}${filter} returning 1)
+      select count(*)::int as n from del`,
+  );
+  return Number(out[0]?.n ?? 0);
+}
+
+export interface ImportRecord {
+  id: string;
+  orgId: string;
+  list: SuppressionList;
+  mode: string;
+  source: string;
+  listedOn: string;
+  rows: number;
+  added: number;
+  removed: number;
+  rejected: number;
+  startedAt: Date;
+  finishedAt: Date;
+  actor: string;
+}
+
+export async function recordImport(ex: Executor, r: ImportRecord): Promise<void> {
+  await ex.execute(sql`insert into suppression_imports
+    (id, org_id, list, mode, source, listed_on, rows, added, removed, rejected, started_at, finished_at, actor)
+    values (${r.id}, ${r.orgId}, ${r.list}, ${r.mode}, ${r.source}, ${r.listedOn}::date, ${r.rows},
+      ${r.added}, ${r.removed}, ${r.rejected}, ${r.startedAt.toISOString()}::timestamptz,
+      ${r.finishedAt.toISOString()}::timestamptz, ${r.actor})`);
+}
+
+/** Newest national list date per organization that has imported one (for staleness notes). */
+export async function nationalListDates(
+  ex: Executor,
+): Promise<{ org_id: string; listed_on: string }[]> {
+  return rowsOf(
+    ex,
+    sql`select org_id, max(listed_on)::text as listed_on from suppression_imports
+        where list = 'national' group by org_id`,
+  );
+}
+
+export async function setLitigatorBlocks(
+  ex: Executor,
+  orgId: string,
+  blocks: boolean,
+  at: Date,
+): Promise<void> {
+  await ex.execute(sql`insert into suppression_settings (org_id, litigator_blocks, updated_at)
+    values (${orgId}, ${blocks}, ${at.toISOString()}::timestamptz)
+    on conflict (org_id) do update set litigator_blocks = excluded.litigator_blocks,
+      updated_at = excluded.updated_at`);
+}
+
+export async function litigatorBlocks(ex: Executor, orgId: string): Promise<boolean> {
+  const [row] = await rowsOf<{ b: boolean }>(
+    ex,
+    sql`select litigator_blocks as b from suppression_settings where org_id = ${orgId}`,
+  );
+  return row?.b ?? true;
+}
+
+export async function saveRndAnswer(
+  ex: Executor,
+  e164: string,
+  a: RndAnswer & { checker: string },
+): Promise<void> {
+  await ex.execute(sql`insert into rnd_results (e164, consent_date, result, checker, checked_at)
+    values (${e164}, ${a.consent_date}::date, ${a.result}, ${a.checker},
+      ${new Date(a.checked_at).toISOString()}::timestamptz)
+    on conflict (e164, consent_date) do update set result = excluded.result,
+      checker = excluded.checker, checked_at = excluded.checked_at`);
+}
