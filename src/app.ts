@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { adminRoutes } from './admin/routes.js';
+import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import { installErrorHandling, trackRoutes } from './http/error-handler.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   logger: Logger;
   /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
   twilio?: TwilioSettings | undefined;
+  /** Absent: the defaults (private targets refused). */
+  webhooks?: WebhookSettings | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

@@ -37,6 +37,59 @@ export interface Config {
   /** The visibility timeout: a claimed job another worker may take once this has passed. */
   workerLeaseSeconds: number;
   dispatchMaxAttempts: number;
+  webhooks: WebhookSettings;
+}
+
+/** Outgoing webhooks (docs/webhooks.md). */
+export interface WebhookSettings {
+  /** Accept loopback/private targets and plain http:// (tests, local receivers). */
+  allowPrivateTargets: boolean;
+  timeoutMs: number;
+  maxAttempts: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  perEndpointConcurrency: number;
+  concurrency: number;
+  /** An endpoint is disabled after this many failures in a row… */
+  disableAfterFailures: number;
+  /** …spanning at least this long. */
+  disableAfterMs: number;
+  /** At most one pool.exhausted per campaign per interval. */
+  poolAlertIntervalMs: number;
+  /** Bytes of a receiver's answer read and kept with the attempt. */
+  responseBytes: number;
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  allowPrivateTargets: false,
+  timeoutMs: 10_000,
+  maxAttempts: 16,
+  backoffBaseMs: 10_000,
+  backoffMaxMs: 6 * 3_600_000,
+  perEndpointConcurrency: 4,
+  concurrency: 64,
+  disableAfterFailures: 50,
+  disableAfterMs: 24 * 3_600_000,
+  poolAlertIntervalMs: 3_600_000,
+  responseBytes: 1024,
+};
+
+function webhookConfig(env: Env): WebhookSettings {
+  const d = DEFAULT_WEBHOOK_SETTINGS;
+  return {
+    allowPrivateTargets: ['1', 'true'].includes(env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? ''),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', d.timeoutMs, 100, 60_000),
+    maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', d.maxAttempts, 1, 100),
+    backoffBaseMs: int(env, 'WEBHOOK_BACKOFF_BASE_MS', d.backoffBaseMs, 10, 3_600_000),
+    backoffMaxMs: int(env, 'WEBHOOK_BACKOFF_MAX_MS', d.backoffMaxMs, 10, 7 * 86_400_000),
+    perEndpointConcurrency: int(env, 'WEBHOOK_PER_ENDPOINT_CONCURRENCY', 4, 1, 100),
+    concurrency: int(env, 'WEBHOOK_CONCURRENCY', d.concurrency, 1, 1000),
+    disableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1, 1_000_000),
+    disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0, 24 * 365) * 3_600_000,
+    poolAlertIntervalMs:
+      int(env, 'WEBHOOK_POOL_ALERT_INTERVAL_SECONDS', 3600, 0, 30 * 86_400) * 1000,
+    responseBytes: int(env, 'WEBHOOK_RESPONSE_BYTES', d.responseBytes, 0, 65_536),
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -101,6 +154,7 @@ export function loadConfig(env: Env = process.env): Config {
     workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
     workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 60, 1, 3600),
     dispatchMaxAttempts: int(env, 'DISPATCH_MAX_ATTEMPTS', 8, 1, 100),
+    webhooks: webhookConfig(env),
   };
 }
 

@@ -23,6 +23,8 @@ const catalogue = {
   key_not_found: 404,
   number_not_found: 404,
   touch_not_found: 404,
+  webhook_not_found: 404,
+  event_not_found: 404,
   'Not Found': 404,
   'Method Not Allowed': 405,
   idempotency_key_in_use: 409,
@@ -72,6 +74,8 @@ export const errors = {
   keyNotFound: () => new AppError('key_not_found'),
   numberNotFound: () => new AppError('number_not_found'),
   touchNotFound: () => new AppError('touch_not_found'),
+  webhookNotFound: () => new AppError('webhook_not_found'),
+  eventNotFound: () => new AppError('event_not_found'),
   routeNotFound: () => new AppError('Not Found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError('Method Not Allowed', { allow: allow.join(', ') }),

@@ -10,6 +10,8 @@ import {
   type RateLimiter,
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
+import { WebhookSender } from './domain/webhooks/sender.js';
+import { WebhookWorker } from './domain/webhooks/worker.js';
 import { createMetrics } from './http/metrics.js';
 import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';
@@ -33,6 +35,8 @@ export async function openConfiguredStore(
 export interface Runtime extends AppDeps {
   /** The dispatch worker, not yet started; null with WORKER=0. */
   worker: DispatchWorker | null;
+  /** The webhook delivery worker, not yet started; null with WORKER=0. */
+  webhookWorker: WebhookWorker | null;
   close(): Promise<void>;
 }
 
@@ -55,6 +59,39 @@ export function createWorker(
   );
 }
 
+/** A webhook delivery worker (also used by src/worker.ts); stop() also closes its connections. */
+export function createWebhookWorker(
+  config: Config,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
+): WebhookWorker {
+  const w = config.webhooks;
+  const sender = new WebhookSender({
+    timeoutMs: w.timeoutMs,
+    maxResponseBytes: w.responseBytes,
+    allowPrivate: w.allowPrivateTargets,
+  });
+  const worker = new WebhookWorker(
+    { ...deps, sender, logger: deps.logger.child({ component: 'webhooks' }) },
+    {
+      maxAttempts: w.maxAttempts,
+      backoffBaseMs: w.backoffBaseMs,
+      backoffMaxMs: w.backoffMaxMs,
+      perEndpoint: w.perEndpointConcurrency,
+      concurrency: w.concurrency,
+      pollMs: config.workerPollMs,
+      leaseMs: w.timeoutMs + 30_000,
+      disableAfterFailures: w.disableAfterFailures,
+      disableAfterMs: w.disableAfterMs,
+    },
+  );
+  const stop = worker.stop.bind(worker);
+  worker.stop = async () => {
+    await stop();
+    sender.close();
+  };
+  return worker;
+}
+
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
@@ -72,6 +109,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   }
   const metrics = createMetrics(() => poolUsage(store, new Date(clock.now())));
   const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
+  const webhookWorker = config.worker
+    ? createWebhookWorker(config, { store, clock, logger, metrics })
+    : null;
   logger.info(
     {
       store: store.kind,
@@ -89,9 +129,11 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     metrics,
     logger,
     twilio: { authToken: config.twilioAuthToken, publicBaseUrl: config.publicBaseUrl },
+    webhooks: config.webhooks,
     worker,
+    webhookWorker,
     async close() {
-      await worker?.stop();
+      await Promise.all([worker?.stop(), webhookWorker?.stop()]);
       sync.stop();
       await limiter.close();
       await store.close();

@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   await api.listen({ port: config.port, host: config.host });
   await admin.listen({ port: config.adminPort, host: config.adminHost });
   runtime.worker?.start();
+  runtime.webhookWorker?.start();
   if (!config.adminToken) {
     logger.info(
       { file: `${config.dataDir}/admin-token` },

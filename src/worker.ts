@@ -1,10 +1,10 @@
 import { systemClock } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logger.js';
-import { createWorker, openConfiguredStore } from './runtime.js';
+import { createWebhookWorker, createWorker, openConfiguredStore } from './runtime.js';
 
 /**
- * A dispatch worker on its own (`npm run worker`), for deployments that run the API with
+ * A dispatch worker and a webhook delivery worker on their own (`npm run worker`), for deployments that run the API with
  * WORKER=0 or want more workers. On the embedded store only one process may open DATA_DIR, so
  * use it there only while the server is stopped; with PostgreSQL any number may run.
  */
@@ -13,7 +13,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4));
   const worker = createWorker(config, { store, clock: systemClock, logger });
+  const webhooks = createWebhookWorker(config, { store, clock: systemClock, logger });
   worker.start();
+  webhooks.start();
   logger.info(
     { carrier: config.carrier, worker: worker.options.workerId },
     'dispatch worker started',
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'worker stopping after the round in progress');
-    await worker.stop();
+    await Promise.all([worker.stop(), webhooks.stop()]);
     await store.close();
     process.exit(0);
   };

@@ -29,6 +29,7 @@ import {
 } from './orgs-keys.js';
 import * as S from './schemas.js';
 import { touchRoutes } from './touches-routes.js';
+import { webhookRoutes } from './webhooks-routes.js';
 
 type OrgP = { org_id: string };
 type KeyP = { key_id: string };
@@ -200,6 +201,7 @@ export function adminRoutes(app: FastifyInstance, deps: AppDeps, adminToken: str
 
     consentRoutes(admin, deps);
     touchRoutes(admin, deps);
+    webhookRoutes(admin, deps, ctx);
 
     admin.get(
       '/admin/orgs/:org_id/audit',
