@@ -79,7 +79,9 @@ export function createWebhookWorker(
       perEndpoint: w.perEndpointConcurrency,
       concurrency: w.concurrency,
       pollMs: config.workerPollMs,
-      leaseMs: w.timeoutMs + 30_000,
+      // Past the request deadline plus the time to record it; a worker killed mid-request
+      // leaves a lease that runs out this long after, and another round sends the event again.
+      leaseMs: 2 * w.timeoutMs + 5_000,
       disableAfterFailures: w.disableAfterFailures,
       disableAfterMs: w.disableAfterMs,
     },

@@ -7,7 +7,7 @@ export interface AdminTarget {
 }
 
 export interface ApiRequest {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT';
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
   path: string;
   /** Sent as JSON. */
   body?: unknown;

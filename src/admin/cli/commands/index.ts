@@ -6,6 +6,7 @@ import { exportCommands } from './export.js';
 import { keyCommands } from './key.js';
 import { orgCommands } from './org.js';
 import type { CommandGroup } from './shared.js';
+import { webhookCommands } from './webhook.js';
 
 /** Help lists groups in this order; a new group is a new file and one line here. */
 export const commandGroups: CommandGroup[] = [
@@ -16,4 +17,5 @@ export const commandGroups: CommandGroup[] = [
   auditCommands,
   exportCommands,
   consentCommands,
+  webhookCommands,
 ];
