@@ -11,6 +11,7 @@ import { adminRoutes } from './admin/routes.js';
 import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
+import { openApiWebhooks } from './domain/webhooks/schemas.js';
 import { installErrorHandling, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
 import { requestIdFor } from './http/request-id.js';
@@ -98,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const table = trackRoutes(app);
   installErrorHandling(app, table);
   instrument(app, deps.metrics);
+  const events = openApiWebhooks();
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -107,7 +109,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         description:
           'DNI sessions, buyer reports and governed outbound touches. Authenticate with `Authorization: Bearer svc_live_…`.',
       },
-      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
+      components: {
+        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+        schemas: events.schemas as never,
+      },
+      // The events an organization's webhook endpoints receive (docs/webhooks.md); the
+      // plugin passes `webhooks` through, its OpenAPI 3.0 types do not know the field.
+      webhooks: events.webhooks as never,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -2,7 +2,10 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { Value } from 'typebox/value';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../src/config.js';
+import type { EventType } from '../../src/domain/webhooks/events.js';
+import { eventSchema } from '../../src/domain/webhooks/schemas.js';
 import { WebhookSender } from '../../src/domain/webhooks/sender.js';
 import { type DeliveryOptions, WebhookWorker } from '../../src/domain/webhooks/worker.js';
 import { adminCall, type Harness } from './harness.js';
@@ -48,8 +51,13 @@ export class Receiver {
     return this;
   }
 
+  /** The bodies received, each checked against its published schema. */
   bodies(): any[] {
-    return this.received.map((r) => JSON.parse(r.body));
+    return this.received.map((r) => {
+      const body = JSON.parse(r.body);
+      checkEventSchema(body);
+      return body;
+    });
   }
 
   async close(): Promise<void> {
@@ -93,4 +101,14 @@ export async function createWebhook(
   events: string[] = ['*'],
 ) {
   return adminCall(h, 'POST', `/admin/orgs/${orgId}/webhooks`, { url, events });
+}
+
+/** Throws unless the body matches its type's published JSON Schema. */
+export function checkEventSchema(body: { type: EventType }): void {
+  const schema = eventSchema(body.type);
+  const value: unknown = body;
+  if (!Value.Check(schema, value)) {
+    const errors = [...Value.Errors(schema, value)].slice(0, 5);
+    throw new Error(`${body.type} does not match its schema: ${JSON.stringify(errors)}`);
+  }
 }

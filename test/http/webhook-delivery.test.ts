@@ -12,6 +12,7 @@ import {
 import { report } from '../helpers/reports.js';
 import {
   allowPrivateTargets,
+  checkEventSchema,
   createWebhook,
   Receiver,
   webhookWorker,
@@ -84,6 +85,7 @@ describe('call.received and call.completed through the Twilio webhooks', () => {
     const verified = new Webhook(w.secret).verify(got.body, got.headers as Record<string, string>);
     expect(verified).toMatchObject({ type: 'call.received', org_id: t.orgId });
     const body = JSON.parse(got.body);
+    checkEventSchema(body);
     expect(got.headers['webhook-id']).toBe(body.id);
     expect(body.data).toMatchObject({
       campaign_code: t.code,
@@ -109,6 +111,7 @@ describe('call.received and call.completed through the Twilio webhooks', () => {
     });
     expect(await worker.tick()).toBe(1);
     const done = JSON.parse(r.received[1]!.body);
+    checkEventSchema(done);
     expect(done.type).toBe('call.completed');
     expect(done.data).toMatchObject({
       call_id: body.data.call_id,
