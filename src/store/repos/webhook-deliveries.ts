@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
 import type { Executor, Store } from '../db.js';
 import {
@@ -168,10 +168,20 @@ export async function recordAttempt(
       .returning({ id: webhookDeliveries.id });
     if (moved.length === 0) return { kept: false, disabled: null };
     if (a.outcome === 'delivered') {
+      // Only when a failure run is open: every success taking the endpoint's row lock would
+      // serialise the endpoint's concurrent deliveries on it.
       await tx
         .update(webhookEndpoints)
         .set({ consecutiveFailures: 0, failingSince: null })
-        .where(eq(webhookEndpoints.id, d.endpointId));
+        .where(
+          and(
+            eq(webhookEndpoints.id, d.endpointId),
+            or(
+              gt(webhookEndpoints.consecutiveFailures, 0),
+              isNotNull(webhookEndpoints.failingSince),
+            ),
+          ),
+        );
       return { kept: true, disabled: null };
     }
     const [ep] = await tx
