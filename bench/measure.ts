@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Child, compiledBench } from './child.js';
 import type { DirectResult } from './direct.js';
+import type { BenchReceiver } from './receiver.js';
 import type { BenchRow, Json } from './rows.js';
 import { backgroundCores, machineTicks } from './stats.js';
 import type { StoreTarget } from './stores.js';
@@ -47,6 +48,8 @@ export interface RowResult {
   backgroundCores: number | null;
   /** DNI outcomes counted by the server during the measured window. */
   outcomes?: Record<string, number>;
+  /** Webhook rows: what the parent's receiver got during the measured window. */
+  webhooks?: { delivered: number; perSecond: number };
 }
 
 interface Window {
@@ -121,8 +124,9 @@ async function runHttp(
   seed: Json,
   apiKey: string,
   s: BenchSettings,
+  receiver?: BenchReceiver,
 ) {
-  const child = Child.start('server.js', { ...target.env, LOG_LEVEL: s.logLevel });
+  const child = Child.start('server.js', { ...target.env, LOG_LEVEL: s.logLevel, ...row.env });
   try {
     const { port } = await child.next<Message & { port: number }>('ready');
     const load = (phase: string, duration: number) =>
@@ -134,11 +138,14 @@ async function runHttp(
         ...(row.rate ? { overallRate: row.rate } : {}),
       });
     await load('warmup', s.warmupSeconds);
+    const received0 = receiver?.count ?? 0;
     const { value: r, window: w } = await window(target, child, profileFile(s, target, row), () =>
       load('measure', s.seconds),
     );
+    const delivered = (receiver?.count ?? 0) - received0;
     const usage = await child.stop();
     return {
+      ...(receiver ? { webhooks: { delivered, perSecond: delivered / w.seconds } } : {}),
       ok: r['2xx'],
       seconds: r.duration,
       p50Ms: r.latency.p50,
@@ -195,10 +202,11 @@ export async function runRow(
   seed: Json,
   apiKey: string,
   s: BenchSettings,
+  receiver?: BenchReceiver,
 ): Promise<RowResult> {
   const background = await backgroundCores();
-  const m = row.http
-    ? await runHttp(target, row, seed, apiKey, s)
+  const m: Awaited<ReturnType<typeof runDirect>> & { webhooks?: RowResult['webhooks'] } = row.http
+    ? await runHttp(target, row, seed, apiKey, s, row.countsWebhooks ? receiver : undefined)
     : await runDirect(target, row, seed, s);
   // Operations in the CPU window (which also spans the IPC round trips around it).
   const perOp = (micros: number) => (m.ok > 0 ? micros / ((m.ok / m.seconds) * m.w.seconds) : 0);
@@ -228,5 +236,6 @@ export async function runRow(
     },
     backgroundCores: background,
     ...(m.w.outcomes && Object.keys(m.w.outcomes).length ? { outcomes: m.w.outcomes } : {}),
+    ...(m.webhooks ? { webhooks: m.webhooks } : {}),
   };
 }

@@ -133,6 +133,11 @@ export function render(results: RowResult[], rs: Ratio[], gs: Goal[], notes: str
   for (const r of results) {
     if (r.errorDetail) out.push(`  ${r.store} ${r.row}: ${r.errorDetail}`);
     if (r.outcomes) out.push(`  ${r.store} ${r.row} outcomes: ${JSON.stringify(r.outcomes)}`);
+    if (r.webhooks) {
+      out.push(
+        `  ${r.store} ${r.row}: ${fmt(r.rps, 0)} events/s produced, ${fmt(r.webhooks.perSecond, 0)}/s delivered to the local receiver (${r.webhooks.delivered} in the window)`,
+      );
+    }
     if (r.row !== 'dni-exhausted' && (r.outcomes?.shared || r.outcomes?.overflow)) {
       out.push(`  WARNING ${r.store} ${r.row}: the pool ran out during the row; raise BENCH_POOL`);
     }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
+import twilio from 'twilio';
 
 export type Json = Record<string, unknown>;
 
@@ -14,6 +15,8 @@ export interface SeedApi {
   campaign(pool: number): Promise<string>;
   /** BENCH_POOL: a pool large enough not to run out during a row. */
   poolSize: number;
+  /** The parent's webhook receiver (bench/receiver.ts). */
+  receiverUrl: string;
 }
 
 export interface HttpContext {
@@ -48,6 +51,10 @@ export interface BenchRow {
   stores?: ('pglite' | 'postgres')[];
   /** Shown for information; not part of the ratios. */
   note?: string;
+  /** Extra environment of the server child. */
+  env?: Record<string, string>;
+  /** Count what the parent's webhook receiver gets during the measured window. */
+  countsWebhooks?: boolean;
 }
 
 /** The PostgreSQL goal's rate: p99 is judged with this many sessions/s offered. */
@@ -71,6 +78,44 @@ function dniCreate(ctx: HttpContext): autocannon.Request[] {
         ...req,
         body: JSON.stringify({ campaign_code: code, visitor_id: `v-${run}-${n++}` }),
       }),
+    },
+  ];
+}
+
+const TWILIO_TOKEN = 'bench0123456789abcdef0123456789ab';
+const PUBLIC_BASE = 'https://bench.example.com';
+const VOICE = '/carrier/twilio/voice';
+
+/** Twilio's voice webhook, signed, a new CallSid every request: each one records a call. */
+function twilioVoice(ctx: HttpContext): autocannon.Request[] {
+  const numbers = ctx.seed.numbers as string[];
+  const run = `${ctx.phase}${Date.now().toString(16)}`;
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: VOICE,
+      setupRequest: (req) => {
+        const i = n++;
+        const params = {
+          CallSid: `CA${run}${String(i).padStart(32 - run.length, '0')}`,
+          CallStatus: 'ringing',
+          From: `+1212${String(2_000_000 + (i % 7_000_000)).padStart(7, '0')}`,
+          To: numbers[i % numbers.length]!,
+        };
+        return {
+          ...req,
+          headers: {
+            'content-type': 'application/x-www-form-urlencoded',
+            'x-twilio-signature': twilio.getExpectedTwilioSignature(
+              TWILIO_TOKEN,
+              `${PUBLIC_BASE}${VOICE}`,
+              params,
+            ),
+          },
+          body: new URLSearchParams(params).toString(),
+        };
+      },
     },
   ];
 }
@@ -115,5 +160,29 @@ export const rows: BenchRow[] = [
     note: 'consent read, per-contact lock, frequency read, evaluation, touch, dispatch job, audit line',
     seed: async (api) => ({ orgId: api.orgId, campaignCode: await api.campaign(1) }),
     direct: 'ops/outbound-touch.js',
+  },
+  {
+    id: 'webhooks',
+    title: 'Webhooks: call.received per Twilio voice webhook, delivered to a local receiver',
+    note: 'req/s is the event-producing rate; the delivery rate is printed beside it',
+    env: {
+      BENCH_WORKERS: '1',
+      TWILIO_AUTH_TOKEN: TWILIO_TOKEN,
+      PUBLIC_BASE_URL: PUBLIC_BASE,
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+      WEBHOOK_PER_ENDPOINT_CONCURRENCY: '16',
+      WORKER_POLL_MS: '50',
+    },
+    countsWebhooks: true,
+    seed: async (api) => {
+      const code = await api.campaign(1000);
+      const shown = await api.admin('GET', `/admin/orgs/${api.orgId}/campaigns/${code}`);
+      await api.admin('POST', `/admin/orgs/${api.orgId}/webhooks`, {
+        url: api.receiverUrl,
+        events: ['call.received'],
+      });
+      return { numbers: shown.numbers };
+    },
+    http: twilioVoice,
   },
 ];

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileChildren } from './child.js';
 import { type BenchSettings, type RowResult, runRow } from './measure.js';
+import { BenchReceiver } from './receiver.js';
 import { goals, machineInfo, ratios, render } from './report.js';
 import { rows } from './rows.js';
 import { seedRows } from './seed.js';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
   const stores: { kind: string; version?: string; skipped?: string }[] = [];
   const results: RowResult[] = [];
   compileChildren();
+  const receiver = await new BenchReceiver().start();
   if (settings.cpuProfDir) mkdirSync(settings.cpuProfDir, { recursive: true });
   console.log(
     `bench: ${settings.seconds}s per row after ${settings.warmupSeconds}s warm-up, ${settings.connections} connections, LOG_LEVEL=${settings.logLevel}, pool ${settings.poolSize}`,
@@ -54,11 +56,12 @@ async function main(): Promise<void> {
     try {
       console.log(`${kind}: ${target.version}; seeding…`);
       const here = selected.filter((r) => !r.stores || r.stores.includes(target.kind));
-      const { apiKey, seeds } = await seedRows(target.env, here, settings.poolSize);
+      const { apiKey, seeds } = await seedRows(target.env, here, settings.poolSize, receiver.url);
       for (const row of here) {
-        const r = await runRow(target, row, seeds[row.id] ?? {}, apiKey, settings);
+        const r = await runRow(target, row, seeds[row.id] ?? {}, apiKey, settings, receiver);
+        const hooks = r.webhooks ? `, webhooks delivered ${r.webhooks.perSecond.toFixed(0)}/s` : '';
         console.log(
-          `  ${row.id}: ${r.rps.toFixed(0)}/s p50 ${r.p50Ms.toFixed(1)} ms p99 ${r.p99Ms.toFixed(1)} ms errors ${r.errors} RSS ${r.peakRssMb.toFixed(0)} MB`,
+          `  ${row.id}: ${r.rps.toFixed(0)}/s p50 ${r.p50Ms.toFixed(1)} ms p99 ${r.p99Ms.toFixed(1)} ms errors ${r.errors} RSS ${r.peakRssMb.toFixed(0)} MB${hooks}`,
         );
         results.push(r);
       }
@@ -67,6 +70,7 @@ async function main(): Promise<void> {
     }
   }
 
+  receiver.close();
   const rs = ratios(results);
   const gs = goals(results, rs);
   console.log(`\n${render(results, rs, gs, notes)}`);

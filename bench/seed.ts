@@ -18,9 +18,15 @@ export async function seedRows(
   storeEnv: Record<string, string>,
   rows: BenchRow[],
   poolSize: number,
+  receiverUrl = '',
 ): Promise<{ apiKey: string; seeds: Record<string, Json> }> {
   const token = `adm_${randomBytes(16).toString('hex')}`;
-  const config = loadConfig({ ...storeEnv, ADMIN_TOKEN: token });
+  // Private targets: the webhook row's receiver listens on 127.0.0.1.
+  const config = loadConfig({
+    ...storeEnv,
+    ADMIN_TOKEN: token,
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+  });
   const runtime = await openRuntime(config, pino({ level: 'silent' }), systemClock);
   const app = await buildAdminApp(runtime, token);
   try {
@@ -61,7 +67,14 @@ export async function seedRows(
       }
       return code;
     };
-    const api: SeedApi = { admin, orgId, apiKey: key.api_key as string, campaign, poolSize };
+    const api: SeedApi = {
+      admin,
+      orgId,
+      apiKey: key.api_key as string,
+      campaign,
+      poolSize,
+      receiverUrl,
+    };
     const seeds: Record<string, Json> = {};
     for (const row of rows) seeds[row.id] = row.seed ? await row.seed(api) : {};
     return { apiKey: api.apiKey, seeds };

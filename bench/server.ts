@@ -17,6 +17,11 @@ async function main(): Promise<void> {
   app.get('/__bench/noop', async () => ({ ok: true }));
   await app.ready();
   await app.listen({ host: '127.0.0.1', port: 0 });
+  // Rows that need the dispatch and webhook workers ask for them, as `npm start` runs them.
+  if (process.env.BENCH_WORKERS === '1') {
+    runtime.worker?.start();
+    runtime.webhookWorker?.start();
+  }
 
   const usage = async (): Promise<Usage> => {
     const counted = await runtime.metrics.dniSessions.get();

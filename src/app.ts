@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { adminRoutes } from './admin/routes.js';
+import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { RndRefresher } from './domain/outbound/rnd/refresh.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
@@ -47,6 +48,8 @@ export interface AppDeps {
   readinessTimeoutMs?: number | undefined;
   /** Reassigned-number checks run after a consent grant; absent: only the schedule runs them. */
   rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
+  /** Absent: the defaults (private targets refused). */
+  webhooks?: WebhookSettings | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

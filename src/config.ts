@@ -67,6 +67,7 @@ export interface Config {
     refreshDays: number;
     intervalMs: number;
   };
+  webhooks: WebhookSettings;
 }
 
 /** Bounded growth (docs/operations.md): what the retention job deletes, and how gently. */
@@ -82,6 +83,58 @@ export interface RetentionConfig {
   sessionDays: number;
   /** Dispatch jobs in a final state (done, failed), after this many days. */
   dispatchJobDays: number;
+}
+
+/** Outgoing webhooks (docs/webhooks.md). */
+export interface WebhookSettings {
+  /** Accept loopback/private targets and plain http:// (tests, local receivers). */
+  allowPrivateTargets: boolean;
+  timeoutMs: number;
+  maxAttempts: number;
+  backoffBaseMs: number;
+  backoffMaxMs: number;
+  perEndpointConcurrency: number;
+  concurrency: number;
+  /** An endpoint is disabled after this many failures in a row… */
+  disableAfterFailures: number;
+  /** …spanning at least this long. */
+  disableAfterMs: number;
+  /** At most one pool.exhausted per campaign per interval. */
+  poolAlertIntervalMs: number;
+  /** Bytes of a receiver's answer read and kept with the attempt. */
+  responseBytes: number;
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  allowPrivateTargets: false,
+  timeoutMs: 10_000,
+  maxAttempts: 16,
+  backoffBaseMs: 10_000,
+  backoffMaxMs: 6 * 3_600_000,
+  perEndpointConcurrency: 4,
+  concurrency: 64,
+  disableAfterFailures: 50,
+  disableAfterMs: 24 * 3_600_000,
+  poolAlertIntervalMs: 3_600_000,
+  responseBytes: 1024,
+};
+
+function webhookConfig(env: Env): WebhookSettings {
+  const d = DEFAULT_WEBHOOK_SETTINGS;
+  return {
+    allowPrivateTargets: ['1', 'true'].includes(env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? ''),
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', d.timeoutMs, 100, 60_000),
+    maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', d.maxAttempts, 1, 100),
+    backoffBaseMs: int(env, 'WEBHOOK_BACKOFF_BASE_MS', d.backoffBaseMs, 10, 3_600_000),
+    backoffMaxMs: int(env, 'WEBHOOK_BACKOFF_MAX_MS', d.backoffMaxMs, 10, 7 * 86_400_000),
+    perEndpointConcurrency: int(env, 'WEBHOOK_PER_ENDPOINT_CONCURRENCY', 4, 1, 100),
+    concurrency: int(env, 'WEBHOOK_CONCURRENCY', d.concurrency, 1, 1000),
+    disableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1, 1_000_000),
+    disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0, 24 * 365) * 3_600_000,
+    poolAlertIntervalMs:
+      int(env, 'WEBHOOK_POOL_ALERT_INTERVAL_SECONDS', 3600, 0, 30 * 86_400) * 1000,
+    responseBytes: int(env, 'WEBHOOK_RESPONSE_BYTES', d.responseBytes, 0, 65_536),
+  };
 }
 
 type Env = Record<string, string | undefined>;
@@ -167,6 +220,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     ...timeouts(env),
     rnd: rndConfig(env),
+    webhooks: webhookConfig(env),
   };
 }
 

@@ -25,6 +25,8 @@ const catalogue = {
   number_not_found: 404,
   touch_not_found: 404,
   suppression_entry_not_found: 404,
+  webhook_not_found: 404,
+  event_not_found: 404,
   'Not Found': 404,
   'Method Not Allowed': 405,
   idempotency_key_in_use: 409,
@@ -83,6 +85,8 @@ export const errors = {
   numberNotFound: () => new AppError('number_not_found'),
   touchNotFound: () => new AppError('touch_not_found'),
   suppressionEntryNotFound: () => new AppError('suppression_entry_not_found'),
+  webhookNotFound: () => new AppError('webhook_not_found'),
+  eventNotFound: () => new AppError('event_not_found'),
   routeNotFound: () => new AppError('Not Found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError('Method Not Allowed', { allow: allow.join(', ') }),

@@ -20,6 +20,8 @@ import {
   type RateLimiter,
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
+import { WebhookSender } from './domain/webhooks/sender.js';
+import { WebhookWorker } from './domain/webhooks/worker.js';
 import { createMetrics, type Metrics } from './http/metrics.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
@@ -63,6 +65,8 @@ export function createRndRefresher(
 export interface Runtime extends AppDeps {
   /** The dispatch worker, not yet started; null with WORKER=0. */
   worker: DispatchWorker | null;
+  /** The webhook delivery worker, not yet started; null with WORKER=0. */
+  webhookWorker: WebhookWorker | null;
   close(): Promise<void>;
 }
 
@@ -193,6 +197,41 @@ function suppressionListCheck(store: Store, clock: Clock): ReadinessCheck {
   };
 }
 
+/** A webhook delivery worker (also used by src/worker.ts); stop() also closes its connections. */
+export function createWebhookWorker(
+  config: Config,
+  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
+): WebhookWorker {
+  const w = config.webhooks;
+  const sender = new WebhookSender({
+    timeoutMs: w.timeoutMs,
+    maxResponseBytes: w.responseBytes,
+    allowPrivate: w.allowPrivateTargets,
+  });
+  const worker = new WebhookWorker(
+    { ...deps, sender, logger: deps.logger.child({ component: 'webhooks' }) },
+    {
+      maxAttempts: w.maxAttempts,
+      backoffBaseMs: w.backoffBaseMs,
+      backoffMaxMs: w.backoffMaxMs,
+      perEndpoint: w.perEndpointConcurrency,
+      concurrency: w.concurrency,
+      pollMs: config.workerPollMs,
+      // Past the request deadline plus the time to record it; a worker killed mid-request
+      // leaves a lease that runs out this long after, and another round sends the event again.
+      leaseMs: 2 * w.timeoutMs + 5_000,
+      disableAfterFailures: w.disableAfterFailures,
+      disableAfterMs: w.disableAfterMs,
+    },
+  );
+  const stop = worker.stop.bind(worker);
+  worker.stop = async () => {
+    await stop();
+    sender.close();
+  };
+  return worker;
+}
+
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
@@ -212,6 +251,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   const rnd = createRndRefresher(config, { store, clock, logger });
   // The schedule runs where the dispatch worker runs; grants trigger a check in any process.
   if (config.worker) rnd?.start();
+  const webhookWorker = config.worker
+    ? createWebhookWorker(config, { store, clock, logger, metrics })
+    : null;
   logger.info(
     {
       store: store.kind,
@@ -231,11 +273,13 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     twilio: { authToken: config.twilioAuthToken, publicBaseUrl: config.publicBaseUrl },
     readiness,
     readinessTimeoutMs: config.readinessTimeoutMs,
+    webhooks: config.webhooks,
     worker,
+    webhookWorker,
     rnd: rnd ?? undefined,
     async close() {
       await rnd?.stop();
-      await worker?.stop();
+      await Promise.all([worker?.stop(), webhookWorker?.stop()]);
       sync.stop();
       await limiter.close();
       await store.close();

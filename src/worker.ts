@@ -1,11 +1,11 @@
 import { systemClock } from './app.js';
 import { loadConfigOrExit } from './config.js';
 import { createLogger } from './logger.js';
-import { createWorker, openConfiguredStore } from './runtime.js';
+import { createWebhookWorker, createWorker, openConfiguredStore } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
 
 /**
- * A dispatch worker on its own (`npm run worker`), for deployments that run the API with
+ * A dispatch worker and a webhook delivery worker on their own (`npm run worker`), for deployments that run the API with
  * WORKER=0 or want more workers. On the embedded store the server runs the worker itself and
  * holds DATA_DIR, so this refuses to start beside it; with PostgreSQL any number may run.
  */
@@ -16,7 +16,9 @@ async function main(): Promise<void> {
     (err: unknown) => exitOnStartupFailure('worker failed to start', err, config),
   );
   const worker = createWorker(config, { store, clock: systemClock, logger });
+  const webhooks = createWebhookWorker(config, { store, clock: systemClock, logger });
   worker.start();
+  webhooks.start();
   logger.info(
     { carrier: config.carrier, worker: worker.options.workerId },
     'dispatch worker started',
@@ -27,7 +29,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'worker stopping after the round in progress');
-    await worker.stop();
+    await Promise.all([worker.stop(), webhooks.stop()]);
     await store.close();
     process.exit(0);
   };

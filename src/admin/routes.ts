@@ -36,6 +36,7 @@ import * as S from './schemas.js';
 import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
 import * as V from './view-schemas.js';
+import { webhookRoutes } from './webhooks-routes.js';
 
 type OrgP = { org_id: string };
 type KeyP = { key_id: string };
@@ -290,6 +291,7 @@ export function adminRoutes(
     touchRoutes(admin, deps);
     configListRoutes(admin, deps);
     activityListRoutes(admin, deps);
+    webhookRoutes(admin, deps, ctx);
 
     admin.get(
       '/admin/orgs/:org_id/audit',

@@ -12,7 +12,11 @@ export type IdPrefix =
   | 'cns'
   | 'job'
   | 'att'
-  | 'sim';
+  | 'sim'
+  | 'whk'
+  | 'msg'
+  | 'wdl'
+  | 'wat';
 
 /**
  * Opaque prefixed ids. The leading milliseconds keep B-tree inserts close

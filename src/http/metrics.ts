@@ -13,6 +13,8 @@ export interface Metrics {
   poolExhausted: Counter<'campaign_id' | 'fallback'>;
   outboundTouches: Counter<'status' | 'replayed'>;
   dispatchAttempts: Counter<'carrier' | 'outcome'>;
+  webhookAttempts: Counter<'outcome'>;
+  webhookEndpointsDisabled: Counter<'reason'>;
 }
 
 /** One registry per process (not prom-client's global), so tests can build many apps. */
@@ -138,6 +140,18 @@ export function createMetrics(
       name: 'outbound_dispatch_attempts_total',
       help: 'Hand-overs to the carrier by outcome (accepted, retry, failed, unknown)',
       labelNames: ['carrier', 'outcome'],
+      registers: [registry],
+    }),
+    webhookAttempts: new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts by outcome (delivered, failed, gone)',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    webhookEndpointsDisabled: new Counter({
+      name: 'webhook_endpoints_disabled_total',
+      help: 'Webhook endpoints disabled by the worker: gone (410) or failing (a long run of failures)',
+      labelNames: ['reason'],
       registers: [registry],
     }),
   };

@@ -1,4 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import { openApiWebhooks } from '../domain/webhooks/schemas.js';
 import { buyerReportSchemas } from './buyer-report/schema.js';
 import { commonSchemas } from './common.js';
 import { dniSessionSchemas } from './dni-session/schema.js';
@@ -45,6 +46,9 @@ function withBodyExamples<T>(doc: T): T {
   return doc;
 }
 
+// The events an organization's webhook endpoints receive (docs/webhooks.md).
+const events = openApiWebhooks();
+
 export const openapiOptions: SwaggerOptions = {
   openapi: {
     openapi: '3.1.0',
@@ -73,7 +77,10 @@ export const openapiOptions: SwaggerOptions = {
       { name: 'outbound', description: 'Governed outbound calls, SMS and voicemail drops' },
       { name: 'system', description: 'Health of the service' },
     ],
+    // @fastify/swagger passes `webhooks` through; its OpenAPI 3.0 types do not know the field.
+    ...({ webhooks: events.webhooks } as object),
     components: {
+      schemas: events.schemas as never,
       securitySchemes: {
         bearerAuth: {
           type: 'http',

@@ -9,6 +9,7 @@ import {
   type StoredReport,
   setCallDisposition,
 } from '../../store/repos/buyer-reports.js';
+import { emitBuyerReport } from '../../store/repos/webhook-emitters.js';
 import { newId } from '../ids.js';
 
 export interface BuyerReportInput {
@@ -133,6 +134,19 @@ export async function postBuyerReport(
     }
     await setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
     await audit('buyer_report.created', { event_id: eventId });
+    await emitBuyerReport(
+      tx,
+      {
+        orgId: ctx.orgId,
+        eventId,
+        reportId: input.report_id,
+        callId: call.id,
+        campaignCode: campaign.code,
+        disposition: input.disposition,
+        notes: input.notes ?? null,
+      },
+      ctx.now,
+    );
     return { kind: 'created', eventId };
   });
 }

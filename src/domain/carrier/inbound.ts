@@ -6,6 +6,7 @@ import {
   lockCarrierCall,
   setCarrierCallStatus,
 } from '../../store/repos/carrier-calls.js';
+import { emitCallCompleted } from '../../store/repos/webhook-emitters.js';
 
 export interface CarrierContext {
   carrier: string;
@@ -118,6 +119,7 @@ export async function recordCallStatus(
       requestId: ctx.requestId,
       at: ctx.now,
     });
+    if (final) await emitCallCompleted(tx, call.callId, ctx.now);
     return 'recorded';
   });
 }

@@ -4,6 +4,7 @@ import type { Executor, Store } from '../../store/db.js';
 import { type IdempotencyScope, releaseKey, reserveKey } from '../../store/repos/idempotency.js';
 import { suppressionFacts } from '../../store/repos/suppression.js';
 import { contactState, findCampaign, recordDecision } from '../../store/repos/touches.js';
+import { emitTouchQueued } from '../../store/repos/webhook-emitters.js';
 import { newId } from '../ids.js';
 import { normalizeE164 } from '../phone/e164.js';
 import { type CampaignConfigDoc, campaignConfigProblems, touchConfig } from './campaign-config.js';
@@ -181,6 +182,22 @@ function decideAndRecord(
     });
     // Another request took the key over as stale: roll back rather than decide twice.
     if (!completed) throw errors.idempotencyKeyInUse();
+    if (d.allowed) {
+      await emitTouchQueued(
+        tx,
+        {
+          touchId,
+          orgId: caller.orgId,
+          campaignId: p.campaignId,
+          toE164: p.to,
+          channel: req.channel,
+          consentBasis: req.consent_basis,
+          variant: req.funnel_node ?? null,
+          cadenceStep: req.cadence_step ?? null,
+        },
+        at,
+      );
+    }
     return out;
   });
 }

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app.js';
+import { DEFAULT_WEBHOOK_SETTINGS } from '../../config.js';
 import { createDniSession } from '../../domain/dni/sessions.js';
+import { PoolAlerts } from '../../domain/webhooks/pool-alerts.js';
 import { dniRateLimit, principalOf, requireScope } from '../../http/auth.js';
 import { validated, validateRequest } from '../../http/validate.js';
 import { bearerSecurity } from '../common.js';
@@ -8,6 +10,11 @@ import { DniSessionBody, dniSessionSchema } from './schema.js';
 
 export function dniSessionRoute(app: FastifyInstance, deps: AppDeps): void {
   const now = () => deps.clock.now();
+  const alerts = new PoolAlerts(
+    deps.store,
+    (deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS).poolAlertIntervalMs,
+    deps.logger,
+  );
   app.post('/dni/session', {
     schema: { ...dniSessionSchema, security: bearerSecurity },
     onRequest: [
@@ -22,6 +29,7 @@ export function dniSessionRoute(app: FastifyInstance, deps: AppDeps): void {
       deps.metrics.dniSessions.inc({ campaign_id: s.campaignId, outcome: s.outcome });
       if (s.outcome === 'shared' || s.outcome === 'overflow') {
         deps.metrics.poolExhausted.inc({ campaign_id: s.campaignId, fallback: s.outcome });
+        await alerts.exhausted(principalOf(request).orgId, body.campaign_code, s, at);
       }
       return reply.code(201).send({
         tracking_number: s.trackingNumber,

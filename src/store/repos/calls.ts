@@ -4,6 +4,7 @@ import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions, trackingNumbers } from '../schema.js';
 import { writeAudit } from './audit.js';
+import { emitCallReceived } from './webhook-emitters.js';
 
 export interface InboundCall {
   /** The tracking number that was dialled, E.164. */
@@ -109,6 +110,21 @@ export async function recordInboundCall(
     requestId,
     at: now,
   });
+  await emitCallReceived(
+    ex,
+    {
+      callId,
+      orgId: number.orgId,
+      campaignId: number.campaignId,
+      campaignCode: number.code,
+      trackingNumber: call.to,
+      caller: call.from,
+      startedAt: call.startedAt,
+      attribution,
+      carrier: call.carrier ? { name: call.carrier.name, callSid: call.carrier.callSid } : null,
+    },
+    now,
+  );
   return {
     callId,
     orgId: number.orgId,

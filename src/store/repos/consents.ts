@@ -7,6 +7,8 @@ import {
 } from '../../domain/outbound/consents.js';
 import type { Executor } from '../db.js';
 import { consentEvents } from '../schema-outbound.js';
+import { emitConsentRevoked } from './webhook-emitters.js';
+import { wantsEvent } from './webhook-outbox.js';
 
 type Row = typeof consentEvents.$inferSelect;
 
@@ -49,7 +51,9 @@ export interface Recorder {
 
 /**
  * Appends events; one already on file (same fingerprint) is skipped.
- * Returns the ids of the events actually added.
+ * Returns the ids of the events actually added. Every revocation, whatever its source (admin
+ * API, CSV import, a STOP reply), passes here, so this is where `consent.revoked` is written,
+ * in the same transaction as the revocation.
  */
 export async function appendConsentEvents(
   ex: Executor,
@@ -79,6 +83,34 @@ export async function appendConsentEvents(
       })),
     )
     .onConflictDoNothing({ target: [consentEvents.orgId, consentEvents.fingerprint] })
-    .returning({ id: consentEvents.id });
+    .returning({
+      id: consentEvents.id,
+      e164: consentEvents.e164,
+      kind: consentEvents.kind,
+      source: consentEvents.source,
+      reason: consentEvents.reason,
+      capturedAt: consentEvents.capturedAt,
+    });
+  const revoked = rows.filter((r) => r.kind !== 'grant');
+  // A bulk import may revoke thousands: ask once whether anyone listens.
+  if (revoked.length > 1 && !(await wantsEvent(ex, by.orgId, 'consent.revoked'))) {
+    return rows.map((r) => r.id);
+  }
+  for (const r of revoked) {
+    await emitConsentRevoked(
+      ex,
+      {
+        orgId: by.orgId,
+        consentEventId: r.id,
+        e164: r.e164,
+        kind: r.kind,
+        source: r.source,
+        reason: r.reason,
+        actor: by.actor,
+        revokedAt: r.capturedAt,
+      },
+      by.at,
+    );
+  }
   return rows.map((r) => r.id);
 }

@@ -3,6 +3,7 @@ import { newId } from '../../domain/ids.js';
 import type { DispatchPayload } from '../../domain/outbound/dispatch/payload.js';
 import type { Executor, Store } from '../db.js';
 import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema-outbound.js';
+import { emitTouchFinal } from './webhook-emitters.js';
 
 export interface ClaimedJob {
   jobId: string;
@@ -140,7 +141,7 @@ export async function recordOutcome(
       )
       .returning({ id: dispatchJobs.id });
     if (moved.length === 0) return false;
-    await tx
+    const [t] = await tx
       .update(outboundTouches)
       .set({
         attempts: job.attempt,
@@ -151,7 +152,32 @@ export async function recordOutcome(
           : {}),
         ...(o.next.state === 'final' ? { dispatchStatus: o.next.touch, finalizedAt: now } : {}),
       })
-      .where(eq(outboundTouches.id, job.touchId));
+      .where(eq(outboundTouches.id, job.touchId))
+      .returning();
+    // The final state and its webhook event commit together (touch.delivered / touch.failed).
+    if (t && o.next.state === 'final') {
+      await emitTouchFinal(
+        tx,
+        {
+          touchId: t.id,
+          orgId: t.orgId,
+          campaignId: t.campaignId,
+          toE164: t.toE164,
+          channel: t.channel,
+          consentBasis: t.consentBasis,
+          variant: t.variant,
+          cadenceStep: t.cadenceStep,
+        },
+        {
+          dispatchStatus: o.next.touch,
+          attempts: t.attempts,
+          carrier,
+          carrierIds: t.carrierIds,
+          lastError: t.lastError,
+        },
+        now,
+      );
+    }
     return true;
   });
 }

@@ -1,0 +1,43 @@
+/**
+ * The event types and the envelope every receiver gets. The shape of each `data` is fixed by
+ * src/domain/webhooks/schemas.ts and documented in docs/webhooks.md; fields are only ever added.
+ */
+export const EVENT_TYPES = [
+  'call.received',
+  'call.completed',
+  'buyer_report.recorded',
+  'touch.queued',
+  'touch.delivered',
+  'touch.failed',
+  'consent.revoked',
+  'pool.exhausted',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const isEventType = (s: string): s is EventType =>
+  (EVENT_TYPES as readonly string[]).includes(s);
+
+/** Standard Webhooks' recommended body: type, timestamp, data (plus our id and organization). */
+export interface Envelope {
+  id: string;
+  type: EventType;
+  timestamp: string;
+  org_id: string;
+  data: Record<string, unknown>;
+}
+
+export function envelope(
+  id: string,
+  orgId: string,
+  type: EventType,
+  at: Date,
+  data: Record<string, unknown>,
+): Envelope {
+  return { id, type, timestamp: at.toISOString(), org_id: orgId, data };
+}
+
+/** Whether an endpoint subscribed to `events` receives `type`. */
+export function subscribed(events: readonly string[], type: string): boolean {
+  return events.includes('*') || events.includes(type);
+}

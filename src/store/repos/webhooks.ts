@@ -1,0 +1,62 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Executor } from '../db.js';
+import { trackingNumbers } from '../schema.js';
+import { webhookEndpoints } from '../schema-webhooks.js';
+
+export type Endpoint = typeof webhookEndpoints.$inferSelect;
+
+/** Organization first: another organization's endpoint is indistinguishable from a missing one. */
+export async function getEndpoint(
+  ex: Executor,
+  orgId: string,
+  id: string,
+): Promise<Endpoint | null> {
+  const [e] = await ex
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)));
+  return e ?? null;
+}
+
+export async function listEndpoints(ex: Executor, orgId: string): Promise<Endpoint[]> {
+  return ex
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.orgId, orgId))
+    .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
+}
+
+export async function insertEndpoint(ex: Executor, e: typeof webhookEndpoints.$inferInsert) {
+  const [row] = await ex.insert(webhookEndpoints).values(e).returning();
+  return row as Endpoint;
+}
+
+export async function updateEndpoint(
+  ex: Executor,
+  orgId: string,
+  id: string,
+  change: Partial<typeof webhookEndpoints.$inferInsert>,
+): Promise<Endpoint | null> {
+  const [row] = await ex
+    .update(webhookEndpoints)
+    .set(change)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteEndpoint(ex: Executor, orgId: string, id: string): Promise<boolean> {
+  const rows = await ex
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
+    .returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+export async function poolSizeOf(ex: Executor, campaignId: string): Promise<number> {
+  const [r] = await ex
+    .select({ n: count() })
+    .from(trackingNumbers)
+    .where(and(eq(trackingNumbers.campaignId, campaignId), eq(trackingNumbers.role, 'pool')));
+  return Number(r?.n ?? 0);
+}
