@@ -163,6 +163,13 @@ export function openApiWebhooks() {
     schemas[name] = plain(eventSchema(type));
     webhooks[type] = {
       post: {
+        // e.g. call.received → onCallReceived, the name a generated receiver uses.
+        operationId: `on${type
+          .split(/[._]/)
+          .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+          .join('')}`,
+        // The service calls the receiver; the signature, not a bearer key, proves who sent it.
+        security: [],
         summary: `${type} (see docs/webhooks.md)`,
         description:
           'Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.',
