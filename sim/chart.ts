@@ -29,6 +29,7 @@ export function chartSvg(title: string, runs: RunResult[], target: number, marke
       .join(' ');
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="14">`,
+    `<title>Attribution accuracy by pool size: ${esc(title)}</title>`,
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<text x="${(M.left + W - M.right) / 2}" y="28" text-anchor="middle" font-size="17" font-weight="bold">${esc(title)}</text>`,
   ];
