@@ -116,8 +116,12 @@ export async function rowCounts(store: Store): Promise<Record<string, number>> {
   return counts;
 }
 
-/** Headers that legitimately differ between two otherwise identical responses. */
-const VOLATILE = new Set(['x-request-id', 'date']);
+/**
+ * Headers that legitimately differ between two otherwise identical responses.
+ * `ratelimit` carries the remaining budget, one less on the second request;
+ * both requests are counted alike (RateLimit-Policy is compared).
+ */
+const VOLATILE = new Set(['x-request-id', 'date', 'ratelimit']);
 
 export function stableHeaders(res: LightMyRequestResponse): Record<string, unknown> {
   return Object.fromEntries(

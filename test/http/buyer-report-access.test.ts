@@ -262,6 +262,7 @@ describe('OpenAPI', () => {
       '404',
       '413',
       '422',
+      '503',
     ]);
     const schemaOf = (status: string) => responseSchema(doc, path, status);
     expect(schemaOf('201').properties.created).toMatchObject({ enum: [true] });
