@@ -105,9 +105,520 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "call.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * call.received (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onCallReceived"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * call.completed (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onCallCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "buyer_report.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * buyer_report.recorded (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onBuyerReportRecorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "touch.queued": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * touch.queued (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onTouchQueued"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "touch.delivered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * touch.delivered (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onTouchDelivered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "touch.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * touch.failed (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onTouchFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "consent.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * consent.revoked (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onConsentRevoked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "pool.exhausted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * pool.exhausted (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onPoolExhausted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        "WebhookEvent.call.received": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "call.received";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description call_… */
+                call_id: string;
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The campaign code */
+                campaign_code: string;
+                /** @description The number dialled, E.164 */
+                tracking_number: string;
+                /** @description The caller id, as the carrier gave it */
+                caller: string;
+                /**
+                 * Format: date-time
+                 * @description When the call started
+                 */
+                started_at: string;
+                /** @description twilio, or null for a call recorded through the admin API */
+                carrier: string | null;
+                /** @description The carrier's call id */
+                carrier_call_sid: string | null;
+                /** @description The attribution rule that applied (contract §3) */
+                attribution: "session" | "recent_holder" | "repeat_caller" | "campaign";
+                /** @description Several live sessions held the number */
+                ambiguous: boolean;
+                /** @description The attributed session; null when only the campaign is known */
+                session: ({
+                    /** @description ds_… */
+                    dni_session_id: string;
+                    /** @description The visitor id the site sent */
+                    visitor_id: string;
+                    /**
+                     * Format: date-time
+                     * @description When the session was opened
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @description When it expires (or expired)
+                     */
+                    expires_at: string;
+                    /** @description The number was shared when the call came */
+                    ambiguous: boolean;
+                    /** @description The landing page URL */
+                    landing_url: string | null;
+                    click_ids: {
+                        /** @description Google Ads click id */
+                        gclid: string | null;
+                        /** @description Google Ads app click id (iOS web-to-app) */
+                        gbraid: string | null;
+                        /** @description Google Ads web click id (iOS app-to-web) */
+                        wbraid: string | null;
+                        /** @description Meta click id */
+                        fbclid: string | null;
+                        /** @description Meta _fbc cookie */
+                        fbc: string | null;
+                        /** @description Meta _fbp cookie */
+                        fbp: string | null;
+                        /** @description Microsoft Ads click id */
+                        msclkid: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    utm: {
+                        /** @description utm_source */
+                        source: string | null;
+                        /** @description utm_medium */
+                        medium: string | null;
+                        /** @description utm_campaign */
+                        campaign: string | null;
+                        /** @description utm_term */
+                        term: string | null;
+                        /** @description utm_content */
+                        content: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.call.completed": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "call.completed";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description call_… */
+                call_id: string;
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The campaign code */
+                campaign_code: string;
+                /** @description The number dialled, E.164 */
+                tracking_number: string;
+                /** @description The caller id, as the carrier gave it */
+                caller: string;
+                /**
+                 * Format: date-time
+                 * @description When the call started
+                 */
+                started_at: string;
+                /** @description twilio, or null for a call recorded through the admin API */
+                carrier: string | null;
+                /** @description The carrier's call id */
+                carrier_call_sid: string | null;
+                /** @description When the carrier reported the final status */
+                ended_at: string | null;
+                /** @description Call duration from the carrier */
+                duration_seconds: number | null;
+                /** @description completed, busy, no-answer, failed or canceled */
+                status: string;
+                /** @description The attributed session, if any */
+                dni_session_id: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.buyer_report.recorded": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "buyer_report.recorded";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description evt_…, as answered to the buyer */
+                event_id: string;
+                /** @description The buyer's own report id */
+                report_id: string;
+                /** @description call_… */
+                call_id: string;
+                /** @description The campaign code */
+                campaign_code: string;
+                disposition: "success" | "rejected";
+                /** @description The buyer notes */
+                notes: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the report was recorded
+                 */
+                reported_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.touch.queued": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "touch.queued";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description tch_… */
+                touch_id: string;
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The contact, E.164 */
+                to_e164: string;
+                channel: "call" | "sms" | "voicemail";
+                consent_basis: "pewc" | "pec" | "ebr";
+                /** @description The funnel node, if one was named */
+                variant: string | null;
+                /** @description The cadence step, if one was given */
+                cadence_step: number | null;
+                /**
+                 * Format: date-time
+                 * @description When the touch was placed
+                 */
+                queued_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.touch.delivered": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "touch.delivered";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description tch_… */
+                touch_id: string;
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The contact, E.164 */
+                to_e164: string;
+                channel: "call" | "sms" | "voicemail";
+                consent_basis: "pewc" | "pec" | "ebr";
+                /** @description The funnel node, if one was named */
+                variant: string | null;
+                /** @description The cadence step, if one was given */
+                cadence_step: number | null;
+                dispatch_status: "delivered" | "failed" | "unknown";
+                /** @description Hand-overs to the carrier */
+                attempts: number;
+                /** @description simulated or twilio */
+                carrier: string;
+                /** @description The carrier's message or call ids */
+                carrier_ids: string[];
+                /** @description The last error; null when delivered */
+                error: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the final state was reached
+                 */
+                finalized_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.touch.failed": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "touch.failed";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description tch_… */
+                touch_id: string;
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The contact, E.164 */
+                to_e164: string;
+                channel: "call" | "sms" | "voicemail";
+                consent_basis: "pewc" | "pec" | "ebr";
+                /** @description The funnel node, if one was named */
+                variant: string | null;
+                /** @description The cadence step, if one was given */
+                cadence_step: number | null;
+                dispatch_status: "delivered" | "failed" | "unknown";
+                /** @description Hand-overs to the carrier */
+                attempts: number;
+                /** @description simulated or twilio */
+                carrier: string;
+                /** @description The carrier's message or call ids */
+                carrier_ids: string[];
+                /** @description The last error; null when delivered */
+                error: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the final state was reached
+                 */
+                finalized_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.consent.revoked": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "consent.revoked";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description cns_…, the revocation in the consent history */
+                consent_event_id: string;
+                /** @description The contact, E.164 */
+                contact: string;
+                kind: "revoked" | "opt_out" | "internal_dnc";
+                /**
+                 * @description Revoke-all: every channel is blocked (compliance-rules.md Part A)
+                 * @enum {string}
+                 */
+                channel_scope: "all";
+                /** @description Where it came from: the source field, else the actor (admin, import, …) */
+                source: string;
+                /** @description The reason given */
+                reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description When the contact revoked
+                 */
+                revoked_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the service recorded it
+                 */
+                recorded_at: string;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.pool.exhausted": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "pool.exhausted";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The campaign code */
+                campaign_code: string;
+                fallback: "shared" | "overflow";
+                /** @description The number the visitor got */
+                tracking_number: string;
+                /** @description Pool numbers of the campaign */
+                pool_size: number;
+                /**
+                 * Format: date-time
+                 * @description When the pool ran out
+                 */
+                at: string;
+                /** @description No other pool.exhausted for this long */
+                interval_seconds: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
         /** ValidationError */
         ValidationError: {
             /**
@@ -1197,6 +1708,182 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
+            };
+        };
+    };
+    onCallReceived: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.call.received"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCallCompleted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.call.completed"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onBuyerReportRecorded: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.buyer_report.recorded"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTouchQueued: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.touch.queued"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTouchDelivered: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.touch.delivered"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onTouchFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.touch.failed"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onConsentRevoked: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.consent.revoked"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPoolExhausted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.pool.exhausted"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };
