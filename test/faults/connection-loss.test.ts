@@ -118,13 +118,25 @@ describe('PostgreSQL connections killed under load', () => {
     expect(failed503).toBeGreaterThan(0);
     expect(sessions.size + events.size + touches.size).toBeGreaterThan(100);
 
-    // The connections come back without a restart.
-    const after = await send(
+    // The connections come back without a restart. A pooled connection killed
+    // in the last round may still fail one request (503 + Retry-After, as the
+    // contract lets a client retry); within a few tries the answer is 201.
+    let after = await send(
       `${server.apiUrl}/dni/session`,
       { campaign_code: t.code, visitor_id: 'after-the-storm' },
       t.auth,
     );
+    for (let i = 0; i < 5 && after.status === 503; i++) {
+      expect(after.retryAfter).not.toBeNull();
+      await new Promise((r) => setTimeout(r, 200));
+      after = await send(
+        `${server.apiUrl}/dni/session`,
+        { campaign_code: t.code, visitor_id: 'after-the-storm' },
+        t.auth,
+      );
+    }
     expect(after.status).toBe(201);
+    expect(server.child.exitCode).toBeNull();
 
     const count = async (table: string, ids: Set<string>) =>
       (

@@ -93,6 +93,8 @@ describe('webhook commands', () => {
     expect(eventId).toMatch(/^msg_/);
     const attempts = await admin(['webhook', 'attempts', t.orgId, hookId, '--event-id', eventId]);
     expect(attempts.out).toMatch(/failed +500/);
+    // The replay's attempt comes a second later: attempts list newest first by start time.
+    suite.h.clock.advance(1);
     expect(await quiet(['webhook', 'replay', t.orgId, hookId, '--event-id', eventId])).toBe('1');
     await worker.tick();
     const after = await admin(['webhook', 'attempts', t.orgId, hookId, '--json']);
