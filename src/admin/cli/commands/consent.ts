@@ -1,19 +1,9 @@
-import { type FileHandle, open } from 'node:fs/promises';
 import { Option } from 'commander';
-import { readAnswer, seg, type Upload } from '../client.js';
-import {
-  type Answer,
-  EXIT,
-  fields,
-  formatValue,
-  report,
-  succeeded,
-  table,
-  type View,
-} from '../output.js';
-import { ProgressBar } from '../progress.js';
+import { seg } from '../client.js';
+import { type Answer, EXIT, fields, formatValue, succeeded, table, type View } from '../output.js';
 import { col, listView, paged, pageQuery, timeRange } from './listing.js';
 import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
+import { uploadFile } from './upload.js';
 
 const path = (orgId: string, e164: string, rest = '') =>
   `/admin/orgs/${seg(orgId)}/consents/${seg(e164)}${rest}`;
@@ -55,66 +45,18 @@ export function importSummary(s: Answer): string {
 
 const importView: View = { primary: (s) => s.imported, human: importSummary };
 
-const CHUNK = 64 * 1024;
-
-/** The file as a request body, read as fetch asks for it; `onRead` sees the bytes so far. */
-export function fileStream(
-  fh: FileHandle,
-  onRead: (bytes: number) => void,
-): ReadableStream<Uint8Array> {
-  let bytes = 0;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const buf = new Uint8Array(CHUNK);
-      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
-      if (bytesRead === 0) {
-        controller.close();
-        return;
-      }
-      bytes += bytesRead;
-      onRead(bytes);
-      controller.enqueue(buf.subarray(0, bytesRead));
-    },
-  });
-}
-
-export const errorCode = (err: unknown) =>
-  (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
-
 async function importFile(s: CliSession, orgId: string, file: string): Promise<number> {
-  let fh: FileHandle;
-  let size: number;
-  try {
-    fh = await open(file, 'r');
-    size = (await fh.stat()).size;
-  } catch (err) {
-    s.stderr.write(`error: cannot read ${file} (${errorCode(err)})\n`);
-    return EXIT.usage;
-  }
-  const bar =
-    s.mode !== 'quiet' && s.stderr.isTTY === true ? new ProgressBar(s.stderr, size) : null;
-  try {
-    bar?.update(0);
-    const upload: Upload = {
-      contentType: 'text/csv',
-      stream: fileStream(fh, (bytes) => bar?.update(bytes)),
-    };
-    const opened = await s.open({
-      method: 'POST',
-      path: `/admin/orgs/${seg(orgId)}/consents/import`,
-      upload,
-    });
-    const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
-    // Erased before the summary is printed, whichever stream that goes to.
-    bar?.clear();
-    const code = report(s, s.mode, outcome, importView);
-    // The valid rows are in, but a script must not take a partial import for a
-    // whole one: any rejected row makes the run fail (the rows are listed above).
-    const rejected = succeeded(outcome) ? Number((outcome.body as Answer).rejected_count ?? 0) : 0;
-    return code === EXIT.ok && rejected > 0 ? EXIT.data : code;
-  } finally {
-    await fh.close();
-  }
+  const { code, outcome } = await uploadFile(
+    s,
+    file,
+    { path: `/admin/orgs/${seg(orgId)}/consents/import`, contentType: 'text/csv' },
+    importView,
+  );
+  // The valid rows are in, but a script must not take a partial import for a
+  // whole one: any rejected row makes the run fail (the rows are listed above).
+  const rejected =
+    outcome && succeeded(outcome) ? Number((outcome.body as Answer).rejected_count ?? 0) : 0;
+  return code === EXIT.ok && rejected > 0 ? EXIT.data : code;
 }
 
 const IMPORT_AFTER = `

@@ -1,10 +1,8 @@
-import { type FileHandle, open } from 'node:fs/promises';
 import { Option } from 'commander';
-import { readAnswer, seg, type Upload } from '../client.js';
-import { type Answer, EXIT, fields, formatValue, report, type View } from '../output.js';
-import { ProgressBar } from '../progress.js';
-import { errorCode, fileStream } from './consent.js';
+import { seg } from '../client.js';
+import { type Answer, fields, formatValue, type View } from '../output.js';
 import type { CliSession, CommandGroup } from './shared.js';
+import { uploadFile } from './upload.js';
 
 const LISTS = ['internal', 'national', 'state', 'litigator'];
 const base = (orgId: string, list: string) => `/admin/orgs/${seg(orgId)}/suppression/${seg(list)}`;
@@ -36,35 +34,9 @@ async function importFile(
   file: string,
   query: URLSearchParams,
 ): Promise<number> {
-  let fh: FileHandle;
-  let size: number;
-  try {
-    fh = await open(file, 'r');
-    size = (await fh.stat()).size;
-  } catch (err) {
-    s.stderr.write(`error: cannot read ${file} (${errorCode(err)})\n`);
-    return EXIT.usage;
-  }
-  const bar =
-    s.mode !== 'quiet' && s.stderr.isTTY === true ? new ProgressBar(s.stderr, size) : null;
-  try {
-    bar?.update(0);
-    const upload: Upload = {
-      contentType: 'text/plain',
-      stream: fileStream(fh, (bytes) => bar?.update(bytes)),
-    };
-    const qs = query.toString();
-    const opened = await s.open({
-      method: 'POST',
-      path: `${base(orgId, list)}/import${qs ? `?${qs}` : ''}`,
-      upload,
-    });
-    const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
-    bar?.clear();
-    return report(s, s.mode, outcome, importView);
-  } finally {
-    await fh.close();
-  }
+  const qs = query.toString();
+  const path = `${base(orgId, list)}/import${qs ? `?${qs}` : ''}`;
+  return (await uploadFile(s, file, { path, contentType: 'text/plain' }, importView)).code;
 }
 
 const IMPORT_AFTER = `

@@ -1,0 +1,73 @@
+import { type FileHandle, open } from 'node:fs/promises';
+import { type ApiOutcome, readAnswer } from '../client.js';
+import { EXIT, report, type View } from '../output.js';
+import { ProgressBar } from '../progress.js';
+import type { CliSession } from './shared.js';
+
+const CHUNK = 64 * 1024;
+
+/** The file as a request body, read as fetch asks for it; `onRead` sees the bytes so far. */
+export function fileStream(
+  fh: FileHandle,
+  onRead: (bytes: number) => void,
+): ReadableStream<Uint8Array> {
+  let bytes = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const buf = new Uint8Array(CHUNK);
+      const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
+      if (bytesRead === 0) {
+        controller.close();
+        return;
+      }
+      bytes += bytesRead;
+      onRead(bytes);
+      controller.enqueue(buf.subarray(0, bytesRead));
+    },
+  });
+}
+
+export const errorCode = (err: unknown) =>
+  (err as NodeJS.ErrnoException).code ?? (err instanceof Error ? err.message : String(err));
+
+/**
+ * POSTs FILE as the streamed body of `path` (any size: the admin API's body
+ * limit does not apply to imports), with a progress bar on a terminal, and
+ * reports the answer with `view`. `outcome` is absent when the file could not
+ * be read (the exit code says so).
+ */
+export async function uploadFile(
+  s: CliSession,
+  file: string,
+  target: { path: string; contentType: string },
+  view: View,
+): Promise<{ code: number; outcome?: ApiOutcome }> {
+  let fh: FileHandle;
+  let size: number;
+  try {
+    fh = await open(file, 'r');
+    size = (await fh.stat()).size;
+  } catch (err) {
+    s.stderr.write(`error: cannot read ${file} (${errorCode(err)})\n`);
+    return { code: EXIT.usage };
+  }
+  const bar =
+    s.mode !== 'quiet' && s.stderr.isTTY === true ? new ProgressBar(s.stderr, size) : null;
+  try {
+    bar?.update(0);
+    const opened = await s.open({
+      method: 'POST',
+      path: target.path,
+      upload: {
+        contentType: target.contentType,
+        stream: fileStream(fh, (bytes) => bar?.update(bytes)),
+      },
+    });
+    const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
+    // Erased before the summary is printed, whichever stream that goes to.
+    bar?.clear();
+    return { code: report(s, s.mode, outcome, view), outcome };
+  } finally {
+    await fh.close();
+  }
+}
