@@ -10,7 +10,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
-import { retryTransient } from './errors.js';
+import { classifyStoreError, retryTransient } from './errors.js';
 import * as schema from './schema.js';
 
 type Schema = typeof schema;
@@ -86,6 +86,37 @@ function statementName(text: string): string {
 }
 
 /**
+ * Transactions on a client we check out and always give back. Drizzle's own
+ * (0.45) sends BEGIN before its try/finally: when the connection was killed
+ * while idle in the pool, BEGIN fails and the client is never released. After
+ * as many failovers as the pool has clients, every request would wait for a
+ * client until its connect timeout: 503 until a restart.
+ */
+function pooledTransactions(pool: pg.Pool): Db['transaction'] {
+  // One Drizzle database per pooled client (building one reads the schema).
+  const onClient = new WeakMap<pg.PoolClient, Db>();
+  const once = async (...args: Parameters<Db['transaction']>) => {
+    const client = await pool.connect();
+    let broken: Error | undefined;
+    try {
+      let db = onClient.get(client);
+      if (!db) {
+        db = drizzlePostgres(client, { schema }) as unknown as Db;
+        onClient.set(client, db);
+      }
+      return await db.transaction(...args);
+    } catch (err) {
+      // A connection that failed is closed, not handed to the next request.
+      if (classifyStoreError(err) === 'unavailable') broken = err as Error;
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  };
+  return ((fn, config) => retryTransient(() => once(fn, config))) as Db['transaction'];
+}
+
+/**
  * PostgreSQL through node-postgres. postgres.js 3.4.9 crashes the process when
  * a backend is terminated under load (porsager/postgres#1154, #1208): a write
  * scheduled on a socket that closed meanwhile throws outside every promise.
@@ -106,7 +137,8 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
   // A checked-out client between two queries has no listener of the pool's:
   // without this one, its connection error would be an uncaught exception.
   pool.on('connect', (client) => client.on('error', onError));
-  const db = retryingTransactions(drizzlePostgres(pool, { schema }) as unknown as Db);
+  const db = drizzlePostgres(pool, { schema }) as unknown as Db;
+  db.transaction = pooledTransactions(pool);
   return {
     kind: 'postgres',
     db,
