@@ -22,7 +22,12 @@ export default defineConfig({
       { extends: true as const, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...stores.map((store) => ({
         extends: true as const,
-        test: { name: store, include: storeSuites, env: { TEST_STORE: store } },
+        test: {
+          name: store,
+          include: storeSuites,
+          env: { TEST_STORE: store },
+          globalSetup: ['test/helpers/global-setup.ts'],
+        },
       })),
       ...(faults
         ? [
@@ -32,6 +37,7 @@ export default defineConfig({
                 name: 'faults',
                 include: ['test/faults/**/*.test.ts'],
                 env: { TEST_STORE: 'postgres' },
+                globalSetup: ['test/helpers/global-setup.ts'],
               },
             },
           ]

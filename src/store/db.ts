@@ -29,6 +29,8 @@ export interface Store {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** Embedded store only: its whole data directory as a tarball (`StoreOptions.pgliteImage`). */
+  image?(): Promise<Blob>;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,6 +46,12 @@ export interface StoreOptions {
   dataDir?: string | undefined;
   poolSize?: number;
   pgliteSharedBuffers?: string;
+  /**
+   * Embedded store only: start from this data directory image (from `image()`)
+   * instead of an empty cluster. Skips initdb: the test suites open each
+   * database from one migrated image.
+   */
+  pgliteImage?: Blob;
   /** How long a new PostgreSQL connection may take before the request fails. */
   connectTimeoutMs?: number;
   /** A pooled connection failed outside any query (its backend was terminated). */
@@ -179,6 +187,7 @@ async function openPglite(options: StoreOptions): Promise<Store> {
   try {
     lite = await PGlite.create({
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.pgliteImage ? { loadDataDir: options.pgliteImage } : {}),
       postgresqlconf: [`shared_buffers=${options.pgliteSharedBuffers ?? '16MB'}`],
     });
   } catch (err) {
@@ -197,6 +206,9 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     },
     async ping() {
       await lite.query('select 1');
+    },
+    async image() {
+      return await lite.dumpDataDir('none');
     },
     async close() {
       try {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
 import pg from 'pg';
-import { it } from 'vitest';
+import { inject, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/db.js';
 
 export type TestStoreKind = 'pglite' | 'postgres';
@@ -17,19 +18,21 @@ export interface TestStore extends Store {
 }
 
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite, or a
- * new schema on TEST_DATABASE_URL that is dropped on close.
+ * A fresh, migrated database for one test file: an in-memory PGlite loaded
+ * from the run's migrated image, or a copy of the run's template database on
+ * TEST_DATABASE_URL that is dropped on close (test/helpers/global-setup.ts).
+ * `migrate()` finds nothing to do on either, as a restarted server would.
  */
 export async function openTestStore(): Promise<TestStore> {
   if (storeKind === 'pglite') {
-    const store = await openStore({});
+    const store = await openStore({ pgliteImage: await openAsBlob(inject('pgliteImage')) });
     await store.migrate();
     return {
       ...store,
       reopen: async () => ({ ...store, close: async () => {} }),
     };
   }
-  const scratch = await scratchDatabase('tracking_test');
+  const scratch = await scratchDatabase('tracking_test', inject('postgresTemplate'));
   const open = () => openStore({ databaseUrl: scratch.url, poolSize: 8 });
   const store = await open();
   await store.migrate();
@@ -50,15 +53,18 @@ export interface ScratchDatabase {
   drop(): Promise<void>;
 }
 
-/** A new, empty database on TEST_DATABASE_URL (isolation without touching the migrations). */
-export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> {
+/**
+ * A new database on TEST_DATABASE_URL: empty, or a copy of `template`
+ * (isolation without touching the migrations).
+ */
+export async function scratchDatabase(prefix: string, template?: string): Promise<ScratchDatabase> {
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('the PostgreSQL suites need TEST_DATABASE_URL');
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   } finally {
     await admin.end();
   }

@@ -1,0 +1,62 @@
+/**
+ * Once per test run and store project: one migrated database that every test
+ * file copies instead of migrating its own. On the embedded store that is a
+ * data directory image (loading it skips initdb: ~0.9 s of CPU instead of
+ * ~3.5 s per file); on PostgreSQL a template database (CREATE DATABASE …
+ * TEMPLATE copies files instead of running the migrations).
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { openStore } from '../../src/store/db.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A file holding the migrated embedded data directory image. */
+    pgliteImage: string;
+    /** The migrated template database on TEST_DATABASE_URL ('' without one). */
+    postgresTemplate: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dir = mkdtempSync(join(tmpdir(), 'tracking-test-image-'));
+  const store = await openStore({});
+  await store.migrate();
+  const imageFile = join(dir, 'pglite.tar');
+  writeFileSync(imageFile, Buffer.from(await (await store.image!()).arrayBuffer()));
+  await store.close();
+  project.provide('pgliteImage', imageFile);
+
+  let template = '';
+  const base = process.env.TEST_DATABASE_URL;
+  if (base) {
+    template = `tracking_template_${randomBytes(6).toString('hex')}`;
+    await adminQuery(base, `create database ${template}`);
+    const url = new URL(base);
+    url.pathname = `/${template}`;
+    const t = await openStore({ databaseUrl: url.toString(), poolSize: 2 });
+    await t.migrate();
+    await t.close();
+  }
+  project.provide('postgresTemplate', template);
+
+  return async () => {
+    rmSync(dir, { recursive: true, force: true });
+    if (base && template)
+      await adminQuery(base, `drop database if exists ${template} with (force)`);
+  };
+}
+
+async function adminQuery(url: string, text: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query(text);
+  } finally {
+    await c.end();
+  }
+}
