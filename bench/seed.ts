@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pino from 'pino';
-import { buildAdminApp, systemClock } from '../src/app.js';
+import { buildAdminApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { systemClock } from '../src/deps.js';
 import { openRuntime } from '../src/runtime.js';
 import type { BenchRow, Json, SeedApi } from './rows.js';
 

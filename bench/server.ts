@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { buildApp, systemClock } from '../src/app.js';
+import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
+import { systemClock } from '../src/deps.js';
 import { createLogger } from '../src/logger.js';
 import { openRuntime } from '../src/runtime.js';
 import { commonMessage, type Message, ownUsage, type Usage } from './usage.js';

@@ -8,67 +8,19 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { adminRoutes } from './admin/routes.js';
-import type { WebhookSettings } from './config.js';
-import type { Keyring } from './domain/auth/keyring.js';
-import type { RndRefresher } from './domain/outbound/rnd/refresh.js';
-import type { RateLimiter } from './domain/rate-limit/limiter.js';
+import { type AppDeps, BODY_LIMIT, DEFAULT_HTTP_LIMITS, type HttpLimits } from './deps.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
-import { instrument, type Metrics } from './http/metrics.js';
+import { instrument } from './http/metrics.js';
 import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES } from './http/protocol-errors.js';
-import type { ReadinessCheck } from './http/readiness.js';
 import { requestIdFor } from './http/request-id.js';
 import { installGracefulClose } from './http/shutdown.js';
 import { keepContentType } from './http/validate.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
-import { type TwilioSettings, twilioRoutes } from './routes/carrier/twilio.js';
+import { twilioRoutes } from './routes/carrier/twilio.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
 import { openapiOptions, publicSchemas } from './routes/document.js';
 import { outboundRoute } from './routes/outbound/route.js';
 import { systemRoutes } from './routes/system/route.js';
-import type { Store } from './store/db.js';
-
-export interface Clock {
-  /** Epoch milliseconds. Tests pass a clock they can set. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
-
-export interface AppDeps {
-  store: Store;
-  keyring: Keyring;
-  limiter: RateLimiter;
-  clock: Clock;
-  metrics: Metrics;
-  logger: Logger;
-  /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
-  twilio?: TwilioSettings | undefined;
-  /** What /readyz asks; absent, the store alone. */
-  readiness?: ReadinessCheck[] | undefined;
-  readinessTimeoutMs?: number | undefined;
-  /** Reassigned-number checks run after a consent grant; absent: only the schedule runs them. */
-  rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
-  /** Absent: the defaults (private targets refused). */
-  webhooks?: WebhookSettings | undefined;
-}
-
-export const BODY_LIMIT = 64 * 1024;
-
-/** Time limits of the HTTP layer (src/config.ts reads them; tests pass short ones). */
-export interface HttpLimits {
-  /** The request line and headers must arrive within this, else 408 and the socket closes. */
-  headersTimeoutMs: number;
-  /** The whole request (body included) must arrive within this, else 408 and the socket closes. */
-  requestTimeoutMs: number;
-  /** On close, how long open sockets keep being answered (503) before idle ones are closed. */
-  shutdownDrainMs: number;
-}
-
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  shutdownDrainMs: 1_000,
-};
 
 /** Node checks the timeouts on a timer; a quarter of the shorter one keeps the overshoot small. */
 function checkingInterval(l: HttpLimits): number {

@@ -4,7 +4,8 @@
  * reaches the store: an in-memory one is enough.
  */
 import pino from 'pino';
-import { buildApp, systemClock } from './app.js';
+import { buildApp } from './app.js';
+import { systemClock } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { MemoryRateLimiter } from './domain/rate-limit/limiter.js';
 import { createMetrics } from './http/metrics.js';

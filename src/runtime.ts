@@ -1,8 +1,8 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
-import type { AppDeps, Clock } from './app.js';
 import type { Config } from './config.js';
+import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import { createCarrier } from './domain/outbound/carriers/index.js';
@@ -22,7 +22,7 @@ import {
 } from './domain/rate-limit/limiter.js';
 import { WebhookSender } from './domain/webhooks/sender.js';
 import { WebhookWorker } from './domain/webhooks/worker.js';
-import { createMetrics, type Metrics } from './http/metrics.js';
+import { createMetrics } from './http/metrics.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';

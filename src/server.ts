@@ -1,5 +1,6 @@
-import { buildAdminApp, buildApp, systemClock } from './app.js';
+import { buildAdminApp, buildApp } from './app.js';
 import { loadConfigOrExit, resolveAdminToken } from './config.js';
+import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
 import { createRetention, type RetentionJob } from './retention/job.js';
 import { openRuntime, type Runtime } from './runtime.js';

@@ -1,5 +1,5 @@
-import { systemClock } from './app.js';
 import { loadConfigOrExit } from './config.js';
+import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
 import { createWebhookWorker, createWorker, openConfiguredStore } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { importConsentsCsv } from '../domain/outbound/consent-import.js';
 import {
   consentStanding,

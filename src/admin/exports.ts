@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { collectExport, type ExportFormat, openConversionExport } from '../domain/exports/index.js';
 import { errors } from '../errors.js';
 import { validated, validateRequest } from '../http/validate.js';

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { poolHealthView } from '../domain/dni/pool-health.js';
 import { errors } from '../errors.js';
 import { validated, validateRequest } from '../http/validate.js';

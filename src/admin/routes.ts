@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { errors } from '../errors.js';
 import { validated, validateRequest } from '../http/validate.js';
 import { listAudit } from '../store/repos/audit.js';

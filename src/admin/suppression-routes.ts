@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import type { SuppressionList } from '../domain/outbound/compliance/index.js';
 import { importSuppressionList } from '../domain/outbound/suppression/import.js';
 import { numberDigits } from '../domain/outbound/suppression/lines.js';

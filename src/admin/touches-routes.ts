@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../deps.js';
 import { errors } from '../errors.js';
 import { validated, validateRequest } from '../http/validate.js';
 import { attemptsOf } from '../store/repos/dispatch.js';

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
+import type { Metrics } from '../deps.js';
 import type { Keyring, Principal } from '../domain/auth/keyring.js';
 import type { Scope } from '../domain/auth/keys.js';
 import type { RateLimiter } from '../domain/rate-limit/limiter.js';
 import { errors } from '../errors.js';
-import type { Metrics } from './metrics.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 
 declare module 'fastify' {

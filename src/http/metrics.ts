@@ -1,21 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Metrics } from '../deps.js';
 import type { PoolSizingGauge } from '../domain/dni/pool-gauges.js';
 import { tableCoverageGaps } from '../domain/outbound/compliance/tables.js';
 import type { PoolUsage } from '../store/repos/dni.js';
-
-export interface Metrics {
-  registry: Registry;
-  httpRequests: Counter<'method' | 'route' | 'status'>;
-  httpDuration: Histogram<'method' | 'route' | 'status'>;
-  rateLimited: Counter<'route'>;
-  dniSessions: Counter<'campaign_id' | 'outcome'>;
-  poolExhausted: Counter<'campaign_id' | 'fallback'>;
-  outboundTouches: Counter<'status' | 'replayed'>;
-  dispatchAttempts: Counter<'carrier' | 'outcome'>;
-  webhookAttempts: Counter<'outcome'>;
-  webhookEndpointsDisabled: Counter<'reason'>;
-}
 
 /** One registry per process (not prom-client's global), so tests can build many apps. */
 export function createMetrics(

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Clock } from '../app.js';
 import type { RetentionConfig } from '../config.js';
+import type { Clock } from '../deps.js';
 import type { Store } from '../store/db.js';
 import {
   type BatchResult,

@@ -1,19 +1,13 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll } from 'vitest';
-import {
-  type AppDeps,
-  buildAdminApp,
-  buildApp,
-  type Clock,
-  type HttpLimits,
-} from '../../src/app.js';
+import { buildAdminApp, buildApp } from '../../src/app.js';
+import type { AppDeps, Clock, HttpLimits, TwilioSettings } from '../../src/deps.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
 import { cachedPoolSizing } from '../../src/domain/dni/pool-gauges.js';
 import { suppressionListNotes } from '../../src/domain/outbound/suppression/freshness.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createMetrics } from '../../src/http/metrics.js';
-import type { TwilioSettings } from '../../src/routes/carrier/twilio.js';
 import type { Store } from '../../src/store/db.js';
 import { poolUsage } from '../../src/store/repos/dni.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';

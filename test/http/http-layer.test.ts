@@ -5,7 +5,8 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type HttpLimits } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import type { HttpLimits } from '../../src/deps.js';
 import { createTenant, type Harness, openHarness, type Tenant } from '../helpers/harness.js';
 import { head, RawClient } from '../helpers/raw-http.js';
 import { expectSpecShape } from '../helpers/spec-shape.js';

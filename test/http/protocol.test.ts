@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BODY_LIMIT } from '../../src/app.js';
+import { BODY_LIMIT } from '../../src/deps.js';
 import { createTenant, type Harness, json, openHarness, type Tenant } from '../helpers/harness.js';
 import { allowedValues, deref, responseSchema } from '../helpers/openapi.js';
 import { MISSING_CODE, ROUTES, rowCounts, send } from '../helpers/routes.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HTTP_LIMITS } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { DEFAULT_HTTP_LIMITS } from '../../src/deps.js';
 
 describe('HTTP timeouts', () => {
   it('default to the limits the app uses when none are given', () => {

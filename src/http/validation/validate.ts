@@ -31,8 +31,9 @@ import { type Ctx, err, FAIL, issue, type Node, type Schema, simple } from './wa
 
 export type { Loc, PydanticError } from './errors.js';
 
-/** A custom check: returns null when the (already coerced) value is fine, else the error text. */
-export type Check = (value: unknown) => string | null;
+import type { Check } from './walk.js';
+
+export type { Check };
 
 export interface ValidateOptions {
   /** Implementations for the `'x-check'` schema keyword, by name. */

@@ -2,7 +2,9 @@
 
 import { type Issue, type Loc, MSG, type PydanticError } from './errors.js';
 import type { PyValue } from './pyvalue.js';
-import type { Check } from './validate.js';
+
+/** A custom check: returns null when the (already coerced) value is fine, else the error text. */
+export type Check = (value: unknown) => string | null;
 
 export interface Ctx {
   errors: PydanticError[];

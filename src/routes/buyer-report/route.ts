@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { postBuyerReport, type ReportOutcome } from '../../domain/buyer-reports/report.js';
 import { errors } from '../../errors.js';
 import { principalOf, requireScope } from '../../http/auth.js';

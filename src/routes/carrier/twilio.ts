@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twilio from 'twilio';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { acceptInboundCall, recordCallStatus } from '../../domain/carrier/inbound.js';
 import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier/opt-out.js';
 import {
@@ -13,12 +13,6 @@ import {
 } from '../../domain/carrier/twiml.js';
 import { errors } from '../../errors.js';
 import { contentTypeOf } from '../../http/validate.js';
-
-export interface TwilioSettings {
-  authToken: string | undefined;
-  /** The origin Twilio is configured to call, without a trailing slash. */
-  publicBaseUrl: string | undefined;
-}
 
 export const TWILIO_VOICE_PATH = '/carrier/twilio/voice';
 export const TWILIO_STATUS_PATH = '/carrier/twilio/status';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../config.js';
+import type { AppDeps } from '../../deps.js';
 import { createDniSession } from '../../domain/dni/sessions.js';
 import { PoolAlerts } from '../../domain/webhooks/pool-alerts.js';
 import { dniRateLimit, principalOf, requireScope } from '../../http/auth.js';

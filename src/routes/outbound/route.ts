@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { executeTouch, type TouchRequest } from '../../domain/outbound/touches.js';
 import { principalOf, requireScope } from '../../http/auth.js';
 import { validated, validateRequest } from '../../http/validate.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../../app.js';
+import type { AppDeps } from '../../deps.js';
 import { readiness, storeCheck } from '../../http/readiness.js';
 import { STORE_RETRY_AFTER_SECONDS } from '../../store/errors.js';
 import { type Named, reply } from '../openapi.js';

@@ -4,7 +4,7 @@ import {
   type ConsentEvent,
   consentFingerprint,
   type NewConsentEvent,
-} from '../../domain/outbound/consents.js';
+} from '../../domain/outbound/consent-events.js';
 import type { Executor } from '../db.js';
 import { consentEvents } from '../schema-outbound.js';
 import { emitConsentRevoked } from './webhook-emitters.js';

@@ -1,5 +1,5 @@
-import type { Clock } from '../../../app.js';
 import type { Config } from '../../../config.js';
+import type { Clock } from '../../../deps.js';
 import type { Store } from '../../../store/db.js';
 import { SimulatedCarrier } from './simulated.js';
 import { TwilioCarrier } from './twilio.js';

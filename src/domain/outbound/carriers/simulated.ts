@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Clock } from '../../../app.js';
+import type { Clock } from '../../../deps.js';
 import type { Store } from '../../../store/db.js';
 import { simulatedCarrierMessages as messages } from '../../../store/schema-outbound.js';
 import { newId } from '../../ids.js';

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Clock } from '../../../app.js';
-import type { Metrics } from '../../../http/metrics.js';
+import type { Clock, Metrics } from '../../../deps.js';
 import type { Store } from '../../../store/db.js';
 import {
   type ClaimedJob,

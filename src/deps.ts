@@ -1,0 +1,76 @@
+/**
+ * What the HTTP apps and the background jobs are given: the dependency
+ * container's types, the clock and the HTTP layer's limits. Type-only imports
+ * of leaf modules, so every layer can import this file without a cycle
+ * (`npm run lint` checks there are none).
+ */
+import type { Logger } from 'pino';
+import type { Counter, Histogram, Registry } from 'prom-client';
+import type { WebhookSettings } from './config.js';
+import type { Keyring } from './domain/auth/keyring.js';
+import type { RndRefresher } from './domain/outbound/rnd/refresh.js';
+import type { RateLimiter } from './domain/rate-limit/limiter.js';
+import type { ReadinessCheck } from './http/readiness.js';
+import type { Store } from './store/db.js';
+
+export interface Clock {
+  /** Epoch milliseconds. Tests pass a clock they can set. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+export interface AppDeps {
+  store: Store;
+  keyring: Keyring;
+  limiter: RateLimiter;
+  clock: Clock;
+  metrics: Metrics;
+  logger: Logger;
+  /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
+  twilio?: TwilioSettings | undefined;
+  /** What /readyz asks; absent, the store alone. */
+  readiness?: ReadinessCheck[] | undefined;
+  readinessTimeoutMs?: number | undefined;
+  /** Reassigned-number checks run after a consent grant; absent: only the schedule runs them. */
+  rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
+  /** Absent: the defaults (private targets refused). */
+  webhooks?: WebhookSettings | undefined;
+}
+
+export const BODY_LIMIT = 64 * 1024;
+
+/** Time limits of the HTTP layer (src/config.ts reads them; tests pass short ones). */
+export interface HttpLimits {
+  /** The request line and headers must arrive within this, else 408 and the socket closes. */
+  headersTimeoutMs: number;
+  /** The whole request (body included) must arrive within this, else 408 and the socket closes. */
+  requestTimeoutMs: number;
+  /** On close, how long open sockets keep being answered (503) before idle ones are closed. */
+  shutdownDrainMs: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  shutdownDrainMs: 1_000,
+};
+
+export interface Metrics {
+  registry: Registry;
+  httpRequests: Counter<'method' | 'route' | 'status'>;
+  httpDuration: Histogram<'method' | 'route' | 'status'>;
+  rateLimited: Counter<'route'>;
+  dniSessions: Counter<'campaign_id' | 'outcome'>;
+  poolExhausted: Counter<'campaign_id' | 'fallback'>;
+  outboundTouches: Counter<'status' | 'replayed'>;
+  dispatchAttempts: Counter<'carrier' | 'outcome'>;
+  webhookAttempts: Counter<'outcome'>;
+  webhookEndpointsDisabled: Counter<'reason'>;
+}
+
+export interface TwilioSettings {
+  authToken: string | undefined;
+  /** The origin Twilio is configured to call, without a trailing slash. */
+  publicBaseUrl: string | undefined;
+}
