@@ -88,7 +88,13 @@ export function webhookWorker(
     allowPrivate: send.allowPrivate ?? true,
   });
   const worker = new WebhookWorker(
-    { store: h.store, sender, clock: h.clock, logger: pino({ level: 'silent' }) },
+    {
+      store: h.store,
+      sender,
+      clock: h.clock,
+      logger: pino({ level: 'silent' }),
+      metrics: h.deps.metrics,
+    },
     { backoffBaseMs: 10_000, backoffMaxMs: 3_600_000, maxAttempts: 8, ...options },
   );
   return { worker, sender };

@@ -1,7 +1,11 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import twilio from 'twilio';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ADMIN_TOKEN,
   adminCall,
   createTenant,
   dni,
@@ -33,6 +37,18 @@ afterAll(async () => {
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
 });
+
+/** A sample of the admin app's GET /metrics, or 0 when the series is absent. */
+async function metric(series: string): Promise<number> {
+  const res = await h.admin.inject({
+    method: 'GET',
+    url: '/metrics',
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+  });
+  expect(res.statusCode).toBe(200);
+  const line = res.body.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
 
 async function receiver(answer?: (n: number) => number | 'hang') {
   const r = await new Receiver(answer).start();
@@ -213,6 +229,10 @@ describe('retries', () => {
     expect(await worker.tick()).toBe(0);
     const audit = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/audit?action=webhook.disabled`);
     expect(audit.entries[0].detail).toMatchObject({ reason: 'failing', consecutive_failures: 3 });
+    expect(await metric('webhook_endpoints_disabled_total{reason="failing"}')).toBe(1);
+    expect(
+      await metric('webhook_delivery_attempts_total{outcome="failed"}'),
+    ).toBeGreaterThanOrEqual(3);
   });
 });
 
@@ -350,5 +370,137 @@ describe('safe targets at delivery time', () => {
     ).attempts;
     expect(a).toMatchObject({ outcome: 'failed', status_code: null });
     expect(a.error).toMatch(/localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
+  });
+});
+
+describe('safe targets at delivery time: IP literals', () => {
+  it.each([
+    ['127.0.0.1', 'loopback'],
+    ['169.254.169.254', 'linkLocal'],
+  ])('%s is refused before connecting when private targets are not allowed', async (ip, range) => {
+    const t = await createTenant(h);
+    // Accepted at creation (the harness allows private targets), refused by the worker.
+    const w = await createWebhook(h, t.orgId, `http://${ip}:9/latest/meta-data`);
+    await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, {
+      to: t.numbers[0],
+      from: '+12125550100',
+    });
+    const { worker } = webhookWorker(h, {}, { allowPrivate: false });
+    // Other tests' retries may fall due in the same tick: the assertions are on this endpoint.
+    expect(await worker.tick()).toBeGreaterThanOrEqual(1);
+    const [a] = (
+      await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}/attempts`)
+    ).attempts;
+    expect(a).toMatchObject({ outcome: 'failed', status_code: null, response_head: null });
+    expect(a.error).toBe(`${ip} resolves to ${ip}, a ${range} address`);
+  });
+});
+
+describe('secret rotation', () => {
+  it('during the grace period both secrets sign a delivery; after it only the new one', async () => {
+    const t = await createTenant(h);
+    const r = await receiver();
+    const w = await createWebhook(h, t.orgId, r.url, ['call.received']);
+    const path = `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}`;
+    const rotated = await adminCall(h, 'POST', `${path}/rotate`, { grace_seconds: 600 });
+    await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, {
+      to: t.numbers[0],
+      from: '+12125550100',
+    });
+    const { worker } = webhookWorker(h);
+    expect(await worker.tick()).toBeGreaterThanOrEqual(1);
+    const verify = (secret: string, got: (typeof r.received)[number]) => {
+      // The receiver's clock is the test clock, not the wall clock (5-minute tolerance).
+      const headers = got.headers as Record<string, string>;
+      const wh = new Webhook(secret);
+      const realNow = Date.now;
+      Date.now = () => h.clock.now();
+      try {
+        return wh.verify(got.body, headers);
+      } finally {
+        Date.now = realNow;
+      }
+    };
+    const during = r.received[0]!;
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verify(rotated.secret, during)).toMatchObject({ type: 'call.received' });
+    expect(verify(w.secret, during)).toMatchObject({ type: 'call.received' });
+
+    // Past the grace period: a replay of the same event is signed by the new secret only.
+    h.clock.advance(601);
+    const eventId = during.headers['webhook-id'];
+    expect((await adminCall(h, 'POST', `${path}/replay`, { event_id: eventId })).queued).toBe(1);
+    expect(await worker.tick()).toBeGreaterThanOrEqual(1);
+    const after = r.received[1]!;
+    expect(after.headers['webhook-id']).toBe(eventId);
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verify(rotated.secret, after)).toMatchObject({ type: 'call.received' });
+    expect(() => verify(w.secret, after)).toThrow();
+    const shown = await adminCall(h, 'GET', path);
+    expect(shown.previous_secret_valid_until).toBeNull();
+  });
+});
+
+describe("what is read of a receiver's answer", () => {
+  const servers: http.Server[] = [];
+  afterEach(() => {
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+  async function serve(handler: http.RequestListener): Promise<string> {
+    const s = http.createServer(handler);
+    servers.push(s);
+    s.listen(0, '127.0.0.1');
+    await once(s, 'listening');
+    return `http://127.0.0.1:${(s.address() as AddressInfo).port}/hook`;
+  }
+
+  async function oneAttempt(url: string, timeoutMs = 5_000) {
+    const t = await createTenant(h);
+    const w = await createWebhook(h, t.orgId, url, ['call.received']);
+    await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, {
+      to: t.numbers[0],
+      from: '+12125550100',
+    });
+    const { worker, sender } = webhookWorker(h, {}, { timeoutMs });
+    const started = Date.now();
+    try {
+      expect(await worker.tick()).toBeGreaterThanOrEqual(1);
+    } finally {
+      sender.close();
+    }
+    const elapsed = Date.now() - started;
+    const [a] = (
+      await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}/attempts`)
+    ).attempts;
+    return { a, elapsed };
+  }
+
+  it('a redirect is not followed: the attempt fails with the 3xx', async () => {
+    const target = await receiver();
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(307, { location: target.url }).end('moved'));
+    });
+    const { a } = await oneAttempt(url);
+    expect(a).toMatchObject({ outcome: 'failed', status_code: 307, error: 'HTTP 307' });
+    expect(target.received).toHaveLength(0);
+  });
+
+  it('reads at most the first bytes of an answer, even one that never ends', async () => {
+    const url = await serve((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        // 64 KiB at once, then never an end: only the head is read, the deadline is not waited.
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        res.write('x'.repeat(65_536));
+      });
+    });
+    const { a, elapsed } = await oneAttempt(url, 5_000);
+    expect(a.outcome).toBe('delivered');
+    expect(a.response_head).toBe('x'.repeat(256));
+    expect(elapsed).toBeLessThan(2_500);
   });
 });

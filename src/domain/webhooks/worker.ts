@@ -43,8 +43,8 @@ export const DEFAULT_DELIVERY_OPTIONS: Omit<DeliveryOptions, 'workerId'> = {
 /**
  * Delay before attempt `attempt + 1`: base·2^(attempt−1), capped, plus up to 20 % jitter so
  * receivers coming back from an outage are not hit by every retry at once. The factor 2 exceeds
- * the jitter, so delays always grow. The defaults (10 s base, 6 h cap, 16 attempts) spread the
- * attempts over about 41 hours.
+ * the jitter, so delays grow up to the cap. The defaults (10 s base, 6 h cap, 16 attempts) spread the
+ * attempts over 29.4 hours before jitter (up to 35 hours with it).
  */
 export function retryDelayMs(
   attempt: number,
