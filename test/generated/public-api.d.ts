@@ -297,7 +297,7 @@ export interface components {
                 carrier: string | null;
                 /** @description The carrier's call id */
                 carrier_call_sid: string | null;
-                /** @description The attribution rule that applied (contract §3) */
+                /** @description The attribution rule that applied: `session` (the session holding the number at the call), `recent_holder` (its last holder, within 30 minutes after that session expired and not handed out since), `repeat_caller` (the caller’s latest attributed session in the campaign), else `campaign` */
                 attribution: "session" | "recent_holder" | "repeat_caller" | "campaign";
                 /** @description Several live sessions held the number */
                 ambiguous: boolean;
@@ -564,7 +564,7 @@ export interface components {
                 contact: string;
                 kind: "revoked" | "opt_out" | "internal_dnc";
                 /**
-                 * @description Revoke-all: every channel is blocked (compliance-rules.md Part A)
+                 * @description Revoke-all: every channel, purpose and campaign of the organization is blocked
                  * @enum {string}
                  */
                 channel_scope: "all";
