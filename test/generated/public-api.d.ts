@@ -1263,6 +1263,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header. */
                     "Retry-After"?: number;
+                    /** @description The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis. */
+                    RateLimit?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {
