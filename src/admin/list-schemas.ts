@@ -89,6 +89,12 @@ export const ConsentListQuery = listQuery({
   ),
 });
 
+export const SuppressionListQuery = listQuery({
+  state: Type.Optional(
+    Type.String({ pattern: '^[A-Z]{2}$', description: 'State lists: only this USPS state code' }),
+  ),
+});
+
 export const NumberParams = Type.Object({
   org_id: Type.String({ minLength: 1, maxLength: 64 }),
   code: Type.String({ minLength: 1, maxLength: 3 }),

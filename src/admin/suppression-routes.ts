@@ -8,16 +8,22 @@ import { normalizeE164 } from '../domain/phone/e164.js';
 import { errors } from '../errors.js';
 import { contentTypeOf, validated, validateRequest } from '../http/validate.js';
 import { writeAudit } from '../store/repos/audit.js';
+import { decodeCursor } from '../store/repos/paging.js';
 import {
   deleteEntry,
   type EntryRow,
   getEntry,
+  listEntries,
   litigatorBlocks,
   putEntry,
   setLitigatorBlocks,
 } from '../store/repos/suppression.js';
+import { answer, type PageQ } from './list-routes.js';
+import * as L from './list-schemas.js';
+import { adminDoc } from './openapi.js';
 import { getOrg } from './orgs-keys.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 
 type ListP = { org_id: string; list: SuppressionList };
 type EntryP = ListP & { e164: string };
@@ -25,6 +31,9 @@ type ImportQ = { mode?: 'add' | 'replace'; source?: string; list_date?: string; 
 const ACTOR = 'admin';
 /** Bulk list files: streamed, never buffered, so no body limit applies to them. */
 const STREAMED_TYPES = ['text/plain', 'text/csv', 'application/octet-stream'];
+
+/** A number as suppression_entries stores it: E.164 digits without the plus. */
+const STORED_NUMBER = /^[1-9][0-9]{6,14}$/;
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -121,6 +130,38 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
         });
       });
       return { litigator_blocks: body.litigator_blocks };
+    },
+  );
+  admin.get(
+    '/admin/orgs/:org_id/suppression/:list',
+    {
+      schema: adminDoc('suppression', "List the entries of one of an organization's lists", {
+        params: S.SuppressionListParams,
+        querystring: L.SuppressionListQuery,
+        list: true,
+        answer: V.SuppressionEntryItem,
+        description: 'In number order; `state` narrows a state list to one state.',
+      }),
+      preHandler: validateRequest({
+        params: S.SuppressionListParams,
+        query: L.SuppressionListQuery,
+      }),
+    },
+    async (req) => {
+      const { params, query } = validated<ListP, unknown, PageQ & { state?: string }>(req);
+      const after = decodeCursor(query.cursor, STORED_NUMBER);
+      await getOrg(deps.store.db, params.org_id);
+      const rows = await listEntries(deps.store.db, params.org_id, params.list, {
+        limit: query.limit + 1,
+        after,
+        state: query.state,
+      });
+      return answer(
+        rows,
+        query.limit,
+        (e) => e.number,
+        (e) => entryView(params.org_id, e),
+      );
     },
   );
   admin.get(

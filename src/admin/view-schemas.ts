@@ -124,6 +124,16 @@ export const ConsentEventItem = Type.Object({
   recorded_at: time,
 });
 
+export const SuppressionEntryItem = Type.Object({
+  org_id: Type.String(),
+  list: Type.String({ description: 'internal | national | state | litigator' }),
+  e164: Type.String(),
+  state: maybe(Type.String()),
+  source: Type.String(),
+  list_date: Type.String({ description: 'YYYY-MM-DD: the date of the list copy' }),
+  added_at: time,
+});
+
 /** `{items, next_cursor}` of one item schema. */
 export const pageOfItems = (item: TSchema) =>
   Type.Object({

@@ -116,7 +116,8 @@ export function tenantErrors(notFound: Named, counted: HeaderName[] = []) {
     503: reply(
       'A dependency failed (database unreachable, connection lost, disk full); nothing was stored',
       ServiceUnavailableError,
-      { headers: ['Retry-After'] },
+      // A request counted before the dependency failed keeps its budget headers.
+      { headers: ['Retry-After', ...counted] },
     ),
   };
 }

@@ -297,7 +297,7 @@ export interface components {
                 carrier: string | null;
                 /** @description The carrier's call id */
                 carrier_call_sid: string | null;
-                /** @description The attribution rule that applied (contract §3) */
+                /** @description The attribution rule that applied: `session` (the session holding the number at the call), `recent_holder` (its last holder, within 30 minutes after that session expired and not handed out since), `repeat_caller` (the caller’s latest attributed session in the campaign), else `campaign` */
                 attribution: "session" | "recent_holder" | "repeat_caller" | "campaign";
                 /** @description Several live sessions held the number */
                 ambiguous: boolean;
@@ -564,7 +564,7 @@ export interface components {
                 contact: string;
                 kind: "revoked" | "opt_out" | "internal_dnc";
                 /**
-                 * @description Revoke-all: every channel is blocked (compliance-rules.md Part A)
+                 * @description Revoke-all: every channel, purpose and campaign of the organization is blocked
                  * @enum {string}
                  */
                 channel_scope: "all";
@@ -1263,6 +1263,10 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header. */
                     "Retry-After"?: number;
+                    /** @description The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis. */
+                    RateLimit?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock. */
+                    "RateLimit-Policy"?: string;
                     [name: string]: unknown;
                 };
                 content: {

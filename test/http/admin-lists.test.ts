@@ -267,6 +267,9 @@ describe('touches and consents', () => {
     const shown = json(await get(`${base}/${placed.touch_id}`));
     expect(shown).toMatchObject({ touch_id: placed.touch_id, dispatch: { history: [] } });
     expect(shown.checks).toEqual(all[1].checks);
+    expect((await get(`/admin/orgs/${other.orgId}/touches/${placed.touch_id}`)).statusCode).toBe(
+      404,
+    );
   });
 
   it('lists consent events newest first, by contact and kind; tenancy holds', async () => {
@@ -296,6 +299,40 @@ describe('touches and consents', () => {
   });
 });
 
+describe('suppression entries', () => {
+  const entry = (org: string, list: string, e164: string) =>
+    `/admin/orgs/${org}/suppression/${list}/${encodeURIComponent(e164)}`;
+
+  it('lists one list in number order, pages it, filters a state list by state; tenancy holds', async () => {
+    const t = await createTenant(h);
+    const other = await createTenant(h);
+    const numbers = [freshContact(), freshContact(), freshContact()];
+    for (const n of numbers) {
+      await adminCall(h, 'PUT', entry(t.orgId, 'internal', n), { source: 'call notes' });
+    }
+    await adminCall(h, 'PUT', entry(t.orgId, 'state', numbers[0]!), { state: 'CA' });
+    await adminCall(h, 'PUT', entry(t.orgId, 'state', numbers[1]!), { state: 'NY' });
+    await adminCall(h, 'PUT', entry(other.orgId, 'internal', freshContact()), {});
+
+    const base = `/admin/orgs/${t.orgId}/suppression`;
+    const all = await walk(`${base}/internal`, 2);
+    expect(all.map((e) => e.e164)).toEqual(
+      [...numbers].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1))),
+    );
+    expect(all[0]).toMatchObject({ org_id: t.orgId, list: 'internal', source: 'call notes' });
+    const states = json(await get(`${base}/state?state=NY`)).items;
+    expect(states.map((e: { e164: string }) => e.e164)).toEqual([numbers[1]]);
+    expect(json(await get(`${base}/national`)).items).toEqual([]);
+    expect(json(await get(`/admin/orgs/${other.orgId}/suppression/internal`)).items).toHaveLength(
+      1,
+    );
+    expect((await get(`${base}/nope`)).statusCode).toBe(422);
+    expect((await get('/admin/orgs/org_0000000000000000/suppression/internal')).statusCode).toBe(
+      404,
+    );
+  });
+});
+
 describe('auth, bad input and where the lists live', () => {
   const paths = (t: Tenant) => [
     '/admin/orgs',
@@ -306,6 +343,7 @@ describe('auth, bad input and where the lists live', () => {
     `/admin/orgs/${t.orgId}/calls`,
     `/admin/orgs/${t.orgId}/touches`,
     `/admin/orgs/${t.orgId}/consents`,
+    `/admin/orgs/${t.orgId}/suppression/internal`,
   ];
 
   it('answers 401 with no admin token or a wrong one, and 404 on the public listener', async () => {
@@ -376,6 +414,12 @@ describe('auth, bad input and where the lists live', () => {
     expect((await touch(h, t.key, t.code, body)).statusCode).toBe(202);
     // No consent on file: a blocked touch, whose dispatch is null.
     await touch(h, t.key, t.code, { ...body, to_e164: freshContact() });
+    await adminCall(
+      h,
+      'PUT',
+      `/admin/orgs/${t.orgId}/suppression/internal/${encodeURIComponent(freshContact())}`,
+      {},
+    );
     const doc = json(await h.admin.inject({ method: 'GET', url: '/admin/openapi.json' }));
     const cases: [string, string, TSchema][] = [
       ['/admin/orgs', '/admin/orgs', V.OrgItem],
@@ -389,6 +433,11 @@ describe('auth, bad input and where the lists live', () => {
       [`/admin/orgs/${t.orgId}/calls`, '/admin/orgs/{org_id}/calls', V.CallItem],
       [`/admin/orgs/${t.orgId}/touches`, '/admin/orgs/{org_id}/touches', V.TouchItem],
       [`/admin/orgs/${t.orgId}/consents`, '/admin/orgs/{org_id}/consents', V.ConsentEventItem],
+      [
+        `/admin/orgs/${t.orgId}/suppression/internal`,
+        '/admin/orgs/{org_id}/suppression/{list}',
+        V.SuppressionEntryItem,
+      ],
     ];
     for (const [url, path, item] of cases) {
       const page = json(await get(url));

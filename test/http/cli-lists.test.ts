@@ -104,6 +104,45 @@ describe('list and show commands', () => {
     expect(consents[1]!.slice(1, 3)).toEqual([contact, 'grant']);
   });
 
+  it('suppression list pages one list in number order, only the organization’s own', async () => {
+    const org = await suite.newOrg();
+    const other = await suite.newOrg();
+    const numbers = [freshContact(), freshContact()].sort(
+      (a, b) => Number(a.slice(1)) - Number(b.slice(1)),
+    );
+    for (const n of numbers) {
+      const add = await admin(['suppression', 'add', org, n, '--list', 'internal', '-q']);
+      expect(add.out).toBe(`${n}\n`);
+    }
+    await admin(['suppression', 'add', other, freshContact(), '--list', 'internal']);
+    const first = await admin(['suppression', 'list', org, '--list', 'internal', '--limit', '1']);
+    expect(first).toMatchObject({ code: 0, err: '' });
+    const rows = rowsOf(first.out);
+    expect(rows[0]).toEqual(['NUMBER', 'STATE', 'SOURCE', 'LIST_DATE', 'ADDED_AT']);
+    expect(rows[1]![0]).toBe(numbers[0]);
+    const cursor = /more: add --cursor (\S+)/.exec(first.out)?.[1];
+    const second = await admin([
+      'suppression',
+      'list',
+      org,
+      '--list',
+      'internal',
+      '--limit',
+      '1',
+      '--cursor',
+      cursor!,
+      '-q',
+    ]);
+    expect(second.out).toBe(`${numbers[1]}\n`);
+    const page = JSON.parse(
+      (await admin(['suppression', 'list', org, '--list', 'internal', '--json'])).out,
+    );
+    expect([page.items.length, page.next_cursor]).toEqual([2, null]);
+    expect((await admin(['suppression', 'list', other, '--list', 'internal', '-q'])).out).toMatch(
+      /^\+\d+\n$/,
+    );
+  });
+
   it('a bad --limit is the API’s 422, shown as loc: msg', async () => {
     const r = await admin(['org', 'list', '--limit', '0']);
     expect(r.code).toBe(1);

@@ -85,7 +85,10 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, TSchema> = {
         Type.Literal('repeat_caller'),
         Type.Literal('campaign'),
       ],
-      { description: 'The attribution rule that applied (contract §3)' },
+      {
+        description:
+          'The attribution rule that applied: `session` (the session holding the number at the call), `recent_holder` (its last holder, within 30 minutes after that session expired and not handed out since), `repeat_caller` (the caller’s latest attributed session in the campaign), else `campaign`',
+      },
     ),
     ambiguous: Type.Boolean({ description: 'Several live sessions held the number' }),
     session: Type.Union([AttributedSession, Type.Null()], {
@@ -120,7 +123,7 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, TSchema> = {
       Type.Literal('internal_dnc'),
     ]),
     channel_scope: Type.Literal('all', {
-      description: 'Revoke-all: every channel is blocked (compliance-rules.md Part A)',
+      description: 'Revoke-all: every channel, purpose and campaign of the organization is blocked',
     }),
     source: str('Where it came from: the source field, else the actor (admin, import, …)'),
     reason: strOrNull('The reason given'),

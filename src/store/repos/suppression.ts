@@ -85,6 +85,28 @@ export async function getEntry(
   return row ?? null;
 }
 
+/**
+ * One list's entries in number order, `limit` rows strictly after the number `after`
+ * (digits, as stored): keyset paging for the admin list (paging.ts).
+ */
+export async function listEntries(
+  ex: Executor,
+  orgId: string,
+  list: SuppressionList,
+  w: { limit: number; after?: string | undefined; state?: string | undefined },
+): Promise<EntryRow[]> {
+  const after = w.after === undefined ? sql`` : sql` and number > ${w.after}::bigint`;
+  const state = w.state === undefined ? sql`` : sql` and state = ${w.state}`;
+  return rowsOf<EntryRow>(
+    ex,
+    sql`select list, number::text as number, state, source, listed_on::text as listed_on,
+          to_char(added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at
+        from suppression_entries
+        where org_id = ${orgId} and list = ${list}${after}${state}
+        order by number limit ${w.limit}`,
+  );
+}
+
 export async function putEntry(
   ex: Executor,
   orgId: string,

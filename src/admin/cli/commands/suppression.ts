@@ -1,6 +1,7 @@
 import { Option } from 'commander';
 import { seg } from '../client.js';
 import { type Answer, fields, formatValue, type View } from '../output.js';
+import { col, listView, paged, pageQuery } from './listing.js';
 import type { CliSession, CommandGroup } from './shared.js';
 import { uploadFile } from './upload.js';
 
@@ -90,6 +91,24 @@ export const suppressionCommands: CommandGroup = (program, ctx) => {
           body: { source: o.source, list_date: o.listDate, state: o.state },
         },
         entryView,
+      ),
+    );
+
+  paged(sup.command('list').description("list one of the organization's lists in number order"))
+    .argument('<org_id>')
+    .addOption(listArg)
+    .option('--state <XX>', 'state lists: only this state')
+    .action((orgId: string, o, cmd) =>
+      ctx.send(
+        cmd,
+        { method: 'GET', path: base(orgId, o.list), query: { ...pageQuery(o), state: o.state } },
+        listView('e164', [
+          col('NUMBER', 'e164'),
+          col('STATE', 'state'),
+          col('SOURCE', 'source'),
+          col('LIST_DATE', 'list_date'),
+          col('ADDED_AT', 'added_at'),
+        ]),
       ),
     );
 
