@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errors, ValidationFailed } from '../errors.js';
+import { safeError } from '../log-privacy.js';
 import { fromStoreError, storeErrorCode } from '../store/errors.js';
 import { dumpsPy, dumpsSafe, render422Safe } from './validation/index.js';
 
@@ -53,8 +54,12 @@ export function installErrorHandling(app: FastifyInstance, table: RouteTable): v
       if (mapped) return sendError(reply, mapped);
       const stored = fromStoreError(err);
       if (stored) {
-        // The SQLSTATE only: a driver error's text can carry the statement's parameters.
-        request.log.warn({ code: storeErrorCode(err), status: stored.status }, 'store failure');
+        // The SQLSTATE and the statement's name only: a driver error's text can carry the
+        // statement's parameters. The request id comes with request.log.
+        request.log.warn(
+          { code: storeErrorCode(err), statement: safeError(err).statement, status: stored.status },
+          'store failure',
+        );
         return sendError(reply, stored);
       }
       request.log.error({ err }, 'unhandled error');
