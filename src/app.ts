@@ -12,6 +12,7 @@ import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { RndRefresher } from './domain/outbound/rnd/refresh.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
+import { errors } from './errors.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
 import { instrument, type Metrics } from './http/metrics.js';
 import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES } from './http/protocol-errors.js';
@@ -108,6 +109,9 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: checkingInterval(limits),
       maxHeaderSize: MAX_HEADER_BYTES,
+      // Node would answer an HTTP/1.1 request without Host itself, with an empty 400; the
+      // onRequest hook below answers it in the spec's shape instead.
+      requireHostHeader: false,
     },
     // Our own 503 in the spec's shape (src/http/shutdown.ts) instead of Fastify's.
     return503OnClosing: false,
@@ -127,6 +131,11 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
   keepContentType(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2): 400, and the socket closes.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      throw errors.badRequest();
+    }
   });
   // After the request id, so a 503 while stopping carries one too.
   installGracefulClose(app, limits.shutdownDrainMs, limits.requestTimeoutMs);
