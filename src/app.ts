@@ -9,6 +9,7 @@ import Fastify, {
 import type { Logger } from 'pino';
 import { adminRoutes } from './admin/routes.js';
 import { type AppDeps, BODY_LIMIT, DEFAULT_HTTP_LIMITS, type HttpLimits } from './deps.js';
+import { errors } from './errors.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
 import { instrument } from './http/metrics.js';
 import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES } from './http/protocol-errors.js';
@@ -60,6 +61,9 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
       requestTimeout: limits.requestTimeoutMs,
       connectionsCheckingInterval: checkingInterval(limits),
       maxHeaderSize: MAX_HEADER_BYTES,
+      // Node would answer an HTTP/1.1 request without Host itself, with an empty 400; the
+      // onRequest hook below answers it in the spec's shape instead.
+      requireHostHeader: false,
     },
     // Our own 503 in the spec's shape (src/http/shutdown.ts) instead of Fastify's.
     return503OnClosing: false,
@@ -79,6 +83,11 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
   keepContentType(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // HTTP/1.1 requires Host (RFC 9112 §3.2): 400, and the socket closes.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
+      throw errors.badRequest();
+    }
   });
   // After the request id, so a 503 while stopping carries one too.
   installGracefulClose(app, limits.shutdownDrainMs, limits.requestTimeoutMs);

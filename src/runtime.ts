@@ -124,6 +124,9 @@ function openLimiter(
   });
   readiness.push({
     name: 'redis',
+    // A Redis that accepts connections but never answers (hung, or a network partition) is
+    // the same outage as a refused one: DNI keeps answering, so the process stays ready.
+    unavailable: 'degraded',
     async check() {
       const ok = await redis.ping().then(
         () => true,

@@ -14,6 +14,11 @@ export interface DependencyReport {
 export interface ReadinessCheck {
   name: string;
   check(): Promise<DependencyReport>;
+  /**
+   * The state when the check fails or does not answer within the budget: `down` unless the
+   * service keeps serving without the dependency (Redis: rate limits count in process).
+   */
+  unavailable?: 'degraded' | 'down';
 }
 
 export interface Readiness {
@@ -22,16 +27,17 @@ export interface Readiness {
 }
 
 function withinBudget(check: ReadinessCheck, budgetMs: number): Promise<DependencyReport> {
+  const status = check.unavailable ?? 'down';
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<DependencyReport>((resolve) => {
     timer = setTimeout(
-      () => resolve({ status: 'down', detail: `no answer within ${budgetMs} ms` }),
+      () => resolve({ status, detail: `no answer within ${budgetMs} ms` }),
       budgetMs,
     );
   });
   const answer = check.check().catch(
     (err: unknown): DependencyReport => ({
-      status: 'down',
+      status,
       detail: (err as { code?: string }).code ?? (err as Error).message ?? 'failed',
     }),
   );

@@ -64,7 +64,12 @@ describe('PostgreSQL stopped', () => {
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-describe.skipIf(!redisUrl)('Redis stopped', () => {
+// Stopped: the port refuses connections. Hung: connections stay open and nothing answers (a
+// stuck server, a network partition), so only REDIS_TIMEOUT_MS and READINESS_TIMEOUT_MS bound it.
+describe.skipIf(!redisUrl).each([
+  { outage: 'stopped', cause: (p: TcpProxy) => p.cut() },
+  { outage: 'hung', cause: (p: TcpProxy) => p.freeze() },
+])('Redis $outage', ({ cause }) => {
   it('keeps DNI at 201 and fast, says degraded, logs once, and goes back to Redis by itself', async () => {
     const { db, data } = await storeFor('tracking_fault_redis');
     const proxy = await TcpProxy.start(redisUrl!);
@@ -119,7 +124,7 @@ describe.skipIf(!redisUrl)('Redis stopped', () => {
     const baselineP99 = await load();
     const beforeCut = await counted();
     const logBeforeCut = server.output().length;
-    await proxy.cut();
+    await cause(proxy);
     const outageP99 = await load();
     expect(outageP99).toBeLessThan(baselineP99 + 100);
     expect(await counted()).toBe(beforeCut);

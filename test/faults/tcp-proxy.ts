@@ -4,12 +4,15 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 /**
  * A TCP proxy in front of PostgreSQL or Redis, to cause outages for real:
  * `cut()` resets every open connection and refuses new ones (the port is
- * closed, as when the service stops); `restore()` listens again on the same
- * port.
+ * closed, as when the service stops); `freeze()` keeps every connection open
+ * and accepts new ones but forwards nothing (a hung server, a network
+ * partition); `restore()` ends either and listens again on the same port.
  */
 export class TcpProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  private readonly pairs = new Set<[Socket, Socket]>();
+  private frozen = false;
   port = 0;
 
   constructor(
@@ -43,6 +46,10 @@ export class TcpProxy {
           upstream.destroy();
         });
       }
+      const pair: [Socket, Socket] = [client, upstream];
+      this.pairs.add(pair);
+      client.on('close', () => this.pairs.delete(pair));
+      if (this.frozen) return;
       client.pipe(upstream);
       upstream.pipe(client);
     });
@@ -59,7 +66,20 @@ export class TcpProxy {
     if (server) await new Promise<void>((r) => server.close(() => r()));
   }
 
+  /** Forwards nothing more, in either direction, on open or new connections. */
+  freeze(): void {
+    this.frozen = true;
+    for (const [client, upstream] of this.pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+    }
+  }
+
   async restore(): Promise<void> {
+    if (this.frozen) {
+      this.frozen = false;
+      for (const s of this.sockets) s.resetAndDestroy();
+    }
     if (!this.server) await this.listen();
   }
 

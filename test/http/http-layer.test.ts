@@ -76,6 +76,14 @@ describe("responses the HTTP layer makes itself are in the spec's shape", () => 
     await c.waitClosed();
   });
 
+  it('answers an HTTP/1.1 request without Host with 400 bad_request and closes the socket', async () => {
+    // Node would answer this itself, with an empty body (its requireHostHeader).
+    const { res, c } = await exchange('GET /healthz HTTP/1.1\r\n\r\n');
+    expect([res.status, expectDetail(res)]).toEqual([400, 'bad_request']);
+    expect(res.headers.connection).toBe('close');
+    await c.waitClosed();
+  });
+
   it('authenticates a campaign code of any length first, then answers 422 at ["path","campaign_code"]', async () => {
     const code = 'c'.repeat(5_000);
     const path = `/dni/campaigns/${code}/buyer-report`;

@@ -4,7 +4,7 @@ import { reserveKey } from '../../src/store/repos/idempotency.js';
 import { lockContact, recordDecision } from '../../src/store/repos/touches.js';
 import { adminCall, json, useHarness } from '../helpers/harness.js';
 import { outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
-import { storeKind } from '../helpers/store.js';
+import { itConcurrently } from '../helpers/store.js';
 
 const h = useHarness();
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
@@ -189,8 +189,8 @@ describe('conflicts', () => {
     expect(replay.body).toBe(takeover.body);
   });
 
-  it.skipIf(storeKind === 'pglite')(
-    'answers 409 to a true concurrent duplicate (PostgreSQL: the first blocks on the contact lock)',
+  itConcurrently(
+    'answers 409 to a true concurrent duplicate (the first blocks on the contact lock)',
     async () => {
       const t = await outboundTenant(h);
       const other = await h.store.reopen();

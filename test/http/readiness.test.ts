@@ -65,6 +65,23 @@ describe('readiness()', () => {
     });
   });
 
+  it('reports a check the service can do without as degraded when it fails or is silent', async () => {
+    const r = await readiness(
+      [
+        { name: 'hung', unavailable: 'degraded', check: () => new Promise(() => {}) },
+        { name: 'failing', unavailable: 'degraded', check: () => Promise.reject(new Error('x')) },
+      ],
+      30,
+    );
+    expect(r).toEqual({
+      status: 'degraded',
+      checks: {
+        hung: { status: 'degraded', detail: 'no answer within 30 ms' },
+        failing: { status: 'degraded', detail: 'x' },
+      },
+    });
+  });
+
   it('is degraded, not down, when only a degraded dependency is off', async () => {
     const r = await readiness(
       [{ name: 'redis', check: async () => ({ status: 'degraded' as const }) }],

@@ -10,7 +10,7 @@ import {
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
 import { auditRows } from '../helpers/reports.js';
-import { storeKind } from '../helpers/store.js';
+import { itConcurrently } from '../helpers/store.js';
 import {
   newSid,
   PUBLIC_BASE,
@@ -242,20 +242,17 @@ describe('replays and the confirmation text', () => {
     expect(await confirmations(t.orgId, t.contact)).toHaveLength(0);
   });
 
-  it.skipIf(storeKind === 'pglite')(
-    'five concurrent replays record one revocation and one confirmation (PostgreSQL)',
-    async () => {
-      const t = await tenant({ opt_out_confirmation: CONFIRMATION });
-      const sid = newSid('SM');
-      const answers = await Promise.all(
-        Array.from({ length: 5 }, () => reply(t.contact, t.callerId, 'STOP', sid)),
-      );
-      expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
-      expect((await events(t.orgId, t.contact)).map((e) => e.kind)).toEqual(['grant', 'opt_out']);
-      expect(await auditRows(h, t.orgId, 'consent.revoked')).toHaveLength(1);
-      expect(await confirmations(t.orgId, t.contact)).toHaveLength(1);
-    },
-  );
+  itConcurrently('five concurrent replays record one revocation and one confirmation', async () => {
+    const t = await tenant({ opt_out_confirmation: CONFIRMATION });
+    const sid = newSid('SM');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => reply(t.contact, t.callerId, 'STOP', sid)),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+    expect((await events(t.orgId, t.contact)).map((e) => e.kind)).toEqual(['grant', 'opt_out']);
+    expect(await auditRows(h, t.orgId, 'consent.revoked')).toHaveLength(1);
+    expect(await confirmations(t.orgId, t.contact)).toHaveLength(1);
+  });
 });
 
 describe('START and UNSTOP', () => {
