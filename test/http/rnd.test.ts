@@ -124,21 +124,37 @@ describe('the gate reads stored answers', () => {
   it('a grant triggers the check; a reassigned answer blocks; a failure leaves it to the schedule', async () => {
     const t = await outboundTenant(h);
     const r = refresher();
-    h.deps.rnd = r;
+    // The checks the grants start, to wait for them (no scheduled round runs in this test).
+    const started: Promise<void>[] = [];
+    h.deps.rnd = {
+      checkSoon: (work) => {
+        const p = r.checkSoon(work);
+        started.push(p);
+        return p;
+      },
+    };
     try {
       const n = `${freshContact(212).slice(0, -1)}1`;
       await grant(h, t.orgId, n);
-      await r.runOnce(); // settles whatever the grant started
+      expect(started).toHaveLength(1);
+      await Promise.all(started);
+      expect(queries.filter((q) => q.tn === n.slice(2))).toEqual([
+        { tn: n.slice(2), date: '2026-01-01', auth: 'Bearer tok' },
+      ]);
       expect(json(await place(t, n)).reasons.map((x: { code: string }) => x.code)).toEqual([
         'reassigned',
       ]);
-      // Elsewhere a missing answer is reported and allowed.
+      // Elsewhere a missing answer (here: the query failed) is reported and allowed.
       const m = `${freshContact(212).slice(0, -1)}4`;
       failNext = 1;
       await grant(h, t.orgId, m);
-      await new Promise((res) => setImmediate(res));
+      await Promise.all(started);
       const open = json(await place(t, m));
-      expect(open.checks.reassigned.required).toBe(false);
+      expect(open.status).toBe('would_queue');
+      expect(open.checks.reassigned).toMatchObject({ required: false, result: null });
+      // The schedule picks the failed one up.
+      await r.runOnce();
+      expect(json(await place(t, m)).checks.reassigned.result).toBe('not_reassigned');
     } finally {
       h.deps.rnd = undefined;
     }
