@@ -180,7 +180,7 @@ export function warnOnTableCoverage(logger: Pick<Logger, 'warn'>, nowMs: number)
  * blocks marketing touches: /readyz says so, counting organizations only,
  * since /readyz is on the public port. Which ones: the suppression metrics.
  */
-function suppressionListCheck(store: Store, clock: Clock): ReadinessCheck {
+export function suppressionListCheck(store: Store, clock: Clock): ReadinessCheck {
   return {
     name: 'suppression_lists',
     async check() {

@@ -241,6 +241,22 @@ describe('blocked: location and quiet hours', () => {
     expect((await touch(h, info.key, info.code, call(al))).statusCode).toBe(202);
   });
 
+  it('Rhode Island on 4 January 2028 (a year no curated holiday list covered) and Omaha (402, Central only)', async () => {
+    const t = await outboundTenant(h);
+    const [ri, omaha] = ['+14012345678', '+14022345678'];
+    await grant(h, t.orgId, ri);
+    await grant(h, t.orgId, omaha);
+    h.clock.set('2028-01-04T16:00:30Z'); // Tuesday 11:00 in Rhode Island
+    const pass = json(await touch(h, t.key, t.code, call(ri, { dry_run: true })));
+    expect(pass.status).toBe('would_queue');
+    expect(pass.checks.quiet_hours).toMatchObject({ passed: true, state: 'RI' });
+    h.clock.set('2026-01-18T12:38:30Z'); // Sunday 06:38 in Omaha
+    const blocked = json(await touch(h, t.key, t.code, call(omaha, { dry_run: true })));
+    expect(blocked.reasons.map((r: { code: string }) => r.code)).toEqual(['quiet_hours']);
+    expect(blocked.checks.quiet_hours.zones).toEqual(['America/Chicago']);
+    expect(blocked.next_allowed_at).toBe('2026-01-18T14:00:00.000Z');
+  });
+
   it('reports every failing check, in order, with next_allowed_at null while consent fails', async () => {
     const t = await outboundTenant(h);
     h.clock.set('2026-03-03T02:30:00Z');

@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import { noteText, suppressionListNotes } from '../../src/domain/outbound/suppression/freshness.js';
+import { storeCheck } from '../../src/http/readiness.js';
+import { suppressionListCheck } from '../../src/runtime.js';
 import { ADMIN_TOKEN, adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
 import {
   adminInject,
@@ -246,6 +249,47 @@ describe('staleness notes and metric', () => {
       expect(text).toContain(`suppression_national_list_age_days{org_id="${org}"} 28`);
     } finally {
       h.clock.set(WEEKDAY_MORNING_ET);
+    }
+  });
+
+  it('GET /readyz says so: ok with a note a week before, degraded once a list is stale', async () => {
+    // Every national import in this file is dated 2026-02-28 or 2026-03-02, this one too.
+    const org = (await adminCall(h, 'POST', '/admin/orgs', { name: 'Readyz' })).org_id;
+    await importNationalList(h, org, '', { list_date: '2026-03-02' });
+    const app = await buildApp({
+      ...h.deps,
+      readiness: [storeCheck(h.store), suppressionListCheck(h.store, h.clock)],
+    });
+    const readyz = async (iso: string) => {
+      h.clock.set(iso);
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      return { code: res.statusCode, body: json(res) };
+    };
+    try {
+      expect(await readyz('2026-03-20T12:00:00Z')).toEqual({
+        code: 200,
+        body: {
+          status: 'ok',
+          checks: { store: { status: 'ok' }, suppression_lists: { status: 'ok' } },
+        },
+      });
+      const soon = await readyz('2026-03-30T12:00:00Z');
+      expect(soon.code).toBe(200);
+      expect(soon.body.status).toBe('ok');
+      expect(soon.body.checks.suppression_lists.status).toBe('ok');
+      expect(soon.body.checks.suppression_lists.detail).toMatch(
+        /^\d+ going stale within 7 days: marketing touches below pewc are blocked once stale$/,
+      );
+      const stale = await readyz('2026-04-06T12:00:00Z');
+      expect(stale.code).toBe(200);
+      expect(stale.body.status).toBe('degraded');
+      expect(stale.body.checks.suppression_lists).toMatchObject({ status: 'degraded' });
+      expect(stale.body.checks.suppression_lists.detail).toMatch(
+        /^\d+ organization\(s\) with a stale national do-not-call list/,
+      );
+    } finally {
+      h.clock.set(WEEKDAY_MORNING_ET);
+      await app.close();
     }
   });
 });

@@ -71,6 +71,34 @@ describe('national and state do-not-call lists (Part B §4.3)', () => {
   });
 });
 
+describe('ebr within its window (Part B §4.3)', () => {
+  const ebr = (captured_at: string) =>
+    evaluateTouch(
+      {
+        to_e164: '+12015550100',
+        channel: 'call',
+        consent_basis: 'ebr',
+        records: [{ id: 'c1', tier: 'ebr', captured_at, ebr_basis: 'inquiry' }],
+        revocations: [],
+        history: [],
+        config: { agent_dialed: true, required_tier: {} },
+        suppression: facts({ hits: [hit('national')] }),
+      },
+      Date.parse(NOW),
+    );
+
+  it('an inquiry ebr inside its 3 months passes a national entry; one past it is dnc_listed', () => {
+    // Required tier for an agent-dialed marketing call stays pewc, so consent fails either way;
+    // what the window decides is whether the list entry also blocks.
+    const inside = ebr('2026-04-01T00:00:00Z');
+    expect(inside.checks.suppression.entries.map((e) => e.blocks)).toEqual([false]);
+    expect(codes(inside)).not.toContain('dnc_listed');
+    const past = ebr('2026-02-01T00:00:00Z');
+    expect(past.checks.consent.tier_on_file).toBe('none');
+    expect(codes(past)).toContain('dnc_listed');
+  });
+});
+
 describe('internal list and litigators', () => {
   it('the internal list blocks every touch, informational and pewc too', () => {
     expect(codes(decide('pewc', facts({ hits: [hit('internal')] })))).toEqual(['dnc_listed']);
@@ -126,6 +154,94 @@ describe('freshness of the national list', () => {
           expect(stale).toBe(tier !== 'pewc' && ageDays > 31);
         },
       ),
+    );
+  });
+});
+
+describe('every list rule agrees with a direct reading of Part B §4.3', () => {
+  const LISTS = ['internal', 'national', 'state', 'litigator'] as const;
+  const DAY = 86_400_000;
+  const now = Date.parse(NOW);
+
+  it('for any tier, channel, purpose, lists, litigator setting, scrub and list age', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          tier: fc.constantFrom<ConsentBasis>('pewc', 'pec', 'ebr'),
+          // Days before NOW the consent was captured; 100 is past an inquiry ebr's 3 months,
+          // 600 past a transaction ebr's 18.
+          capturedDaysAgo: fc.constantFrom(10, 100, 600),
+          ebrBasis: fc.constantFrom<'transaction' | 'inquiry'>('transaction', 'inquiry'),
+          channel: fc.constantFrom<TouchInput['channel']>('call', 'sms', 'voicemail'),
+          marketing: fc.boolean(),
+          agentDialed: fc.boolean(),
+          lists: fc.subarray([...LISTS]),
+          litigatorBlocks: fc.boolean(),
+          scrub: fc.boolean(),
+          listAgeDays: fc.option(fc.integer({ min: 0, max: 60 }), { nil: null }),
+        }),
+        (c) => {
+          const capturedAt = now - c.capturedDaysAgo * DAY;
+          const windowDays = c.ebrBasis === 'transaction' ? 18 * 30 : 3 * 30;
+          const current = c.tier !== 'ebr' || c.capturedDaysAgo < windowDays;
+          const tierOnFile = current ? c.tier : 'none';
+          const d = evaluateTouch(
+            {
+              to_e164: '+12015550100',
+              channel: c.channel,
+              consent_basis: 'ebr',
+              records: [
+                {
+                  id: 'c1',
+                  tier: c.tier,
+                  captured_at: new Date(capturedAt).toISOString(),
+                  ebr_basis: c.ebrBasis,
+                },
+              ],
+              revocations: [],
+              history: [],
+              config: {
+                purpose: c.marketing ? 'marketing' : 'informational',
+                agent_dialed: c.agentDialed,
+                dnc_scrub: c.scrub,
+              },
+              suppression: facts({
+                hits: c.lists.map((l) => hit(l, l === 'state' ? 'NJ' : null)),
+                litigator_blocks: c.litigatorBlocks,
+                national_list_date:
+                  c.listAgeDays === null
+                    ? null
+                    : new Date(now - c.listAgeDays * DAY).toISOString().slice(0, 10),
+              }),
+            },
+            now,
+          );
+          // "National DNC or state DNC hit → deny marketing unless pewc, or ebr within its window
+          // for live agent calls. Internal DNC → deny everything" (but the confirmation text,
+          // which never goes through the gate). The litigator rule: marketing, unless turned off.
+          const registry = c.lists.includes('national') || c.lists.includes('state');
+          const exempt =
+            tierOnFile === 'pewc' ||
+            (tierOnFile === 'ebr' && c.channel === 'call' && c.agentDialed);
+          const expected: string[] = [];
+          if (c.lists.includes('internal') || (registry && c.marketing && !exempt))
+            expected.push('dnc_listed');
+          if (c.lists.includes('litigator') && c.marketing && c.litigatorBlocks)
+            expected.push('litigator_listed');
+          // Stale: a marketing touch whose outcome turns on the national list (some consent, below
+          // pewc, not exempt, not already listed) while the copy is missing or over 31 days old.
+          const stale = c.listAgeDays === null || c.listAgeDays > 31;
+          if (c.marketing && c.scrub && stale && tierOnFile !== 'none' && !exempt && !registry)
+            expected.push('dnc_list_stale');
+          expect(d.checks.suppression.codes).toEqual(expected);
+          for (const code of expected) expect(codes(d)).toContain(code);
+          for (const e of d.checks.suppression.entries) {
+            expect(c.lists).toContain(e.list);
+            expect(e.listed_on).toBe('2026-05-30');
+          }
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

@@ -104,7 +104,11 @@ export interface TouchInput {
   history: readonly PlacedTouch[];
   /** The campaign config, already merged with the selected variant (see mergeConfig). */
   config?: CampaignComplianceConfig;
-  /** Suppression-list and reassigned-number facts; absent: no list entries, no scrub, no RND. */
+  /**
+   * Suppression-list and reassigned-number facts; absent: no list entries, no RND answer and no
+   * national list on file (so a marketing touch below pewc is `dnc_list_stale` unless the
+   * campaign turns `dnc_scrub` off).
+   */
   suppression?: SuppressionFacts;
 }
 
