@@ -72,7 +72,14 @@ export class FailOpenRateLimiter implements RateLimiter {
   private withinBudget<T>(p: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new BudgetExceeded(this.o.budgetMs)), this.o.budgetMs);
+      // Timers run before I/O in a loop turn: when the event loop was busy past
+      // the budget, an answer already waiting on the socket would lose to this
+      // timer and a healthy store would count as down. setImmediate runs after
+      // the turn's I/O, so only a store that really has not answered is late.
+      timer = setTimeout(
+        () => setImmediate(() => reject(new BudgetExceeded(this.o.budgetMs))),
+        this.o.budgetMs,
+      );
     });
     // A late answer is dropped; its rejection must not go unhandled.
     p.catch(() => {});

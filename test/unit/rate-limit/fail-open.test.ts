@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { connect, type Socket } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { FailOpenRateLimiter } from '../../../src/domain/rate-limit/fail-open.js';
 import {
@@ -62,6 +65,50 @@ describe('FailOpenRateLimiter', () => {
     expect(d.allowed).toBe(true);
     expect(performance.now() - started).toBeLessThan(1000);
     expect(limiter.health()).toBe('degraded');
+  });
+
+  it('does not count a store as down when its answer waits behind a busy event loop', async () => {
+    // The shared store answers over a real loopback socket from another
+    // thread, as Redis does from another process: it answers while this
+    // thread's loop is blocked.
+    const server = new Worker(
+      `const net = require('node:net');
+       const { parentPort } = require('node:worker_threads');
+       const s = net.createServer((c) => c.on('data', () => c.write('ok')));
+       s.listen(0, '127.0.0.1', () => parentPort.postMessage(s.address().port));`,
+      { eval: true },
+    );
+    const [port] = (await once(server, 'message')) as [number];
+    const socket: Socket = connect(port, '127.0.0.1');
+    await once(socket, 'connect');
+    const inner = new MemoryRateLimiter();
+    const overSocket: RateLimiter = {
+      hit: (key, limit, nowMs, windowMs) =>
+        new Promise((resolve) => {
+          socket.once('data', () => resolve(inner.hit(key, limit, nowMs, windowMs)));
+          socket.write('hit');
+        }),
+      close: async () => {},
+    };
+    const events: string[] = [];
+    const limiter = new FailOpenRateLimiter(overSocket, {
+      budgetMs: 20,
+      probeAfterMs: 1000,
+      onOutage: () => events.push('outage'),
+    });
+    try {
+      const pending = limiter.hit('org', 3, T0);
+      // Block the loop past the budget while the answer arrives on the socket.
+      const until = performance.now() + 100;
+      while (performance.now() < until) {}
+      await pending;
+      expect(events).toEqual([]);
+      expect(limiter.health()).toBe('ok');
+      expect(limiter.fallbackHits).toBe(0);
+    } finally {
+      socket.destroy();
+      await server.terminate();
+    }
   });
 
   it('asks the store again only after probeAfterMs, and reports one outage and one recovery', async () => {
