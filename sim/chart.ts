@@ -59,40 +59,57 @@ export function chartSvg(title: string, runs: RunResult[], target: number, marke
   out.push(
     `<line x1="${M.left}" x2="${W - M.right}" y1="${y(target)}" y2="${y(target)}" stroke="#2ca02c" stroke-width="2" stroke-dasharray="8 4"/>`,
   );
-  markers.forEach((m, i) => {
+  // Marker lines first, their labels last (over the curves): see below.
+  const markerColor = (m: Marker) => (m.label === 'recommended' ? '#ff7f0e' : '#9467bd');
+  for (const m of markers) {
     const rec = m.label === 'recommended';
-    const color = rec ? '#ff7f0e' : '#9467bd';
     out.push(
-      `<line x1="${x(m.size)}" x2="${x(m.size)}" y1="${M.top}" y2="${H - M.bottom}" stroke="${color}" stroke-width="1.5" stroke-dasharray="${rec ? '' : '4 3'}"/>`,
+      `<line x1="${x(m.size)}" x2="${x(m.size)}" y1="${M.top}" y2="${H - M.bottom}" stroke="${markerColor(m)}" stroke-width="1.5" stroke-dasharray="${rec ? '' : '4 3'}"/>`,
     );
-    out.push(
-      `<text x="${x(m.size) + 4}" y="${H - M.bottom - 10 - 18 * i}" fill="${color}" font-size="13">${esc(m.label)} ${m.size}</text>`,
-    );
-  });
-  for (const [pick, color] of [
-    [notWrong, '#d62728'],
-    [acc, '#1f77b4'],
-  ] as const) {
-    out.push(`<path d="${path(pick)}" fill="none" stroke="${color}" stroke-width="2.5"/>`);
-    for (const r of rows)
-      out.push(`<circle cx="${x(r.size)}" cy="${y(pick(r))}" r="4" fill="${color}"/>`);
   }
+  // Accuracy under, 1 − wrong-visitor share over it, dashed: where no call was
+  // left at campaign level they coincide, and both stay visible.
+  out.push(`<path d="${path(acc)}" fill="none" stroke="#1f77b4" stroke-width="3"/>`);
+  for (const r of rows)
+    out.push(`<circle cx="${x(r.size)}" cy="${y(acc(r))}" r="4.5" fill="#1f77b4"/>`);
+  out.push(
+    `<path d="${path(notWrong)}" fill="none" stroke="#d62728" stroke-width="2" stroke-dasharray="6 5"/>`,
+  );
+  // Labels carry a white halo so lines behind them do not cross the digits.
+  const halo = 'stroke="white" stroke-width="4" paint-order="stroke"';
+  let prevX = Number.NEGATIVE_INFINITY;
+  let prevBelow = false;
   for (const r of rows) {
+    // Points closer than a label's width: alternate below and above the curve.
+    const below: boolean = x(r.size) - prevX < 42 ? !prevBelow : true;
     out.push(
-      `<text x="${x(r.size)}" y="${y(r.accuracy) + 20}" text-anchor="middle" font-size="12" fill="#1f77b4">${(r.accuracy * 100).toFixed(1)}%</text>`,
+      `<text x="${x(r.size)}" y="${y(r.accuracy) + (below ? 20 : -10)}" text-anchor="middle" font-size="12" fill="#1f77b4" ${halo}>${(r.accuracy * 100).toFixed(1)}%</text>`,
+    );
+    prevX = x(r.size);
+    prevBelow = below;
+  }
+  // Marker labels run up along their own line, so neighbouring markers never overlap.
+  for (const m of markers) {
+    const lx = x(m.size) - 4;
+    const ly = H - M.bottom - 6;
+    out.push(
+      `<text x="${lx}" y="${ly}" transform="rotate(-90 ${lx} ${ly})" fill="${markerColor(m)}" font-size="13" ${halo}>${esc(m.label)} ${m.size}</text>`,
     );
   }
   const legend = [
     ['measured accuracy', '#1f77b4'],
-    ['1 − wrong-visitor share', '#d62728'],
-    [`target ${(target * 100).toFixed(0)}%`, '#2ca02c'],
-    ['recommended size', '#ff7f0e'],
-    ['vendor rules of thumb', '#9467bd'],
+    ['1 − wrong-visitor share', '#d62728', '6 5'],
+    [`target ${(target * 100).toFixed(0)}%`, '#2ca02c', '8 4'],
+    [
+      markers.some((m) => m.label === 'recommended') ? 'recommended size' : 'recommended: none',
+      '#ff7f0e',
+    ],
+    ['vendor rules of thumb', '#9467bd', '4 3'],
   ];
-  legend.forEach(([name, color], i) => {
+  legend.forEach(([name, color, dash], i) => {
     const ly = M.top + 20 + i * 24;
     out.push(
-      `<line x1="${W - M.right + 15}" x2="${W - M.right + 45}" y1="${ly - 5}" y2="${ly - 5}" stroke="${color}" stroke-width="3"/>`,
+      `<line x1="${W - M.right + 15}" x2="${W - M.right + 45}" y1="${ly - 5}" y2="${ly - 5}" stroke="${color}" stroke-width="3"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
     );
     out.push(`<text x="${W - M.right + 52}" y="${ly}">${esc(name!)}</text>`);
   });

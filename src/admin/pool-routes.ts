@@ -6,6 +6,7 @@ import { errors } from '../errors.js';
 import { validated, validateRequest } from '../http/validate.js';
 import { observePool } from '../store/repos/pool-health.js';
 import { campaigns } from '../store/schema.js';
+import { adminDoc } from './openapi.js';
 import { getOrg } from './orgs-keys.js';
 import * as S from './schemas.js';
 
@@ -15,7 +16,15 @@ const DAY_MS = 86_400_000;
 export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/pool',
-    { preHandler: validateRequest({ params: S.CampaignParams, query: S.PoolQuery }) },
+    {
+      schema: adminDoc('campaigns', 'Pool health, attribution accuracy and recommended size', {
+        params: S.CampaignParams,
+        querystring: S.PoolQuery,
+        description:
+          'Numbers, held now, peak held numbers per hour, sessions by outcome and calls by attribution rule over the last `days`; the estimated accuracy and the pool size the sizing model (docs/pool-sizing.md) recommends for `target`.',
+      }),
+      preHandler: validateRequest({ params: S.CampaignParams, query: S.PoolQuery }),
+    },
     async (req) => {
       const { params, query } = validated<
         { org_id: string; code: string },

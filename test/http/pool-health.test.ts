@@ -100,6 +100,22 @@ describe('pool health of a campaign with traffic', () => {
   });
 });
 
+describe('a target no pool reaches', () => {
+  it('answers target_unreachable with the ceiling, and the note quotes it unrounded', async () => {
+    const t = await createTenant(h, { numbers: 2, ttl: 300 });
+    await visit(t, 'v1', 0);
+    h.clock.set(at(3600));
+    const body = json(await pool(t.orgId, t.code, '?target=0.9999'));
+    const rec = body.recommendation;
+    expect(rec).toMatchObject({ target: 0.9999, size: null, basis: 'target_unreachable' });
+    // Calls long after the visit (2 % of calls until the campaign has its own) keep it below.
+    expect(rec.ceiling).toBeGreaterThan(0.999);
+    expect(rec.ceiling).toBeLessThan(0.9999);
+    expect(rec.note).toContain(`No pool reaches 0.9999`);
+    expect(rec.note).toContain(`the best is about ${rec.ceiling}.`);
+  });
+});
+
 describe('no traffic yet', () => {
   it('says so and gives the rule of thumb instead of a size', async () => {
     const t = await createTenant(h, { numbers: 4 });
@@ -152,6 +168,20 @@ describe('tenancy, auth and bad input', () => {
     const long = await pool(t.orgId, 'abcd');
     expect(long.statusCode).toBe(422);
     expect(json(long).detail[0].loc).toEqual(['path', 'code']);
+  });
+});
+
+describe('admin OpenAPI document', () => {
+  it('describes the pool endpoint with its window and target', async () => {
+    const doc = json(await h.admin.inject({ method: 'GET', url: '/admin/openapi.json' }));
+    const op = doc.paths['/admin/orgs/{org_id}/campaigns/{code}/pool']?.get;
+    expect(op?.summary).toMatch(/Pool health/);
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      'code',
+      'days',
+      'org_id',
+      'target',
+    ]);
   });
 });
 

@@ -119,7 +119,7 @@ export function poolHealthView(code: string, o: PoolObservation, opt: PoolHealth
       note: !hasTraffic
         ? 'No sessions in the window yet. Until there is traffic, start with at least 1 number per 20 expected daily visitors (CallTrackingMetrics) and read this again after a busy day.'
         : rec?.size == null
-          ? `No pool reaches ${opt.target}: calls made long after the visit land on numbers held by others; the best is about ${round(rec?.ceiling ?? 0, 3)}.`
+          ? `No pool reaches ${opt.target}: calls made long after the visit land on numbers held by others; the best is about ${round(rec?.ceiling ?? 0)}.`
           : null,
     },
     rules_of_thumb: hasTraffic ? rules : [],
