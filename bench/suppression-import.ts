@@ -10,7 +10,7 @@ import { stat, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { importSuppressionList } from '../src/domain/outbound/suppression/import.js';
+import { importSuppressionList } from '../src/domain/suppression/import.js';
 import { openStore } from '../src/store/db.js';
 
 const n = Number(process.argv[2] ?? 10_000_000);

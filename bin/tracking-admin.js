@@ -3,7 +3,7 @@
 // checkout, `npm run admin -- <command>` compiles first when src/ changed.
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/src/admin/cli/main.js', import.meta.url);
+const entry = new URL('../dist/src/cli/main.js', import.meta.url);
 
 if (existsSync(entry)) {
   await import(entry.href);

@@ -7,7 +7,6 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { adminRoutes } from './admin/routes.js';
 import { type AppDeps, BODY_LIMIT, DEFAULT_HTTP_LIMITS, type HttpLimits } from './deps.js';
 import { errors } from './errors.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
@@ -16,6 +15,7 @@ import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES } from './http/pr
 import { requestIdFor } from './http/request-id.js';
 import { installGracefulClose } from './http/shutdown.js';
 import { keepContentType } from './http/validate.js';
+import { adminRoutes } from './routes/admin/routes.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
 import { twilioRoutes } from './routes/carrier/twilio.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
@@ -138,7 +138,7 @@ export async function buildAdminApp(
   const app = baseInstance(deps.logger, limits);
   const table = trackRoutes(app);
   installErrorHandling(app, table);
-  // Route schemas here are documentation (src/admin/openapi.ts): answers are
+  // Route schemas here are documentation (src/routes/admin/openapi.ts): answers are
   // written as the handlers built them, never filtered through a schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   await app.register(swagger, {

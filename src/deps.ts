@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
-import type { RndRefresher } from './domain/outbound/rnd/refresh.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
+import type { RndRefresher } from './domain/rnd/refresh.js';
 import type { ReadinessCheck } from './http/readiness.js';
 import type { Store } from './store/db.js';
 

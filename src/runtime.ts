@@ -4,22 +4,19 @@ import { Gauge } from 'prom-client';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
+import { tableCoverageGaps } from './domain/compliance/tables.js';
+import { createCarrier } from './domain/dispatch/carriers/index.js';
+import { DispatchWorker } from './domain/dispatch/worker.js';
 import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
-import { createCarrier } from './domain/outbound/carriers/index.js';
-import { tableCoverageGaps } from './domain/outbound/compliance/tables.js';
-import { DispatchWorker } from './domain/outbound/dispatch/worker.js';
-import { FccRndChecker, SimulatedRndChecker } from './domain/outbound/rnd/checker.js';
-import { RndRefresher } from './domain/outbound/rnd/refresh.js';
-import {
-  STALE_WARNING_DAYS,
-  suppressionListNotes,
-} from './domain/outbound/suppression/freshness.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import {
   MemoryRateLimiter,
   type RateLimiter,
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
+import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
+import { RndRefresher } from './domain/rnd/refresh.js';
+import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
 import { WebhookSender } from './domain/webhooks/sender.js';
 import { WebhookWorker } from './domain/webhooks/worker.js';
 import { createMetrics } from './http/metrics.js';

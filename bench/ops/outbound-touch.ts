@@ -1,5 +1,5 @@
-import { benchOutboundTouch, seedOutboundBench } from '../../src/domain/outbound/bench.js';
 import type { DirectOperation } from '../direct.js';
+import { benchOutboundTouch, seedOutboundBench } from '../outbound-hook.js';
 
 /** Contacts with consent on file; far more than calls in flight, so no contact is capped. */
 const CONTACTS = 5_000;

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { AppError, errors, ValidationFailed } from '../errors.js';
 import { safeError } from '../log-privacy.js';
 import { fromStoreError, storeErrorCode } from '../store/errors.js';
-import { dumpsPy, dumpsSafe, render422Safe } from './validation/index.js';
+import { dumpsPy, dumpsSafe, render422Safe } from './pydantic/index.js';
 
 export interface RouteTable {
   /** Path patterns with `:param` segments and the methods each answers. */

@@ -9,7 +9,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { type AppError, errors } from '../errors.js';
-import { dumpsPy } from './validation/index.js';
+import { dumpsPy } from './pydantic/index.js';
 
 /** Node's default `maxHeaderSize`: the request line and every header together. */
 export const MAX_HEADER_BYTES = 16 * 1024;

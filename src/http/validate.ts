@@ -10,7 +10,7 @@ import {
   missingError,
   type PyValue,
   validate,
-} from './validation/index.js';
+} from './pydantic/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

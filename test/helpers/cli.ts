@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { run } from '../../src/admin/cli/run.js';
+import { run } from '../../src/cli/run.js';
 import { ADMIN_TOKEN, type Harness, openHarness } from './harness.js';
 
 export interface CliResult {

@@ -4,8 +4,8 @@ import type {
   DispatchPayload,
   SendOptions,
   SendResult,
-} from '../../src/domain/outbound/carriers/types.js';
-import { DispatchWorker, type WorkerOptions } from '../../src/domain/outbound/dispatch/worker.js';
+} from '../../src/domain/dispatch/carriers/types.js';
+import { DispatchWorker, type WorkerOptions } from '../../src/domain/dispatch/worker.js';
 import type { Harness } from './harness.js';
 
 /** A carrier that answers from a script, for driving the worker through failures. */

@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import * as V from '../../src/admin/view-schemas.js';
+import * as V from '../../src/routes/admin/view-schemas.js';
 import {
   ADMIN_TOKEN,
   adminCall,

@@ -228,7 +228,7 @@ describe('process entry', () => {
   it('runs as a child process and passes the exit code on', async () => {
     const org = await newOrg();
     const run = (args: string[]) =>
-      promisify(execFile)('npx', ['tsx', 'src/admin/cli/main.ts', ...args], {
+      promisify(execFile)('npx', ['tsx', 'src/cli/main.ts', ...args], {
         env: { ...process.env, ...env },
       }).then(
         (r) => ({ code: 0, out: r.stdout, err: r.stderr }),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { benchOutboundTouch, seedOutboundBench } from '../../src/domain/outbound/bench.js';
+import { benchOutboundTouch, seedOutboundBench } from '../../bench/outbound-hook.js';
 import { createTenant, useHarness } from '../helpers/harness.js';
 
 const h = useHarness();

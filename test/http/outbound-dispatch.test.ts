@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SimulatedCarrier } from '../../src/domain/outbound/carriers/simulated.js';
+import { SimulatedCarrier } from '../../src/domain/dispatch/carriers/simulated.js';
 import { claimJobs, recordOutcome } from '../../src/store/repos/dispatch.js';
 import { attemptRows, ScriptedCarrier, touchRow, worker } from '../helpers/dispatch.js';
 import { adminCall, json, useHarness } from '../helpers/harness.js';

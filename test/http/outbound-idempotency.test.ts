@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson, sha256Hex } from '../../src/domain/outbound/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../src/domain/consents/canonical-json.js';
 import { reserveKey } from '../../src/store/repos/idempotency.js';
 import { lockContact, recordDecision } from '../../src/store/repos/touches.js';
 import { adminCall, json, useHarness } from '../helpers/harness.js';

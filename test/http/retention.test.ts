@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { RetentionConfig } from '../../src/config.js';
-import { SimulatedCarrier } from '../../src/domain/outbound/carriers/simulated.js';
+import { SimulatedCarrier } from '../../src/domain/dispatch/carriers/simulated.js';
 import { createRetention } from '../../src/retention/job.js';
 import { worker } from '../helpers/dispatch.js';
 import {

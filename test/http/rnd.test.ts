@@ -5,8 +5,8 @@ import {
   FccRndChecker,
   RndUnavailable,
   SimulatedRndChecker,
-} from '../../src/domain/outbound/rnd/checker.js';
-import { RndRefresher } from '../../src/domain/outbound/rnd/refresh.js';
+} from '../../src/domain/rnd/checker.js';
+import { RndRefresher } from '../../src/domain/rnd/refresh.js';
 import { type Harness, json, openHarness } from '../helpers/harness.js';
 import {
   freshContact,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { noteText, suppressionListNotes } from '../../src/domain/outbound/suppression/freshness.js';
+import { noteText, suppressionListNotes } from '../../src/domain/suppression/freshness.js';
 import { storeCheck } from '../../src/http/readiness.js';
 import { suppressionListCheck } from '../../src/runtime.js';
 import { ADMIN_TOKEN, adminCall, type Harness, json, openHarness } from '../helpers/harness.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SimulatedCarrier } from '../../src/domain/outbound/carriers/simulated.js';
+import { SimulatedCarrier } from '../../src/domain/dispatch/carriers/simulated.js';
 import { ScriptedCarrier, worker } from '../helpers/dispatch.js';
 import { ADMIN_TOKEN, json, useHarness } from '../helpers/harness.js';
 import {

@@ -1,5 +1,5 @@
+import { type CampaignComplianceConfig, mergeConfig, validateConfig } from '../compliance/index.js';
 import { normalizeE164 } from '../phone/e164.js';
-import { type CampaignComplianceConfig, mergeConfig, validateConfig } from './compliance/index.js';
 
 /** What a touch of a template says: SMS text (also spoken on calls) or TwiML for calls. */
 export interface MessageTemplate {

@@ -5,19 +5,19 @@ import { type IdempotencyScope, releaseKey, reserveKey } from '../../store/repos
 import { suppressionFacts } from '../../store/repos/suppression.js';
 import { contactState, findCampaign, recordDecision } from '../../store/repos/touches.js';
 import { emitTouchQueued } from '../../store/repos/webhook-emitters.js';
-import { newId } from '../ids.js';
-import { normalizeE164 } from '../phone/e164.js';
-import { type CampaignConfigDoc, campaignConfigProblems, touchConfig } from './campaign-config.js';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
 import {
   type Channel,
   type ConsentBasis,
   evaluateTouch,
   LONGEST_WINDOW_HOURS,
   type TouchDecision,
-} from './compliance/index.js';
-import { engineConsent } from './consents.js';
-import { buildPayload } from './dispatch/payload.js';
+} from '../compliance/index.js';
+import { canonicalJson, sha256Hex } from '../consents/canonical-json.js';
+import { engineConsent } from '../consents/consents.js';
+import { buildPayload } from '../dispatch/payload.js';
+import { newId } from '../ids.js';
+import { normalizeE164 } from '../phone/e164.js';
+import { type CampaignConfigDoc, campaignConfigProblems, touchConfig } from './campaign-config.js';
 
 /** The validated body of `POST /tracking/campaigns/{campaign_code}/outbound` (contract §5). */
 export interface TouchRequest {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twilio from 'twilio';
 import type { AppDeps } from '../../deps.js';
-import { acceptInboundCall, recordCallStatus } from '../../domain/carrier/inbound.js';
-import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier/opt-out.js';
+import { acceptInboundCall, recordCallStatus } from '../../domain/carrier-inbound/inbound.js';
+import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier-inbound/opt-out.js';
 import {
   emptyMessagingTwiml,
   forwardTwiml,
@@ -10,7 +10,7 @@ import {
   NO_ONE_AVAILABLE,
   NOT_IN_SERVICE,
   OPTED_OUT,
-} from '../../domain/carrier/twiml.js';
+} from '../../domain/carrier-inbound/twiml.js';
 import { errors } from '../../errors.js';
 import { contentTypeOf } from '../../http/validate.js';
 

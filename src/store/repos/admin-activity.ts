@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db.js';
-import { calls, campaigns, dniSessions } from '../schema.js';
-import { consentEvents, outboundTouches } from '../schema-outbound.js';
+import { calls, campaigns, dniSessions } from '../schema/index.js';
+import { consentEvents, outboundTouches } from '../schema/outbound.js';
 import type { Window } from './admin-lists.js';
 
 /**

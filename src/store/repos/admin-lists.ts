@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db.js';
-import { apiKeys, campaigns, dniSessions, orgs, trackingNumbers } from '../schema.js';
+import { apiKeys, campaigns, dniSessions, orgs, trackingNumbers } from '../schema/index.js';
 
 /**
  * Lists of the admin API's configuration rows: organizations, keys, campaigns

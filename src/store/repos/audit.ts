@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
-import { auditLog } from '../schema.js';
+import { auditLog } from '../schema/index.js';
 
 export interface AuditEntry {
   orgId: string | null;

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor, Tx } from '../db.js';
-import { calls, campaigns } from '../schema.js';
-import { buyerReportEvents } from '../schema-reports.js';
+import { calls, campaigns } from '../schema/index.js';
+import { buyerReportEvents } from '../schema/reports.js';
 
 export type Disposition = 'success' | 'rejected';
 

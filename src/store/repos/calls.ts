@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, lte } from 'drizzle-orm';
 import { type Attribution, attributeCall } from '../../domain/dni/attribution.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
-import { calls, campaigns, dniSessions, trackingNumbers } from '../schema.js';
+import { calls, campaigns, dniSessions, trackingNumbers } from '../schema/index.js';
 import { writeAudit } from './audit.js';
 import { emitCallReceived } from './webhook-emitters.js';
 

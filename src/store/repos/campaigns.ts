@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Executor } from '../db.js';
-import { campaigns } from '../schema.js';
+import { campaigns } from '../schema/index.js';
 
 export type Campaign = typeof campaigns.$inferSelect;
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Executor, Tx } from '../db.js';
-import { calls, campaigns } from '../schema.js';
+import { calls, campaigns } from '../schema/index.js';
 
 export interface CarrierCall {
   callId: string;

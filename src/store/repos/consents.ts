@@ -1,12 +1,12 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { newId } from '../../domain/ids.js';
 import {
   type ConsentEvent,
   consentFingerprint,
   type NewConsentEvent,
-} from '../../domain/outbound/consent-events.js';
+} from '../../domain/consents/events.js';
+import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
-import { consentEvents } from '../schema-outbound.js';
+import { consentEvents } from '../schema/outbound.js';
 import { emitConsentRevoked } from './webhook-emitters.js';
 import { wantsEvent } from './webhook-outbox.js';
 

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { DispatchPayload } from '../../domain/dispatch/payload.js';
 import { newId } from '../../domain/ids.js';
-import type { DispatchPayload } from '../../domain/outbound/dispatch/payload.js';
 import type { Executor, Store } from '../db.js';
-import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema-outbound.js';
+import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema/outbound.js';
 import { emitTouchFinal } from './webhook-emitters.js';
 
 export interface ClaimedJob {

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gt, gte, or } from 'drizzle-orm';
 import type { ConversionRow } from '../../domain/exports/types.js';
 import type { Executor } from '../db.js';
-import { calls, campaigns, dniSessions } from '../schema.js';
+import { calls, campaigns, dniSessions } from '../schema/index.js';
 
 export interface ExportCampaign {
   id: string;

@@ -1,6 +1,6 @@
 import { and, eq, lte, or } from 'drizzle-orm';
 import type { Store } from '../db.js';
-import { outboundIdempotency as idem } from '../schema-outbound.js';
+import { outboundIdempotency as idem } from '../schema/outbound.js';
 
 export interface IdempotencyScope {
   orgId: string;

@@ -1,8 +1,8 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
-import { campaigns, orgs, trackingNumbers } from '../schema.js';
-import { outboundTouches } from '../schema-outbound.js';
+import { campaigns, orgs, trackingNumbers } from '../schema/index.js';
+import { outboundTouches } from '../schema/outbound.js';
 
 export interface NumberOwner {
   orgId: string;

@@ -8,7 +8,7 @@ import type {
   RndResult,
   SuppressionFacts,
   SuppressionList,
-} from '../../domain/outbound/compliance/index.js';
+} from '../../domain/compliance/index.js';
 import type { Executor } from '../db.js';
 
 async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {

@@ -1,10 +1,10 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
+import type { PlacedTouch } from '../../domain/compliance/index.js';
+import type { ConsentFacts } from '../../domain/consents/consents.js';
 import { newId } from '../../domain/ids.js';
-import type { PlacedTouch } from '../../domain/outbound/compliance/index.js';
-import type { ConsentFacts } from '../../domain/outbound/consents.js';
 import type { Executor, Tx } from '../db.js';
-import { campaigns } from '../schema.js';
-import { outboundTouches } from '../schema-outbound.js';
+import { campaigns } from '../schema/index.js';
+import { outboundTouches } from '../schema/outbound.js';
 import type { AuditEntry } from './audit.js';
 import type { IdempotencyScope } from './idempotency.js';
 

@@ -6,7 +6,7 @@ import {
   webhookDeliveries,
   webhookEndpoints,
   webhookEvents,
-} from '../schema-webhooks.js';
+} from '../schema/webhooks.js';
 import { writeAudit } from './audit.js';
 import { rowsOf } from './webhook-outbox.js';
 

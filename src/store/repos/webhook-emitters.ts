@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Attribution } from '../../domain/dni/attribution.js';
 import type { Executor } from '../db.js';
-import { calls, campaigns, dniSessions } from '../schema.js';
+import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { emitEvent, poolAlertGate } from './webhook-outbox.js';
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Executor } from '../db.js';
-import { trackingNumbers } from '../schema.js';
-import { webhookEndpoints } from '../schema-webhooks.js';
+import { trackingNumbers } from '../schema/index.js';
+import { webhookEndpoints } from '../schema/webhooks.js';
 
 export type Endpoint = typeof webhookEndpoints.$inferSelect;
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, ProgressBar, progressLine } from '../../../src/admin/cli/progress.js';
+import { formatBytes, ProgressBar, progressLine } from '../../../src/cli/progress.js';
 
 describe('formatBytes', () => {
   it('uses decimal units with one digit after the point', () => {

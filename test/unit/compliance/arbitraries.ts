@@ -1,13 +1,13 @@
 /** Generators shared by the property tests: numbers, instants, channels, purposes, windows. */
 import fc from 'fast-check';
-import type { Weekday } from '../../../src/domain/outbound/compliance/data/state-rules.js';
+import type { Weekday } from '../../../src/domain/compliance/data/state-rules.js';
 import {
   type CampaignComplianceConfig,
   type Channel,
   type FrequencyCapsConfig,
   resolveLocation,
-} from '../../../src/domain/outbound/compliance/index.js';
-import { AREA_CODES } from '../../../src/domain/outbound/compliance/tables.js';
+} from '../../../src/domain/compliance/index.js';
+import { AREA_CODES } from '../../../src/domain/compliance/tables.js';
 import type { OracleCase } from './oracle.js';
 
 export const MIN = 60_000;

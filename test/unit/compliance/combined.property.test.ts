@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { STATE_RULES } from '../../../src/domain/outbound/compliance/data/state-rules.js';
-import { evaluateTouch, type PlacedTouch } from '../../../src/domain/outbound/compliance/index.js';
+import { STATE_RULES } from '../../../src/domain/compliance/data/state-rules.js';
+import { evaluateTouch, type PlacedTouch } from '../../../src/domain/compliance/index.js';
 import {
   combinedCase,
   configOf,

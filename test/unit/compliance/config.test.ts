@@ -3,7 +3,7 @@ import {
   type CampaignComplianceConfig,
   mergeConfig,
   validateConfig,
-} from '../../../src/domain/outbound/compliance/index.js';
+} from '../../../src/domain/compliance/index.js';
 
 type Config = CampaignComplianceConfig & { caller_id?: string; template_id?: string };
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { addMonthsUtc } from '../../../src/domain/outbound/compliance/consent.js';
+import { addMonthsUtc } from '../../../src/domain/compliance/consent.js';
 import {
   type ConsentInput,
   type ConsentRecord,
   checkConsent,
   type RevocationEvent,
-} from '../../../src/domain/outbound/compliance/index.js';
+} from '../../../src/domain/compliance/index.js';
 
 const NOW = Date.parse('2026-06-10T15:00:00Z');
 const PEWC: ConsentRecord = { id: 'cr_1', tier: 'pewc', captured_at: '2026-01-05T10:00:00Z' };

@@ -1,11 +1,8 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { describe, expect, it } from 'vitest';
-import { STATE_HOLIDAY_RULES } from '../../../src/domain/outbound/compliance/data/holidays.js';
-import { STATE_RULES } from '../../../src/domain/outbound/compliance/data/state-rules.js';
-import {
-  AREA_CODES,
-  COMPILED_STATE_RULES,
-} from '../../../src/domain/outbound/compliance/tables.js';
+import { STATE_HOLIDAY_RULES } from '../../../src/domain/compliance/data/holidays.js';
+import { STATE_RULES } from '../../../src/domain/compliance/data/state-rules.js';
+import { AREA_CODES, COMPILED_STATE_RULES } from '../../../src/domain/compliance/tables.js';
 
 const GEOGRAPHIC = new Set(['FIXED_LINE', 'MOBILE', 'FIXED_LINE_OR_MOBILE']);
 const US_LAW = new Set(['US', 'PR', 'VI', 'GU', 'MP', 'AS']);

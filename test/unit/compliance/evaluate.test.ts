@@ -3,7 +3,7 @@ import {
   evaluateTouch,
   type PlacedTouch,
   type TouchInput,
-} from '../../../src/domain/outbound/compliance/index.js';
+} from '../../../src/domain/compliance/index.js';
 
 const H = 3_600_000;
 const base: TouchInput = {

@@ -4,7 +4,7 @@ import {
   checkFrequency,
   type FrequencyInput,
   type PlacedTouch,
-} from '../../../src/domain/outbound/compliance/index.js';
+} from '../../../src/domain/compliance/index.js';
 
 const NOW = Date.parse('2026-06-10T15:00:00Z');
 const H = 3_600_000;

@@ -4,17 +4,17 @@ import {
   HOLIDAY_RULES_FROM,
   type HolidayRule,
   STATE_HOLIDAY_RULES,
-} from '../../../src/domain/outbound/compliance/data/holidays.js';
+} from '../../../src/domain/compliance/data/holidays.js';
 import {
   easterSunday,
   holidayCoverageGaps,
   holidayOn,
   stateHolidays,
-} from '../../../src/domain/outbound/compliance/holiday-calendar.js';
+} from '../../../src/domain/compliance/holiday-calendar.js';
 import {
   STATES_WITH_HOLIDAY_RULES,
   tableCoverageGaps,
-} from '../../../src/domain/outbound/compliance/tables.js';
+} from '../../../src/domain/compliance/tables.js';
 import { CURATED_HOLIDAYS, CURATED_YEARS } from './holidays-curated.js';
 import { EASTER, oracleHolidays } from './oracle-holidays.js';
 

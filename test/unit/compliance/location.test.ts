@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveLocation } from '../../../src/domain/outbound/compliance/index.js';
+import { resolveLocation } from '../../../src/domain/compliance/index.js';
 
 describe('resolveLocation', () => {
   it('resolves a US number to its state and zones', () => {

@@ -7,7 +7,7 @@ import {
   HOLIDAY_RULES_FROM,
   type HolidayRule,
   STATE_HOLIDAY_RULES,
-} from '../../../src/domain/outbound/compliance/data/holidays.js';
+} from '../../../src/domain/compliance/data/holidays.js';
 
 /** Western Easter Sunday, from the almanac. */
 export const EASTER: Readonly<Record<number, string>> = {

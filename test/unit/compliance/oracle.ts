@@ -3,15 +3,8 @@
  * placed at that instant would pass, reading the raw data files and Intl directly. It shares no
  * code with src/ so that property tests can compare the engine's interval walk against it.
  */
-import {
-  STATE_RULES,
-  type Weekday,
-} from '../../../src/domain/outbound/compliance/data/state-rules.js';
-import type {
-  CallingWindow,
-  Channel,
-  PlacedTouch,
-} from '../../../src/domain/outbound/compliance/index.js';
+import { STATE_RULES, type Weekday } from '../../../src/domain/compliance/data/state-rules.js';
+import type { CallingWindow, Channel, PlacedTouch } from '../../../src/domain/compliance/index.js';
 import { oracleIsHoliday } from './oracle-holidays.js';
 
 const MIN = 60_000;

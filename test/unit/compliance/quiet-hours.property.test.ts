@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkQuietHours, resolveLocation } from '../../../src/domain/outbound/compliance/index.js';
+import { checkQuietHours, resolveLocation } from '../../../src/domain/compliance/index.js';
 import { configOf, oracleCase, touchCase, WEEK } from './arbitraries.js';
 import { firstOk, quietOk } from './oracle.js';
 

@@ -4,7 +4,7 @@ import {
   type Channel,
   checkQuietHours,
   resolveLocation,
-} from '../../../src/domain/outbound/compliance/index.js';
+} from '../../../src/domain/compliance/index.js';
 
 function quiet(
   e164: string,

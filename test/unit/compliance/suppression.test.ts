@@ -7,7 +7,7 @@ import {
   type SuppressionFacts,
   type SuppressionHit,
   type TouchInput,
-} from '../../../src/domain/outbound/compliance/index.js';
+} from '../../../src/domain/compliance/index.js';
 
 const NOW = '2026-06-10T15:00:00Z'; // Wednesday 11:00 EDT
 const FRESH = '2026-06-01';

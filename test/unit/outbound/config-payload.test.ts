@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../src/domain/consents/canonical-json.js';
+import { buildPayload, render, xmlEscape } from '../../../src/domain/dispatch/payload.js';
 import {
   campaignConfigProblems,
   touchConfig,
 } from '../../../src/domain/outbound/campaign-config.js';
-import { canonicalJson } from '../../../src/domain/outbound/canonical-json.js';
-import { buildPayload, render, xmlEscape } from '../../../src/domain/outbound/dispatch/payload.js';
 
 describe('campaignConfigProblems', () => {
   it('accepts the documented keys, base and variants', () => {

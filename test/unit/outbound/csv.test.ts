@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { consentRow } from '../../../src/domain/outbound/consent-csv.js';
+import { consentRow } from '../../../src/domain/consents/csv-rows.js';
 import { CsvReader, readCsv } from '../../../src/domain/outbound/csv.js';
 
 const all = async (source: Parameters<typeof readCsv>[0]) => {

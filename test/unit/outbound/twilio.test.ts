@@ -4,8 +4,8 @@ import {
   TwilioCarrier,
   twilioRequest,
   withKeypressOptOut,
-} from '../../../src/domain/outbound/carriers/twilio.js';
-import type { DispatchPayload } from '../../../src/domain/outbound/dispatch/payload.js';
+} from '../../../src/domain/dispatch/carriers/twilio.js';
+import type { DispatchPayload } from '../../../src/domain/dispatch/payload.js';
 import { FakeTwilio } from '../../helpers/fake-twilio.js';
 
 const PROMPT = DEFAULT_OPT_OUT_PROMPT;

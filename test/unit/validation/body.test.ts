@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBody, isJsonContentType } from '../../../src/http/validation/body.js';
-import { dumpsPy, PyJsonEncodeError } from '../../../src/http/validation/pyjson.js';
+import { decodeBody, isJsonContentType } from '../../../src/http/pydantic/body.js';
+import { dumpsPy, PyJsonEncodeError } from '../../../src/http/pydantic/pyjson.js';
 
 const JSON_CT = 'application/json';
 const b = (s: string) => Buffer.from(s, 'utf8');

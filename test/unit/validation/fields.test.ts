@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
-import { dumpsPy } from '../../../src/http/validation/pyjson.js';
-import { validate } from '../../../src/http/validation/validate.js';
+import { dumpsPy } from '../../../src/http/pydantic/pyjson.js';
+import { validate } from '../../../src/http/pydantic/validate.js';
 import { errMsg, errType, field, parse, run } from './helpers.js';
 
 describe('field-level cases (doc §5)', () => {

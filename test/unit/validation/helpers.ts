@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { expect } from 'vitest';
-import { dumpsPy, type PyValue, parsePyJson } from '../../../src/http/validation/pyjson.js';
-import { type ValidateOptions, validate } from '../../../src/http/validation/validate.js';
+import { dumpsPy, type PyValue, parsePyJson } from '../../../src/http/pydantic/pyjson.js';
+import { type ValidateOptions, validate } from '../../../src/http/pydantic/validate.js';
 
 export function parse(text: string): PyValue {
   const r = parsePyJson(text);

@@ -15,7 +15,7 @@ import {
   pyRepr,
   rustDisplayF64,
   toPlain,
-} from '../../../src/http/validation/pyjson.js';
+} from '../../../src/http/pydantic/pyjson.js';
 
 function parse(text: string): PyValue {
   const r = parsePyJson(text);

@@ -7,7 +7,7 @@ import {
   PyJsonEncodeError,
   render422,
   validate,
-} from '../../../src/http/validation/index.js';
+} from '../../../src/http/pydantic/index.js';
 
 const Item = Type.Object(
   { name: Type.String({ minLength: 1 }), price: Type.Number() },

@@ -1,0 +1,287 @@
+import { eq } from 'drizzle-orm';
+import { errors } from '../../errors.js';
+import type { Db, Executor } from '../../store/db.js';
+import { writeAudit } from '../../store/repos/audit.js';
+import { apiKeys, orgs } from '../../store/schema/index.js';
+import type { Keyring } from '../auth/keyring.js';
+import { generateApiKey, hashApiKey, keyPrefix } from '../auth/keys.js';
+import { newId } from '../ids.js';
+import { phraseKey } from '../outbound/opt-out-words.js';
+
+export interface AdminContext {
+  db: Db;
+  keyring: Keyring;
+  now: () => Date;
+  requestId: string | null;
+}
+
+const ACTOR = 'admin';
+type OrgRow = typeof orgs.$inferSelect;
+type KeyRow = typeof apiKeys.$inferSelect;
+
+export const orgView = (o: OrgRow) => ({
+  org_id: o.id,
+  name: o.name,
+  tracking_enabled: o.trackingEnabled,
+  dni_rate_limit_per_minute: o.dniRateLimitPerMinute,
+  opt_out_phrases: o.optOutPhrases,
+  created_at: o.createdAt.toISOString(),
+  updated_at: o.updatedAt.toISOString(),
+});
+
+export const keyView = (k: KeyRow) => ({
+  key_id: k.id,
+  org_id: k.orgId,
+  key_prefix: k.keyPrefix,
+  scopes: k.scopes,
+  label: k.label,
+  expires_at: k.expiresAt?.toISOString() ?? null,
+  revoked_at: k.revokedAt?.toISOString() ?? null,
+  rotated_to: k.rotatedTo,
+  created_at: k.createdAt.toISOString(),
+});
+
+function syncOrg(ctx: AdminContext, o: OrgRow): void {
+  ctx.keyring.applyOrg({
+    id: o.id,
+    trackingEnabled: o.trackingEnabled,
+    dniRateLimitPerMinute: o.dniRateLimitPerMinute,
+  });
+}
+
+function syncKey(ctx: AdminContext, k: KeyRow): void {
+  ctx.keyring.applyKey({
+    id: k.id,
+    orgId: k.orgId,
+    keyHash: k.keyHash,
+    scopes: k.scopes,
+    expiresAt: k.expiresAt,
+    revokedAt: k.revokedAt,
+  });
+}
+
+async function audit(
+  ex: Executor,
+  ctx: AdminContext,
+  orgId: string,
+  action: string,
+  type: string,
+  id: string,
+  detail: Record<string, unknown>,
+) {
+  await writeAudit(ex, {
+    orgId,
+    actor: ACTOR,
+    action,
+    subjectType: type,
+    subjectId: id,
+    detail,
+    requestId: ctx.requestId,
+    at: ctx.now(),
+  });
+}
+
+export interface OrgInput {
+  name?: string;
+  tracking_enabled?: boolean;
+  dni_rate_limit_per_minute?: number | null;
+  /** Replies that revoke consent besides STOP and the other standard words (replaces the list). */
+  opt_out_phrases?: string[];
+}
+
+function checkPhrases(input: OrgInput): void {
+  const phrases = input.opt_out_phrases ?? [];
+  const bad = phrases.flatMap((p, i) => (phraseKey(p) === '' ? [i] : []));
+  if (bad.length === 0) return;
+  throw errors.fields(
+    bad.map((i) => ({
+      loc: ['body', 'opt_out_phrases', i],
+      msg: 'a phrase needs at least one letter or digit',
+      input: phrases[i],
+    })),
+  );
+}
+
+export async function createOrg(ctx: AdminContext, input: OrgInput & { name: string }) {
+  checkPhrases(input);
+  const now = ctx.now();
+  const row = await ctx.db.transaction(async (tx) => {
+    const [o] = await tx
+      .insert(orgs)
+      .values({
+        id: newId('org', now.getTime()),
+        name: input.name,
+        trackingEnabled: input.tracking_enabled ?? false,
+        dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
+        optOutPhrases: input.opt_out_phrases ?? [],
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    await audit(tx, ctx, o!.id, 'org.created', 'org', o!.id, { ...input });
+    return o!;
+  });
+  syncOrg(ctx, row);
+  return orgView(row);
+}
+
+export async function getOrg(db: Executor, orgId: string): Promise<OrgRow> {
+  const [o] = await db.select().from(orgs).where(eq(orgs.id, orgId));
+  if (!o) throw errors.orgNotFound();
+  return o;
+}
+
+export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInput) {
+  checkPhrases(input);
+  const row = await ctx.db.transaction(async (tx) => {
+    await getOrg(tx, orgId);
+    const [o] = await tx
+      .update(orgs)
+      .set({
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.tracking_enabled !== undefined
+          ? { trackingEnabled: input.tracking_enabled }
+          : {}),
+        ...(input.dni_rate_limit_per_minute !== undefined
+          ? { dniRateLimitPerMinute: input.dni_rate_limit_per_minute }
+          : {}),
+        ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
+        updatedAt: ctx.now(),
+      })
+      .where(eq(orgs.id, orgId))
+      .returning();
+    await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });
+    return o!;
+  });
+  syncOrg(ctx, row);
+  return orgView(row);
+}
+
+export interface KeyInput {
+  scopes: string[];
+  expires_at?: string | null;
+  label?: string | null;
+}
+
+async function insertKey(tx: Executor, orgId: string, input: KeyInput, now: Date) {
+  const apiKey = generateApiKey();
+  const [k] = await tx
+    .insert(apiKeys)
+    .values({
+      id: newId('key', now.getTime()),
+      orgId,
+      keyHash: hashApiKey(apiKey),
+      keyPrefix: keyPrefix(apiKey),
+      scopes: [...new Set(input.scopes)],
+      label: input.label ?? null,
+      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  return { row: k!, apiKey };
+}
+
+export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput) {
+  const now = ctx.now();
+  const { row, apiKey } = await ctx.db.transaction(async (tx) => {
+    await getOrg(tx, orgId);
+    const issued = await insertKey(tx, orgId, input, now);
+    await audit(tx, ctx, orgId, 'key.issued', 'api_key', issued.row.id, {
+      scopes: issued.row.scopes,
+      expires_at: input.expires_at ?? null,
+      label: input.label ?? null,
+    });
+    return issued;
+  });
+  syncKey(ctx, row);
+  return { ...keyView(row), api_key: apiKey };
+}
+
+async function getKey(db: Executor, keyId: string): Promise<KeyRow> {
+  const [k] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+  if (!k) throw errors.keyNotFound();
+  return k;
+}
+
+export async function setKeyScopes(ctx: AdminContext, keyId: string, scopes: string[]) {
+  const row = await ctx.db.transaction(async (tx) => {
+    const before = await getKey(tx, keyId);
+    const [k] = await tx
+      .update(apiKeys)
+      .set({ scopes: [...new Set(scopes)], updatedAt: ctx.now() })
+      .where(eq(apiKeys.id, keyId))
+      .returning();
+    await audit(tx, ctx, before.orgId, 'key.scopes_changed', 'api_key', keyId, {
+      from: before.scopes,
+      to: k!.scopes,
+    });
+    return k!;
+  });
+  syncKey(ctx, row);
+  return keyView(row);
+}
+
+export async function revokeKey(ctx: AdminContext, keyId: string) {
+  const now = ctx.now();
+  const row = await ctx.db.transaction(async (tx) => {
+    const before = await getKey(tx, keyId);
+    if (before.revokedAt) return before;
+    const [k] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: now, updatedAt: now })
+      .where(eq(apiKeys.id, keyId))
+      .returning();
+    await audit(tx, ctx, before.orgId, 'key.revoked', 'api_key', keyId, {});
+    return k!;
+  });
+  syncKey(ctx, row);
+  return keyView(row);
+}
+
+/** A new key with the same scopes; the old one keeps working for `graceSeconds`, then stops. */
+export async function rotateKey(ctx: AdminContext, keyId: string, graceSeconds: number) {
+  const now = ctx.now();
+  const { oldRow, newRow, apiKey } = await ctx.db.transaction(async (tx) => {
+    const before = await getKey(tx, keyId);
+    if (before.revokedAt || (before.expiresAt && before.expiresAt <= now))
+      throw errors.conflict('key_not_active');
+    const issued = await insertKey(
+      tx,
+      before.orgId,
+      {
+        scopes: before.scopes,
+        expires_at: before.expiresAt?.toISOString() ?? null,
+        label: before.label,
+      },
+      now,
+    );
+    const stopAt = new Date(now.getTime() + graceSeconds * 1000);
+    const [old] = await tx
+      .update(apiKeys)
+      .set(
+        graceSeconds === 0
+          ? { revokedAt: now, rotatedTo: issued.row.id, updatedAt: now }
+          : {
+              expiresAt: before.expiresAt && before.expiresAt < stopAt ? before.expiresAt : stopAt,
+              rotatedTo: issued.row.id,
+              updatedAt: now,
+            },
+      )
+      .where(eq(apiKeys.id, keyId))
+      .returning();
+    await audit(tx, ctx, before.orgId, 'key.rotated', 'api_key', keyId, {
+      new_key_id: issued.row.id,
+      grace_seconds: graceSeconds,
+    });
+    return { oldRow: old!, newRow: issued.row, apiKey: issued.apiKey };
+  });
+  syncKey(ctx, oldRow);
+  syncKey(ctx, newRow);
+  return {
+    ...keyView(newRow),
+    api_key: apiKey,
+    replaces: keyId,
+    old_key_stops_at: (oldRow.revokedAt ?? oldRow.expiresAt)?.toISOString() ?? null,
+  };
+}

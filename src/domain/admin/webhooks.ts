@@ -1,0 +1,166 @@
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config.js';
+import { errors } from '../../errors.js';
+import type { Executor } from '../../store/db.js';
+import { writeAudit } from '../../store/repos/audit.js';
+import {
+  deleteEndpoint,
+  type Endpoint,
+  getEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  updateEndpoint,
+} from '../../store/repos/webhooks.js';
+import { newId } from '../ids.js';
+import { newSecret } from '../webhooks/signing.js';
+import { checkTarget, urlProblem } from '../webhooks/targets.js';
+import type { AdminContext } from './orgs-keys.js';
+import { getOrg } from './orgs-keys.js';
+
+export interface WebhookInput {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function webhookView(e: Endpoint, nowMs: number) {
+  const rotating = e.previousSecretUntil && e.previousSecretUntil.getTime() > nowMs;
+  return {
+    webhook_id: e.id,
+    org_id: e.orgId,
+    url: e.url,
+    events: e.events,
+    description: e.description,
+    enabled: e.enabled,
+    disabled_reason: e.disabledReason,
+    disabled_at: iso(e.disabledAt),
+    consecutive_failures: e.consecutiveFailures,
+    failing_since: iso(e.failingSince),
+    previous_secret_valid_until: rotating ? iso(e.previousSecretUntil) : null,
+    created_at: e.createdAt.toISOString(),
+    updated_at: e.updatedAt.toISOString(),
+  };
+}
+
+/** 422 at body.url unless the URL is an acceptable target now (checked again at delivery). */
+async function checkUrl(raw: string, settings: WebhookSettings): Promise<void> {
+  const problem =
+    urlProblem(raw, settings.allowPrivateTargets) ??
+    (await checkTarget(raw, settings.allowPrivateTargets));
+  if (problem) throw errors.field(['body', 'url'], problem, raw);
+}
+
+/** '*' stands for every type, so a list holding it means just that. */
+const normalEvents = (events: string[]) =>
+  events.includes('*') ? ['*'] : [...new Set(events)].sort();
+
+export class WebhookAdmin {
+  constructor(
+    private readonly ctx: AdminContext,
+    private readonly settings: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
+  ) {}
+
+  private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
+    return writeAudit(ex, {
+      orgId,
+      actor: 'admin',
+      action,
+      subjectType: 'webhook',
+      subjectId: id,
+      detail,
+      requestId: this.ctx.requestId,
+      at: this.ctx.now(),
+    });
+  }
+
+  async find(orgId: string, id: string): Promise<Endpoint> {
+    await getOrg(this.ctx.db, orgId);
+    const e = await getEndpoint(this.ctx.db, orgId, id);
+    if (!e) throw errors.webhookNotFound();
+    return e;
+  }
+
+  async list(orgId: string) {
+    await getOrg(this.ctx.db, orgId);
+    const rows = await listEndpoints(this.ctx.db, orgId);
+    return { webhooks: rows.map((e) => webhookView(e, this.ctx.now().getTime())) };
+  }
+
+  async create(
+    orgId: string,
+    input: Required<Pick<WebhookInput, 'url' | 'events'>> & WebhookInput,
+  ) {
+    await getOrg(this.ctx.db, orgId);
+    await checkUrl(input.url, this.settings);
+    const now = this.ctx.now();
+    const secret = newSecret();
+    return this.ctx.db.transaction(async (tx) => {
+      const e = await insertEndpoint(tx, {
+        id: newId('whk', now.getTime()),
+        orgId,
+        url: input.url,
+        events: normalEvents(input.events),
+        description: input.description ?? null,
+        secret,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await this.audit(tx, orgId, e.id, 'webhook.created', { url: e.url, events: e.events });
+      return { ...webhookView(e, now.getTime()), secret };
+    });
+  }
+
+  async update(orgId: string, id: string, input: WebhookInput) {
+    await this.find(orgId, id);
+    if (input.url !== undefined) await checkUrl(input.url, this.settings);
+    const now = this.ctx.now();
+    return this.ctx.db.transaction(async (tx) => {
+      const e = await updateEndpoint(tx, orgId, id, {
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(input.events !== undefined ? { events: normalEvents(input.events) } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.enabled === true
+          ? { enabled: true, disabledReason: null, disabledAt: null }
+          : {}),
+        ...(input.enabled === true ? { consecutiveFailures: 0, failingSince: null } : {}),
+        ...(input.enabled === false
+          ? { enabled: false, disabledReason: 'admin', disabledAt: now }
+          : {}),
+        updatedAt: now,
+      });
+      if (!e) throw errors.webhookNotFound();
+      await this.audit(tx, orgId, id, 'webhook.updated', input);
+      return webhookView(e, now.getTime());
+    });
+  }
+
+  /** The new secret signs at once; the old one signs beside it until the grace ends. */
+  async rotate(orgId: string, id: string, graceSeconds: number) {
+    const old = await this.find(orgId, id);
+    const now = this.ctx.now();
+    const secret = newSecret();
+    const until = new Date(now.getTime() + graceSeconds * 1000);
+    return this.ctx.db.transaction(async (tx) => {
+      const e = await updateEndpoint(tx, orgId, id, {
+        secret,
+        previousSecret: graceSeconds > 0 ? old.secret : null,
+        previousSecretUntil: graceSeconds > 0 ? until : null,
+        updatedAt: now,
+      });
+      if (!e) throw errors.webhookNotFound();
+      await this.audit(tx, orgId, id, 'webhook.secret_rotated', { grace_seconds: graceSeconds });
+      return { ...webhookView(e, now.getTime()), secret };
+    });
+  }
+
+  async remove(orgId: string, id: string) {
+    await this.find(orgId, id);
+    return this.ctx.db.transaction(async (tx) => {
+      if (!(await deleteEndpoint(tx, orgId, id))) throw errors.webhookNotFound();
+      await this.audit(tx, orgId, id, 'webhook.deleted');
+      return { webhook_id: id, deleted: true };
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import type { Logger } from 'pino';
+import type { Store } from '../../store/db.js';
+import { saveRndAnswer } from '../../store/repos/suppression.js';
+import type { RndChecker } from './checker.js';
+
+const DAY = 86_400_000;
+
+export interface RndWork {
+  e164: string;
+  consent_date: string;
+}
+
+/** Queries the checker and stores the answer for (number, consent date). */
+export async function checkAndStore(
+  store: Store,
+  checker: RndChecker,
+  work: RndWork,
+  nowMs: number,
+): Promise<void> {
+  const result = await checker.query(work.e164, work.consent_date);
+  await saveRndAnswer(store.db, work.e164, {
+    consent_date: work.consent_date,
+    result,
+    checked_at: nowMs,
+    checker: checker.name,
+  });
+}
+
+/**
+ * (number, consent date) pairs of current grants with no stored answer, or an answer older than
+ * `maxAgeDays` (numbers are disconnected and reassigned all the time, so answers age).
+ */
+export async function dueChecks(
+  store: Store,
+  nowMs: number,
+  maxAgeDays: number,
+  limit: number,
+): Promise<RndWork[]> {
+  const before = new Date(nowMs - maxAgeDays * DAY).toISOString();
+  return store.query<{ e164: string; consent_date: string }>(
+    `select distinct g.e164, (g.captured_at at time zone 'UTC')::date::text as consent_date
+       from consent_events g
+       left join rnd_results r
+         on r.e164 = g.e164 and r.consent_date = (g.captured_at at time zone 'UTC')::date
+      where g.kind = 'grant' and (r.e164 is null or r.checked_at < $1::timestamptz)
+      order by 1, 2
+      limit $2`,
+    [before, limit],
+  );
+}
+
+/**
+ * Runs the RND checks off the touch path: once right after a grant is recorded (`checkSoon`) and
+ * on a schedule for everything due (`runOnce`, repeated by `start`). A failed query is logged and
+ * retried on the next round; the gate reads whatever is stored.
+ */
+export class RndRefresher {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly checker: RndChecker,
+    private readonly now: () => number,
+    private readonly logger: Pick<Logger, 'warn'>,
+    private readonly o: { intervalMs: number; maxAgeDays: number; batch: number },
+  ) {}
+
+  /** Fire and forget: a grant's check must not delay or fail the request that recorded it. */
+  checkSoon(work: RndWork): Promise<void> {
+    return checkAndStore(this.store, this.checker, work, this.now()).catch((err: unknown) => {
+      this.logger.warn({ err, e164: work.e164 }, 'RND check failed; the schedule retries it');
+    });
+  }
+
+  async runOnce(): Promise<number> {
+    const due = await dueChecks(this.store, this.now(), this.o.maxAgeDays, this.o.batch);
+    for (const work of due) await this.checkSoon(work);
+    return due.length;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    const tick = () => {
+      this.running = this.runOnce()
+        .then(() => undefined)
+        .catch((err: unknown) => this.logger.warn({ err }, 'RND refresh round failed'))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, this.o.intervalMs);
+        });
+    };
+    this.timer = setTimeout(tick, 0);
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}

@@ -1,0 +1,169 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { getOrg } from '../../domain/admin/orgs-keys.js';
+import { normalizeE164 } from '../../domain/phone/e164.js';
+import { errors } from '../../errors.js';
+import { validated, validateRequest } from '../../http/validate.js';
+import {
+  findCall,
+  listCalls,
+  listConsentEvents,
+  listTouches,
+  type TimeRange,
+} from '../../store/repos/admin-activity.js';
+import { findCampaignByCode } from '../../store/repos/admin-lists.js';
+import { toEvent } from '../../store/repos/consents.js';
+import { decodeCursor, ID_SHAPE } from '../../store/repos/paging.js';
+import { answer, type PageQ } from './list-routes.js';
+import * as L from './list-schemas.js';
+import { adminDoc } from './openapi.js';
+import * as S from './schemas.js';
+import * as V from './view-schemas.js';
+import { callView, consentEventView, touchView } from './views.js';
+
+type OrgP = { org_id: string };
+type RangeQ = { since?: string; until?: string };
+
+const rangeOf = (q: RangeQ): TimeRange => ({
+  since: q.since ? new Date(q.since) : undefined,
+  until: q.until ? new Date(q.until) : undefined,
+});
+
+/** Lists of calls, touches and consent events, and a call's own page. */
+export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const db = deps.store.db;
+
+  /** A campaign filter names the campaign by code; a code the organization lacks is a 404. */
+  const campaignIdOf = async (orgId: string, code: string | undefined) => {
+    if (code === undefined) return undefined;
+    const c = await findCampaignByCode(db, orgId, code);
+    if (!c) throw errors.campaignNotFound();
+    return c.id;
+  };
+
+  admin.get(
+    '/admin/orgs/:org_id/calls',
+    {
+      schema: adminDoc('calls', 'List calls with their attribution, newest first', {
+        params: S.OrgIdParams,
+        querystring: L.CallListQuery,
+        list: true,
+        answer: V.CallItem,
+        description: '`since`/`until` apply to the time the call started.',
+      }),
+      preHandler: validateRequest({ params: S.OrgIdParams, query: L.CallListQuery }),
+    },
+    async (req) => {
+      const { params, query } = validated<
+        OrgP,
+        unknown,
+        PageQ & RangeQ & { campaign?: string; status?: string; attribution?: string }
+      >(req);
+      const after = decodeCursor(query.cursor, ID_SHAPE);
+      await getOrg(db, params.org_id);
+      const rows = await listCalls(db, params.org_id, {
+        limit: query.limit + 1,
+        after,
+        campaignId: await campaignIdOf(params.org_id, query.campaign),
+        status: query.status,
+        attribution: query.attribution,
+        ...rangeOf(query),
+      });
+      return answer(rows, query.limit, (r) => r.call.id, callView);
+    },
+  );
+
+  admin.get(
+    '/admin/orgs/:org_id/calls/:call_id',
+    {
+      schema: adminDoc('calls', 'Show a call with its attribution', {
+        params: L.CallParams,
+        answer: V.CallItem,
+      }),
+      preHandler: validateRequest({ params: L.CallParams }),
+    },
+    async (req) => {
+      const { params } = validated<OrgP & { call_id: string }, unknown>(req);
+      await getOrg(db, params.org_id);
+      const call = await findCall(db, params.org_id, params.call_id);
+      if (!call) throw errors.callNotFound();
+      return callView(call);
+    },
+  );
+
+  admin.get(
+    '/admin/orgs/:org_id/touches',
+    {
+      schema: adminDoc('touches', 'List outbound touches with their checks and dispatch state', {
+        params: S.OrgIdParams,
+        querystring: L.TouchListQuery,
+        list: true,
+        answer: V.TouchItem,
+        description: '`since`/`until` apply to the time the touch was decided.',
+      }),
+      preHandler: validateRequest({ params: S.OrgIdParams, query: L.TouchListQuery }),
+    },
+    async (req) => {
+      const { params, query } = validated<
+        OrgP,
+        unknown,
+        PageQ &
+          RangeQ & { campaign?: string; status?: string; dispatch_status?: string; to?: string }
+      >(req);
+      const after = decodeCursor(query.cursor, ID_SHAPE);
+      await getOrg(db, params.org_id);
+      const rows = await listTouches(db, params.org_id, {
+        limit: query.limit + 1,
+        after,
+        campaignId: await campaignIdOf(params.org_id, query.campaign),
+        status: query.status,
+        dispatchStatus: query.dispatch_status,
+        toE164: query.to ? (normalizeE164(query.to) ?? query.to) : undefined,
+        ...rangeOf(query),
+      });
+      return answer(
+        rows,
+        query.limit,
+        (r) => r.touch.id,
+        (r) => touchView(r.touch, r.campaignCode),
+      );
+    },
+  );
+
+  admin.get(
+    '/admin/orgs/:org_id/consents',
+    {
+      schema: adminDoc('consents', 'List consent events (grants and revocations), newest first', {
+        params: S.OrgIdParams,
+        querystring: L.ConsentListQuery,
+        list: true,
+        answer: V.ConsentEventItem,
+        description:
+          'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
+      }),
+      preHandler: validateRequest({ params: S.OrgIdParams, query: L.ConsentListQuery }),
+    },
+    async (req) => {
+      const { params, query } = validated<
+        OrgP,
+        unknown,
+        PageQ & RangeQ & { e164?: string; kind?: string }
+      >(req);
+      const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
+      await getOrg(db, params.org_id);
+      const rows = await listConsentEvents(db, params.org_id, {
+        limit: query.limit + 1,
+        after: after === undefined ? undefined : Number(after),
+        e164: query.e164 ? (normalizeE164(query.e164) ?? query.e164) : undefined,
+        kind: query.kind,
+        ...rangeOf(query),
+      });
+      return answer(
+        rows,
+        query.limit,
+        (r) => String(r.seq),
+        (r) => consentEventView(r.e164, toEvent(r)),
+      );
+    },
+  );
+}

@@ -1,0 +1,152 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { getOrg } from '../../domain/admin/orgs-keys.js';
+import {
+  consentStanding,
+  eventView,
+  type FieldProblem,
+  type GrantInput,
+  grantEvent,
+  grantProblems,
+  type NewConsentEvent,
+  type RevocationInput,
+  recordConsentEvent,
+  revocationEvent,
+  revocationProblems,
+} from '../../domain/consents/consents.js';
+import { importConsentsCsv } from '../../domain/consents/import.js';
+import { normalizeE164 } from '../../domain/phone/e164.js';
+import { errors } from '../../errors.js';
+import { contentTypeOf, validated, validateRequest } from '../../http/validate.js';
+import type { Executor } from '../../store/db.js';
+import { contactHistory } from '../../store/repos/consents.js';
+import { adminDoc } from './openapi.js';
+import * as S from './schemas.js';
+
+type ConsentP = { org_id: string; e164: string };
+const ACTOR = 'admin';
+/** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
+const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
+
+async function consentView(ex: Executor, orgId: string, e164: string, nowMs: number) {
+  const history = await contactHistory(ex, orgId, e164);
+  return {
+    org_id: orgId,
+    e164,
+    ...consentStanding(history, nowMs),
+    history: history.map(eventView).reverse(),
+  };
+}
+
+function reject(problems: FieldProblem[], body: Record<string, unknown>): void {
+  if (problems.length === 0) return;
+  throw errors.fields(
+    problems.map((p) => ({ loc: ['body', p.field], msg: p.message, input: body[p.field] })),
+  );
+}
+
+/**
+ * Consent records (contract §6, compliance-rules.md Part A point 1): every grant and revocation
+ * is a new event, so history is never rewritten; each change writes an audit line with it.
+ */
+export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const record = async (req: FastifyRequest, orgId: string, event: NewConsentEvent) => {
+    const nowMs = deps.clock.now();
+    const at = new Date(nowMs);
+    await getOrg(deps.store.db, orgId);
+    return deps.store.db.transaction(async (tx) => {
+      await recordConsentEvent(tx, { orgId, actor: ACTOR, requestId: req.id, at }, event);
+      return consentView(tx, orgId, event.e164, nowMs);
+    });
+  };
+  const e164Of = (raw: string) => normalizeE164(raw) ?? raw;
+
+  admin.get(
+    '/admin/orgs/:org_id/consents/:e164',
+    {
+      schema: adminDoc('consents', 'A contact’s consent standing and history', {
+        params: S.ConsentParams,
+      }),
+      preHandler: validateRequest({ params: S.ConsentParams }),
+    },
+    async (req) => {
+      const { params } = validated<ConsentP, unknown>(req);
+      await getOrg(deps.store.db, params.org_id);
+      return consentView(deps.store.db, params.org_id, e164Of(params.e164), deps.clock.now());
+    },
+  );
+  admin.put(
+    '/admin/orgs/:org_id/consents/:e164',
+    {
+      schema: adminDoc('consents', 'Record a consent grant (a new event)', {
+        params: S.ConsentParams,
+        body: S.PutConsent,
+      }),
+      preHandler: validateRequest({ params: S.ConsentParams, body: S.PutConsent }),
+    },
+    async (req) => {
+      const { params, body } = validated<ConsentP, GrantInput>(req);
+      const nowMs = deps.clock.now();
+      reject(grantProblems(body, nowMs), body as unknown as Record<string, unknown>);
+      const event = grantEvent(e164Of(params.e164), body, nowMs);
+      const view = await record(req, params.org_id, event);
+      // After the commit, off the response: the RND query is slow; the schedule retries failures.
+      void deps.rnd?.checkSoon({
+        e164: event.e164,
+        consent_date: event.capturedAt.toISOString().slice(0, 10),
+      });
+      return view;
+    },
+  );
+  admin.post(
+    '/admin/orgs/:org_id/consents/:e164/revoke',
+    {
+      schema: adminDoc('consents', 'Record a revocation, opt-out or internal DNC (a new event)', {
+        params: S.ConsentParams,
+        body: S.RevokeConsent,
+      }),
+      preHandler: validateRequest({
+        params: S.ConsentParams,
+        body: S.RevokeConsent,
+        bodyOptional: true,
+      }),
+    },
+    async (req) => {
+      const { params, body } = validated<ConsentP, RevocationInput>(req);
+      const nowMs = deps.clock.now();
+      reject(revocationProblems(body, nowMs), body as unknown as Record<string, unknown>);
+      const event = revocationEvent(e164Of(params.e164), body, nowMs);
+      return record(req, params.org_id, event);
+    },
+  );
+  admin.post(
+    '/admin/orgs/:org_id/consents/import',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: adminDoc('consents', 'Import consent events from a CSV file (text/csv)', {
+        params: S.OrgIdParams,
+      }),
+      preHandler: validateRequest({ params: S.OrgIdParams }),
+    },
+    async (req) => {
+      const { params } = validated<{ org_id: string }, unknown>(req);
+      const type = String(contentTypeOf(req) ?? '')
+        .split(';')[0]
+        ?.trim()
+        .toLowerCase();
+      if (type !== 'text/csv') throw errors.unsupportedMediaType();
+      await getOrg(deps.store.db, params.org_id);
+      const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
+      const result = await importConsentsCsv(deps.store, text, {
+        orgId: params.org_id,
+        nowMs: deps.clock.now(),
+        actor: ACTOR,
+        requestId: req.id,
+      });
+      if (!result.ok) {
+        throw errors.fields(result.problems.map((msg) => ({ loc: ['body'], msg, input: null })));
+      }
+      return result.summary;
+    },
+  );
+}

@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import type { AppDeps } from '../../deps.js';
+import { getOrg } from '../../domain/admin/orgs-keys.js';
+import {
+  collectExport,
+  type ExportFormat,
+  openConversionExport,
+} from '../../domain/exports/index.js';
+import { errors } from '../../errors.js';
+import { validated, validateRequest } from '../../http/validate.js';
+import { EXPORT_HEADERS } from './export-headers.js';
+import { CampaignParams } from './schemas.js';
+
+export const ExportQuery = Type.Object({
+  format: Type.Union([Type.Literal('google-ads'), Type.Literal('meta')]),
+  since: Type.String({
+    'x-check': 'iso_datetime',
+    description: 'Calls that started at or after this time',
+  }),
+});
+
+/**
+ * GET …/exports/conversions: the upload file for Google Ads or Meta, with
+ * the counts in X-Export-* headers. Buffered, so the counts can lead.
+ */
+export function exportRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  admin.get(
+    '/admin/orgs/:org_id/campaigns/:code/exports/conversions',
+    { preHandler: validateRequest({ params: CampaignParams, query: ExportQuery }) },
+    async (req, reply) => {
+      const { params, query } = validated<
+        { org_id: string; code: string },
+        unknown,
+        { format: ExportFormat; since: string }
+      >(req);
+      await getOrg(deps.store.db, params.org_id);
+      const opened = await openConversionExport(deps.store.db, {
+        orgId: params.org_id,
+        campaignCode: params.code,
+        format: query.format,
+        since: new Date(query.since),
+        now: new Date(deps.clock.now()),
+      });
+      if (opened.kind === 'campaign_not_found') throw errors.campaignNotFound();
+      if (opened.kind === 'invalid_config') {
+        throw errors.conflict(`conversion_config_invalid: ${opened.problem}`);
+      }
+      const file = await collectExport(opened.export);
+      const counts = opened.export.counts;
+      for (const [key, header] of Object.entries(EXPORT_HEADERS)) {
+        reply.header(header, String(counts[key as keyof typeof counts]));
+      }
+      return reply
+        .type(opened.export.contentType)
+        .header(
+          'content-disposition',
+          `attachment; filename="conversions-${params.code}-${query.format}.${opened.export.extension}"`,
+        )
+        .send(file);
+    },
+  );
+}

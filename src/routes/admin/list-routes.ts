@@ -1,0 +1,182 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { getOrg, keyView, orgView } from '../../domain/admin/orgs-keys.js';
+import { normalizeE164 } from '../../domain/phone/e164.js';
+import { errors } from '../../errors.js';
+import { validated, validateRequest } from '../../http/validate.js';
+import {
+  findCampaignByCode,
+  findKey,
+  findNumber,
+  type KeyStatus,
+  listCampaigns,
+  listKeys,
+  listNumbers,
+  listOrgs,
+} from '../../store/repos/admin-lists.js';
+import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../store/repos/paging.js';
+import * as L from './list-schemas.js';
+import { adminDoc } from './openapi.js';
+import * as S from './schemas.js';
+import * as V from './view-schemas.js';
+import { campaignSummary, numberView } from './views.js';
+
+export interface PageQ {
+  limit: number;
+  cursor?: string;
+}
+
+/** `{items, next_cursor}` from rows read with one row past the page (paging.ts). */
+export function answer<R, V>(rows: R[], limit: number, keyOf: (r: R) => string, view: (r: R) => V) {
+  const { items, nextCursor } = pageOf(rows, limit, (r) => encodeCursor(keyOf(r)));
+  return { items: items.map(view), next_cursor: nextCursor };
+}
+
+const E164_SHAPE = /^\+[1-9][0-9]{1,14}$/;
+
+/** Lists and shows of organizations, keys, campaigns and numbers: read only, never a secret. */
+export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const db = deps.store.db;
+  const now = () => new Date(deps.clock.now());
+
+  admin.get(
+    '/admin/orgs',
+    {
+      schema: adminDoc('organizations', 'List organizations, newest first', {
+        querystring: L.PageQuery,
+        list: true,
+        answer: V.OrgItem,
+      }),
+      preHandler: validateRequest({ query: L.PageQuery }),
+    },
+    async (req) => {
+      const { query } = validated<unknown, unknown, PageQ>(req);
+      const after = decodeCursor(query.cursor, ID_SHAPE);
+      const rows = await listOrgs(db, { limit: query.limit + 1, after });
+      return answer(rows, query.limit, (r) => r.id, orgView);
+    },
+  );
+
+  admin.get(
+    '/admin/orgs/:org_id/keys',
+    {
+      schema: adminDoc('keys', "List an organization's API keys (never the key itself)", {
+        params: S.OrgIdParams,
+        querystring: L.KeyListQuery,
+        list: true,
+        answer: V.KeyItem,
+      }),
+      preHandler: validateRequest({ params: S.OrgIdParams, query: L.KeyListQuery }),
+    },
+    async (req) => {
+      const { params, query } = validated<
+        { org_id: string },
+        unknown,
+        PageQ & { status?: KeyStatus }
+      >(req);
+      const after = decodeCursor(query.cursor, ID_SHAPE);
+      await getOrg(db, params.org_id);
+      const rows = await listKeys(db, params.org_id, {
+        limit: query.limit + 1,
+        after,
+        status: query.status,
+        now: now(),
+      });
+      return answer(rows, query.limit, (r) => r.id, keyView);
+    },
+  );
+
+  admin.get(
+    '/admin/keys/:key_id',
+    {
+      schema: adminDoc('keys', 'Show an API key (never the key itself)', {
+        params: S.KeyIdParams,
+        answer: V.KeyItem,
+      }),
+      preHandler: validateRequest({ params: S.KeyIdParams }),
+    },
+    async (req) => {
+      const { params } = validated<{ key_id: string }, unknown>(req);
+      const key = await findKey(db, params.key_id);
+      if (!key) throw errors.keyNotFound();
+      return keyView(key);
+    },
+  );
+
+  admin.get(
+    '/admin/orgs/:org_id/campaigns',
+    {
+      schema: adminDoc('campaigns', "List an organization's campaigns with their pool size", {
+        params: S.OrgIdParams,
+        querystring: L.PageQuery,
+        list: true,
+        answer: V.CampaignItem,
+      }),
+      preHandler: validateRequest({ params: S.OrgIdParams, query: L.PageQuery }),
+    },
+    async (req) => {
+      const { params, query } = validated<{ org_id: string }, unknown, PageQ>(req);
+      const after = decodeCursor(query.cursor, ID_SHAPE);
+      await getOrg(db, params.org_id);
+      const rows = await listCampaigns(db, params.org_id, { limit: query.limit + 1, after });
+      return answer(rows, query.limit, (r) => r.campaign.id, campaignSummary);
+    },
+  );
+
+  const campaignOf = async (orgId: string, code: string) => {
+    await getOrg(db, orgId);
+    const c = await findCampaignByCode(db, orgId, code);
+    if (!c) throw errors.campaignNotFound();
+    return c;
+  };
+
+  admin.get(
+    '/admin/orgs/:org_id/campaigns/:code/numbers',
+    {
+      schema: adminDoc('campaigns', "List a campaign's numbers with their current holder", {
+        params: S.CampaignParams,
+        querystring: L.NumberListQuery,
+        list: true,
+        answer: V.NumberItem,
+        description:
+          'In number order. `holder` is the DNI session holding the number now (null when free); `held_until` is when it frees.',
+      }),
+      preHandler: validateRequest({ params: S.CampaignParams, query: L.NumberListQuery }),
+    },
+    async (req) => {
+      const { params, query } = validated<
+        { org_id: string; code: string },
+        unknown,
+        PageQ & { role?: 'pool' | 'overflow'; state?: 'held' | 'free' }
+      >(req);
+      const after = decodeCursor(query.cursor, E164_SHAPE);
+      const c = await campaignOf(params.org_id, params.code);
+      const rows = await listNumbers(db, c.id, {
+        limit: query.limit + 1,
+        after,
+        role: query.role,
+        state: query.state,
+        now: now(),
+      });
+      return answer(rows, query.limit, (r) => r.number.e164, numberView);
+    },
+  );
+
+  admin.get(
+    '/admin/orgs/:org_id/campaigns/:code/numbers/:e164',
+    {
+      schema: adminDoc('campaigns', 'Show one number of a campaign with its current holder', {
+        params: L.NumberParams,
+        answer: V.NumberItem,
+      }),
+      preHandler: validateRequest({ params: L.NumberParams }),
+    },
+    async (req) => {
+      const { params } = validated<{ org_id: string; code: string; e164: string }, unknown>(req);
+      const c = await campaignOf(params.org_id, params.code);
+      const n = await findNumber(db, c.id, normalizeE164(params.e164) ?? params.e164, now());
+      if (!n) throw errors.numberNotFound();
+      return numberView(n);
+    },
+  );
+}

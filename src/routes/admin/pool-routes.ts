@@ -1,0 +1,46 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import { getOrg } from '../../domain/admin/orgs-keys.js';
+import { poolHealthView } from '../../domain/dni/pool-health.js';
+import { errors } from '../../errors.js';
+import { validated, validateRequest } from '../../http/validate.js';
+import { observePool } from '../../store/repos/pool-health.js';
+import { campaigns } from '../../store/schema/index.js';
+import { adminDoc } from './openapi.js';
+import * as S from './schemas.js';
+
+const DAY_MS = 86_400_000;
+
+/** Pool health: how busy a campaign's pool is, how accurate its attribution, how many numbers it needs. */
+export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  admin.get(
+    '/admin/orgs/:org_id/campaigns/:code/pool',
+    {
+      schema: adminDoc('campaigns', 'Pool health, attribution accuracy and recommended size', {
+        params: S.CampaignParams,
+        querystring: S.PoolQuery,
+        description:
+          'Numbers, held now, peak held numbers per hour, sessions by outcome and calls by attribution rule over the last `days`; the estimated accuracy and the pool size the sizing model (docs/pool-sizing.md) recommends for `target`.',
+      }),
+      preHandler: validateRequest({ params: S.CampaignParams, query: S.PoolQuery }),
+    },
+    async (req) => {
+      const { params, query } = validated<
+        { org_id: string; code: string },
+        unknown,
+        { days: number; target: number }
+      >(req);
+      await getOrg(deps.store.db, params.org_id);
+      const [c] = await deps.store.db
+        .select({ id: campaigns.id })
+        .from(campaigns)
+        .where(and(eq(campaigns.orgId, params.org_id), eq(campaigns.code, params.code)));
+      if (!c) throw errors.campaignNotFound();
+      const now = new Date(deps.clock.now());
+      const since = new Date(now.getTime() - query.days * DAY_MS);
+      const observed = await observePool(deps.store, c.id, since, now);
+      return poolHealthView(params.code, observed, { ...query, since, now });
+    },
+  );
+}
