@@ -83,6 +83,11 @@ export interface RetentionConfig {
   sessionDays: number;
   /** Dispatch jobs in a final state (done, failed), after this many days. */
   dispatchJobDays: number;
+  /**
+   * Outgoing-webhook history: deliveries in a final state (delivered, failed) and their
+   * attempts, this many days after they became final; then events no delivery is left for.
+   */
+  webhookDays: number;
 }
 
 /** Outgoing webhooks (docs/webhooks.md). */
@@ -217,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxBatches: int(env, 'RETENTION_MAX_BATCHES', 1000, 1, 100_000),
       sessionDays: int(env, 'SESSION_RETENTION_DAYS', 90, 1, 3650),
       dispatchJobDays: int(env, 'DISPATCH_JOB_RETENTION_DAYS', 30, 1, 3650),
+      webhookDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
     },
     ...timeouts(env),
     rnd: rndConfig(env),

@@ -11,10 +11,15 @@ import {
   pruneIdempotency,
   pruneSessions,
   pruneSimulatedMessages,
+  pruneWebhookDeliveries,
+  pruneWebhookEvents,
 } from './rules.js';
 
 const LEASE = 'retention';
-/** A full rescan now and then picks up sessions the cursor passed while they were still live. */
+/**
+ * A full rescan now and then picks up rows the cursor passed while they were still kept
+ * (sessions still live, webhook events that still had deliveries).
+ */
 const CURSOR_RESET_MS = 7 * DAY_MS;
 
 export interface RetentionDeps {
@@ -112,6 +117,29 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
       sessions.cursor,
     ]);
     report.dni_sessions = sessions.deleted;
+    // Deliveries go with their attempts, and an event with its last delivery; then the events
+    // whose deliveries went with their endpoint.
+    const webhookDays = config.webhookDays;
+    let attempts = 0;
+    let eventsWithLast = 0;
+    report.webhook_deliveries = (
+      await drain(async () => {
+        const r = await pruneWebhookDeliveries(store, { nowMs, days: webhookDays, batch });
+        attempts += r.attempts;
+        eventsWithLast += r.events;
+        return r;
+      })
+    ).deleted;
+    report.webhook_attempts = attempts;
+    const events = await drain(
+      (after) => pruneWebhookEvents(store, { nowMs, days: webhookDays, batch, after }),
+      await cursorOf('webhook_events'),
+    );
+    await store.query('update retention_cursors set after = $2 where rule = $1', [
+      'webhook_events',
+      events.cursor,
+    ]);
+    report.webhook_events = eventsWithLast + events.deleted;
     if (Object.values(report).some((n) => n > 0))
       logger.info({ deleted: report }, 'retention round');
     return report;

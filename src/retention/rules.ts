@@ -114,3 +114,82 @@ export async function pruneSimulatedMessages(
   );
   return { deleted: n, done: n < o.batch, cursor: '' };
 }
+
+/**
+ * Webhook deliveries that became final (delivered, or failed: given up after the last attempt
+ * or refused with 410) more than `days` ago, with their attempts and, when no other delivery
+ * of it is left, their event, in one statement. A final row's `updated_at` is when it became
+ * final: only a replay writes it again, and a replay makes it pending. Pending deliveries
+ * (retrying, leased, or waiting for a disabled endpoint to be enabled) are never deleted, nor
+ * is an event one of them belongs to; the delete repeats the tests on the row it locks, so a
+ * delivery replayed while the statement runs stays. A batch is `batch` deliveries, their
+ * attempts (at most WEBHOOK_MAX_ATTEMPTS each per send, usually one) and at most `batch`
+ * events. Ids go in arrays (`= any(array(…))`) so every step is an index lookup: a join on
+ * the CTE let the planner hash-join the whole table.
+ */
+export async function pruneWebhookDeliveries(
+  store: Store,
+  o: { nowMs: number; days: number; batch: number },
+): Promise<BatchResult & { attempts: number; events: number }> {
+  const cutoff = new Date(o.nowMs - o.days * DAY_MS);
+  const [row] = await store.query<{ n: number; attempts: number; events: number }>(
+    `with gone as (
+       delete from webhook_deliveries d
+        where d.id = any(array(
+            select id from webhook_deliveries
+             where state <> 'pending' and updated_at < $1 order by updated_at limit $2))
+          and d.state <> 'pending' and d.updated_at < $1
+        returning d.id, d.event_id
+     ), attempts as (
+       delete from webhook_attempts a where a.delivery_id = any(array(select id from gone))
+       returning 1
+     ), events as (
+       delete from webhook_events e
+        where e.id = any(array(select event_id from gone)) and e.created_at < $1
+          and not exists (
+            select 1 from webhook_deliveries d
+             where d.event_id = e.id and d.id not in (select id from gone))
+        returning 1
+     )
+     select (select count(*)::int from gone) as n, (select count(*)::int from attempts) as attempts,
+       (select count(*)::int from events) as events`,
+    [cutoff, o.batch],
+  );
+  const n = Number(row?.n ?? 0);
+  return {
+    deleted: n,
+    attempts: Number(row?.attempts ?? 0),
+    events: Number(row?.events ?? 0),
+    done: n < o.batch,
+    cursor: '',
+  };
+}
+
+/**
+ * Webhook events older than `days` that no delivery points at: their endpoints were deleted,
+ * taking the deliveries along (an event whose deliveries the rule above deletes goes with its
+ * last one). Event ids are time-ordered, so the scan walks the primary key from a cursor like
+ * the session rule's and does not read again, each batch, the old events still kept for a
+ * pending delivery.
+ */
+export async function pruneWebhookEvents(
+  store: Store,
+  o: { nowMs: number; days: number; batch: number; after: string },
+): Promise<BatchResult> {
+  const cutoff = new Date(o.nowMs - o.days * DAY_MS);
+  const { n, last } = await countDeleted(
+    store,
+    `with gone as (
+       delete from webhook_events x
+        where x.id = any(array(
+            select e.id from webhook_events e
+             where e.id > $1 and e.id < $2 and e.created_at < $3
+               and not exists (select 1 from webhook_deliveries d where d.event_id = e.id)
+             order by e.id limit $4))
+        returning x.id
+     )
+     select count(*)::int as n, max(id) as last from gone`,
+    [o.after, idFloor('msg', cutoff.getTime()), cutoff, o.batch],
+  );
+  return { deleted: n, done: n < o.batch, cursor: last ?? o.after };
+}

@@ -27,6 +27,7 @@ function retention(o: Partial<RetentionConfig> = {}) {
     maxBatches: 1000,
     sessionDays: 90,
     dispatchJobDays: 30,
+    webhookDays: 30,
     ...o,
   };
   return createRetention(config, { store: h.store, clock: h.clock, logger: silent });
@@ -165,6 +166,7 @@ describe('one process at a time', () => {
           maxBatches: 10,
           sessionDays: 90,
           dispatchJobDays: 30,
+          webhookDays: 30,
         },
         { store: other, clock: h.clock, logger: silent },
       );
