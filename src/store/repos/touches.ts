@@ -25,11 +25,9 @@ async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
   return ((await ex.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
-/** The lock key of outbound_contact_state (migration 0004); tests hold it to stall a decision. */
+/** The lock outbound_contact_state takes (migration 0016); tests hold it to stall a decision. */
 export async function lockContact(tx: Tx, orgId: string, e164: string): Promise<void> {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`outbound\u001f${orgId}\u001f${e164}`}::text, 0))`,
-  );
+  await tx.execute(sql`select outbound_contact_lock(${orgId}, ${e164})`);
 }
 
 export interface ContactState {

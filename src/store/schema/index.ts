@@ -1,13 +1,16 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
+  foreignKey,
   index,
   integer,
   jsonb,
   pgTable,
   text,
   timestamp,
+  unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 
@@ -78,8 +81,23 @@ export const campaigns = pgTable(
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('campaigns_org_code_key').on(t.orgId, t.code)],
+  (t) => [
+    uniqueIndex('campaigns_org_code_key').on(t.orgId, t.code),
+    // The target of the (campaign, organization) foreign keys (migration 0016).
+    unique('campaigns_id_org_key').on(t.id, t.orgId),
+  ],
 );
+
+/**
+ * A row's campaign, of the row's own organization (migration 0016): for
+ * sessions, calls, touches and report events.
+ */
+export const ownCampaign = (name: string, t: { campaignId: AnyPgColumn; orgId: AnyPgColumn }) =>
+  foreignKey({
+    name,
+    columns: [t.campaignId, t.orgId],
+    foreignColumns: [campaigns.id, campaigns.orgId],
+  });
 
 /**
  * Every number the service answers for, pool or overflow. A number belongs to
@@ -97,6 +115,7 @@ export const trackingNumbers = pgTable(
       .references(() => campaigns.id),
     /** 'pool' numbers are handed out one visitor at a time; 'overflow' is shared by design. */
     role: text('role').notNull().default('pool'),
+    /** The session that took the number last (dni_open_session); the admin number list shows it. */
     heldBy: text('held_by'),
     /** Expiry of the latest live holder; the number is free once this has passed. */
     heldUntil: ts('held_until'),
@@ -154,6 +173,7 @@ export const dniSessions = pgTable(
     index('dni_sessions_visitor_idx').on(t.campaignId, t.visitorId, t.expiresAt),
     index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
     index('dni_sessions_campaign_created_idx').on(t.campaignId, t.createdAt),
+    ownCampaign('dni_sessions_campaign_fk', t),
   ],
 );
 
@@ -189,6 +209,7 @@ export const calls = pgTable(
     index('calls_caller_idx').on(t.campaignId, t.fromNumber, t.startedAt),
     uniqueIndex('calls_carrier_call_sid_key').on(t.carrierCallSid),
     index('calls_org_id_idx').on(t.orgId, t.id),
+    ownCampaign('calls_campaign_fk', t),
   ],
 );
 

@@ -10,7 +10,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { orgs, ts } from './index.js';
+import { orgs, ownCampaign, ts } from './index.js';
 
 /**
  * Consent history per (organization, contact number): grants and revocations, append-only (a
@@ -90,6 +90,7 @@ export const outboundTouches = pgTable(
     index('outbound_touches_placed_idx').on(t.orgId, t.toE164, t.decidedAt).where(sql`${t.placed}`),
     index('outbound_touches_campaign_idx').on(t.orgId, t.campaignId, t.decidedAt),
     index('outbound_touches_org_id_idx').on(t.orgId, t.id),
+    ownCampaign('outbound_touches_campaign_fk', t),
   ],
 );
 

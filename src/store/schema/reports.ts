@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { ts } from './index.js';
+import { ownCampaign, ts } from './index.js';
 
 /**
  * Buyer reports (contract §4), one row per accepted report. Append-only (a
@@ -29,6 +29,7 @@ export const buyerReportEvents = pgTable(
     uniqueIndex('buyer_report_events_id_key').on(t.id),
     uniqueIndex('buyer_report_events_report_key').on(t.orgId, t.campaignId, t.reportId),
     index('buyer_report_events_call_idx').on(t.callId, t.seq),
+    ownCampaign('buyer_report_events_campaign_fk', t),
     check(
       'buyer_report_events_disposition_check',
       sql`${t.disposition} in ('success', 'rejected')`,
