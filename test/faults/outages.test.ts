@@ -126,6 +126,9 @@ describe.skipIf(!redisUrl).each([
     const logBeforeCut = server.output().length;
     await cause(proxy);
     const outageP99 = await load();
+    console.log(
+      `DNI p99 over 200 requests from 8 clients: ${baselineP99.toFixed(0)} ms with Redis, ${outageP99.toFixed(0)} ms with Redis cut`,
+    );
     expect(outageP99).toBeLessThan(baselineP99 + 100);
     expect(await counted()).toBe(beforeCut);
     const degraded = await readyz(server);

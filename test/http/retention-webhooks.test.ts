@@ -1,7 +1,5 @@
-import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RetentionConfig } from '../../src/config.js';
-import { createRetention } from '../../src/retention/job.js';
 import {
   ADMIN_TOKEN,
   adminCall,
@@ -9,6 +7,7 @@ import {
   type Tenant,
   useHarness,
 } from '../helpers/harness.js';
+import { countRows, testRetention } from '../helpers/retention.js';
 import {
   allowPrivateTargets,
   createWebhook,
@@ -18,33 +17,14 @@ import {
 
 const h = useHarness();
 const DAY_S = 86_400;
-const silent = pino({ level: 'silent' });
 const receivers: Receiver[] = [];
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
 });
 
-function retention(o: Partial<RetentionConfig> = {}) {
-  const config: RetentionConfig = {
-    enabled: false, // rounds run when the test says, on the test's clock
-    intervalMs: 60_000,
-    batchSize: 7,
-    maxBatches: 1000,
-    sessionDays: 90,
-    dispatchJobDays: 30,
-    webhookDays: 30,
-    ...o,
-  };
-  return createRetention(config, { store: h.store, clock: h.clock, logger: silent });
-}
-
-async function count(table: string, where = 'true', params: unknown[] = []): Promise<number> {
-  const [r] = await h.store.query<{ n: number }>(
-    `select count(*)::int as n from ${table} where ${where}`,
-    params,
-  );
-  return r!.n;
-}
+const retention = (o: Partial<RetentionConfig> = {}) => testRetention(h, o);
+const count = (table: string, where?: string, params?: unknown[]) =>
+  countRows(h, table, where, params);
 
 async function receiver(answer: (n: number) => number) {
   const r = await new Receiver(answer).start();

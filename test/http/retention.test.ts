@@ -1,8 +1,6 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { RetentionConfig } from '../../src/config.js';
 import { SimulatedCarrier } from '../../src/domain/dispatch/carriers/simulated.js';
-import { createRetention } from '../../src/retention/job.js';
 import { worker } from '../helpers/dispatch.js';
 import {
   adminCall,
@@ -14,32 +12,14 @@ import {
   useHarness,
 } from '../helpers/harness.js';
 import { freshContact, grant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
+import { countRows, testRetention } from '../helpers/retention.js';
 
 const h = useHarness();
 const DAY_S = 86_400;
-const silent = pino({ level: 'silent' });
 
-function retention(o: Partial<RetentionConfig> = {}) {
-  const config: RetentionConfig = {
-    enabled: false, // rounds run when the test says, on the test's clock
-    intervalMs: 60_000,
-    batchSize: 7, // several batches per round, so batching and cursors are exercised
-    maxBatches: 1000,
-    sessionDays: 90,
-    dispatchJobDays: 30,
-    webhookDays: 30,
-    ...o,
-  };
-  return createRetention(config, { store: h.store, clock: h.clock, logger: silent });
-}
-
-async function count(table: string, where = 'true', params: unknown[] = []): Promise<number> {
-  const [r] = await h.store.query<{ n: number }>(
-    `select count(*)::int as n from ${table} where ${where}`,
-    params,
-  );
-  return r!.n;
-}
+const retention = (o: Partial<RetentionConfig> = {}) => testRetention(h, o);
+const count = (table: string, where?: string, params?: unknown[]) =>
+  countRows(h, table, where, params);
 
 async function session(t: Tenant, visitor: string): Promise<{ id: string; number: string }> {
   const res = await dni(h, t.key, { campaign_code: t.code, visitor_id: visitor });
@@ -158,18 +138,7 @@ describe('one process at a time', () => {
     const other = await h.store.reopen();
     try {
       const a = retention();
-      const b = createRetention(
-        {
-          enabled: false,
-          intervalMs: 60_000,
-          batchSize: 100,
-          maxBatches: 10,
-          sessionDays: 90,
-          dispatchJobDays: 30,
-          webhookDays: 30,
-        },
-        { store: other, clock: h.clock, logger: silent },
-      );
+      const b = testRetention(h, { batchSize: 100, maxBatches: 10 }, other);
       expect(await a.runOnce()).not.toBeNull();
       expect(await b.runOnce()).toBeNull();
       h.clock.advance(60);
