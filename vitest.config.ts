@@ -1,15 +1,28 @@
 import { defineConfig } from 'vitest/config';
 
-const storeSuites = ['test/http/**/*.test.ts', 'test/e2e/**/*.test.ts'];
-
 // Every store-facing suite runs on the embedded store and, when
 // TEST_DATABASE_URL is set, again on PostgreSQL.
 const stores = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+// The end-to-end suites (test/e2e) start server processes and SIGKILL them,
+// run npm start, a browser and the pool simulator: opt-in locally with
+// TEST_E2E=1, always on in CI (.ci/run).
+const e2e = process.env.TEST_E2E === '1';
 
 // The fault-injection suite (test/faults) kills connections, cuts PostgreSQL
 // and Redis behind a proxy, and starts server processes: opt-in locally with
 // TEST_FAULTS=1, always on in CI (.ci/run). It needs TEST_DATABASE_URL.
 const faults = process.env.TEST_FAULTS === '1';
+
+const storeProject = (suite: 'http' | 'e2e', store: string) => ({
+  extends: true as const,
+  test: {
+    name: `${suite}:${store}`,
+    include: [`test/${suite}/**/*.test.ts`],
+    env: { TEST_STORE: store },
+    globalSetup: ['test/helpers/global-setup.ts'],
+  },
+});
 
 export default defineConfig({
   test: {
@@ -25,15 +38,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true as const, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      ...stores.map((store) => ({
-        extends: true as const,
-        test: {
-          name: store,
-          include: storeSuites,
-          env: { TEST_STORE: store },
-          globalSetup: ['test/helpers/global-setup.ts'],
-        },
-      })),
+      ...stores.map((store) => storeProject('http', store)),
+      ...(e2e ? stores.map((store) => storeProject('e2e', store)) : []),
       ...(faults
         ? [
             {

@@ -1,5 +1,5 @@
 /**
- * Once per test run and store project: one migrated database that every test
+ * Once per test run: one migrated database that every test
  * file copies instead of migrating its own. On the embedded store that is a
  * data directory image (loading it skips initdb: ~0.9 s of CPU instead of
  * ~3.5 s per file); on PostgreSQL a template database (CREATE DATABASE …
@@ -22,14 +22,19 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+interface Prepared {
+  imageFile: string;
+  template: string;
+  cleanup(): Promise<void>;
+}
+
+async function prepare(): Promise<Prepared> {
   const dir = mkdtempSync(join(tmpdir(), 'tracking-test-image-'));
   const store = await openStore({});
   await store.migrate();
   const imageFile = join(dir, 'pglite.tar');
   writeFileSync(imageFile, Buffer.from(await (await store.image!()).arrayBuffer()));
   await store.close();
-  project.provide('pgliteImage', imageFile);
 
   let template = '';
   const base = process.env.TEST_DATABASE_URL;
@@ -42,15 +47,34 @@ export default async function setup(project: TestProject) {
     await t.migrate();
     await t.close();
   }
-  project.provide('postgresTemplate', template);
-
-  return async () => {
-    rmSync(dir, { recursive: true, force: true });
-    if (base && template)
-      await adminQuery(base, `drop database if exists ${template} with (force)`);
+  return {
+    imageFile,
+    template,
+    async cleanup() {
+      rmSync(dir, { recursive: true, force: true });
+      if (base && template)
+        await adminQuery(base, `drop database if exists ${template} with (force)`);
+    },
   };
 }
 
+// Every store project of a run shares one image and one template (vitest runs
+// each project's global setup in the same main process).
+const shared = globalThis as { trackingTestDb?: { users: number; ready: Promise<Prepared> } };
+
+export default async function setup(project: TestProject) {
+  shared.trackingTestDb ??= { users: 0, ready: prepare() };
+  const entry = shared.trackingTestDb;
+  entry.users++;
+  const prepared = await entry.ready;
+  project.provide('pgliteImage', prepared.imageFile);
+  project.provide('postgresTemplate', prepared.template);
+  return async () => {
+    if (--entry.users > 0) return;
+    if (shared.trackingTestDb === entry) shared.trackingTestDb = undefined;
+    await prepared.cleanup();
+  };
+}
 async function adminQuery(url: string, text: string): Promise<void> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
