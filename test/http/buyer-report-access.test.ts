@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   adminCall,
   createTenant,
   type Harness,
   json,
-  openHarness,
   type Tenant,
+  useHarness,
 } from '../helpers/harness.js';
 import { deref, responseSchema } from '../helpers/openapi.js';
 import { auditRows, eventRows, recordCall, report } from '../helpers/reports.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 let t: Tenant;
 let callId: string;
 beforeAll(async () => {
-  h = await openHarness();
   t = await createTenant(h);
   callId = await recordCall(h, t);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const valid = () => ({ call_id: callId, report_id: 'r', disposition: 'success' });

@@ -4,26 +4,22 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, type Env, listenAdmin } from '../helpers/cli.js';
 import {
   ADMIN_TOKEN,
   freshCode,
   freshNumbers,
   type Harness,
-  openHarness,
+  useHarness,
 } from '../helpers/harness.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 let url: string;
 let env: Env;
 beforeAll(async () => {
-  h = await openHarness();
   url = await listenAdmin(h);
   env = { ADMIN_URL: url, ADMIN_TOKEN, DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-')) };
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const admin = (args: string[]) => cli(args, env);

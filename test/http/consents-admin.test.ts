@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, adminCall, type Harness, json, useHarness } from '../helpers/harness.js';
 import {
   adminInject,
   freshContact,
@@ -10,15 +10,11 @@ import {
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 let orgId: string;
 beforeAll(async () => {
-  h = await openHarness();
   h.clock.set(WEEKDAY_MORNING_ET);
   orgId = (await adminCall(h, 'POST', '/admin/orgs', { name: 'Consents' })).org_id;
-});
-afterAll(async () => {
-  await h.close();
 });
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, adminCall, type Harness, json, useHarness } from '../helpers/harness.js';
 import { freshContact, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 let orgId: string;
 beforeAll(async () => {
-  h = await openHarness();
   h.clock.set(WEEKDAY_MORNING_ET);
   orgId = (await adminCall(h, 'POST', '/admin/orgs', { name: 'Import' })).org_id;
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const upload = (csv: string, type = 'text/csv', org = orgId) =>

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { conversionRows, findExportCampaign } from '../../src/store/repos/exports.js';
 import {
   ADMIN_TOKEN,
@@ -8,13 +8,13 @@ import {
   dni,
   type Harness,
   json,
-  openHarness,
   type Tenant,
+  useHarness,
 } from '../helpers/harness.js';
 import { recordCall, report } from '../helpers/reports.js';
 import { CONVERSION_CONFIG, EXPORT_NOW, EXPORT_SINCE, FIXTURE } from '../unit/exports/fixture.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 let t: Tenant;
 /** Our event ids, as the API gave them, to the fixed ids in the golden files. */
 const fixtureIds = new Map<string, string>();
@@ -59,7 +59,6 @@ async function dispose(callId: string, reportId: string, disposition: string, co
 const clicksOf = (r: (typeof FIXTURE)['a']) => ({ gclid: r.gclid, fbc: r.fbc, fbp: r.fbp });
 
 beforeAll(async () => {
-  h = await openHarness();
   t = await createTenant(h, { numbers: 6 });
   await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}/campaigns/${t.code}`, {
     config: { conversion: CONVERSION_CONFIG },
@@ -94,9 +93,6 @@ beforeAll(async () => {
   const f = await call(t, t.code, new Date('2026-03-10T14:00:00Z'), { gclid: 'EAIaIQ-F' });
   await dispose(f, 'f', 'rejected');
   h.clock.ms = EXPORT_NOW.getTime();
-});
-afterAll(async () => {
-  await h.close();
 });
 
 function exportOf(orgId: string, code: string, query: string, token = ADMIN_TOKEN) {

@@ -6,12 +6,12 @@ import { Keyring } from '../../src/domain/auth/keyring.js';
 import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
-import { adminCall, createTenant, type Harness, openHarness } from '../helpers/harness.js';
+import { adminCall, createTenant, type Harness, useHarness } from '../helpers/harness.js';
 import { probe, ROUTES } from '../helpers/routes.js';
 
 // A second API process: its own keyring, refreshed from its own connection to
 // the same database. Changes go through the first process's admin API only.
-let h: Harness;
+const h: Harness = useHarness();
 let store2: Store;
 let app2: FastifyInstance;
 let sync: { stop(): void };
@@ -20,7 +20,6 @@ let sync: { stop(): void };
 const DEADLINE_MS = 5000;
 
 beforeAll(async () => {
-  h = await openHarness();
   store2 = await h.store.reopen();
   const keyring = new Keyring();
   sync = await startKeyringSync(store2, keyring, 200, pino({ level: 'silent' }));
@@ -36,7 +35,6 @@ afterAll(async () => {
   sync.stop();
   await app2.close();
   await store2.close();
-  await h.close();
 });
 
 /**

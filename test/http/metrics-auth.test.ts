@@ -1,18 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/app.js';
-import { ADMIN_TOKEN, type Harness, json, openHarness } from '../helpers/harness.js';
+import { ADMIN_TOKEN, type Harness, json, useHarness } from '../helpers/harness.js';
 
 const METRICS_TOKEN = 'met_test_token_0123456789';
-let h: Harness;
+const h: Harness = useHarness();
 let separate: Awaited<ReturnType<typeof buildAdminApp>>;
 
 beforeAll(async () => {
-  h = await openHarness();
   separate = await buildAdminApp(h.deps, ADMIN_TOKEN, METRICS_TOKEN);
 });
 afterAll(async () => {
   await separate.close();
-  await h.close();
 });
 
 const scrape = (app: Harness['admin'], authorization?: string) =>

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { adminCall, type Harness, json, useHarness } from '../helpers/harness.js';
 import { outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 let t: Awaited<ReturnType<typeof outboundTenant>>;
 beforeAll(async () => {
-  h = await openHarness();
   h.clock.set(WEEKDAY_MORNING_ET);
   t = await outboundTenant(h);
-});
-afterAll(async () => {
-  await h.close();
 });
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { type Harness, json, openHarness } from '../helpers/harness.js';
+import { beforeAll, describe, expect } from 'vitest';
+import { type Harness, json, useHarness } from '../helpers/harness.js';
 import {
   freshContact,
   grant,
@@ -9,13 +9,9 @@ import {
 } from '../helpers/outbound.js';
 import { itConcurrently } from '../helpers/store.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 beforeAll(async () => {
-  h = await openHarness();
   h.clock.set(WEEKDAY_MORNING_ET);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const body = (to: string, extra: Record<string, unknown> = {}) => ({

@@ -2,14 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TwilioCarrier } from '../../src/domain/dispatch/carriers/twilio.js';
 import { attemptRows, touchRow, worker } from '../helpers/dispatch.js';
 import { FakeTwilio } from '../helpers/fake-twilio.js';
-import { type Harness, json, openHarness } from '../helpers/harness.js';
+import { type Harness, json, useHarness } from '../helpers/harness.js';
 import { outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 const fake = new FakeTwilio();
 let carrier: TwilioCarrier;
 beforeAll(async () => {
-  h = await openHarness();
   const baseUrl = await fake.start();
   carrier = new TwilioCarrier({
     accountSid: 'ACtest',
@@ -21,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.stop();
-  await h.close();
 });
 beforeEach(() => {
   h.clock.set(WEEKDAY_MORNING_ET);

@@ -1,18 +1,14 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/deps.js';
-import { createTenant, type Harness, json, openHarness, type Tenant } from '../helpers/harness.js';
+import { createTenant, type Harness, json, type Tenant, useHarness } from '../helpers/harness.js';
 import { allowedValues, deref, responseSchema } from '../helpers/openapi.js';
 import { MISSING_CODE, ROUTES, rowCounts, send } from '../helpers/routes.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 let t: Tenant;
 beforeAll(async () => {
-  h = await openHarness();
   t = await createTenant(h, { rateLimit: 1_000_000 });
-});
-afterAll(async () => {
-  await h.close();
 });
 
 /** A JSON object of exactly `bytes` bytes, valid for `route` apart from its size. */

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { noteText, suppressionListNotes } from '../../src/domain/suppression/freshness.js';
 import { storeCheck } from '../../src/http/readiness.js';
 import { suppressionListCheck } from '../../src/runtime.js';
-import { ADMIN_TOKEN, adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
+import { ADMIN_TOKEN, adminCall, type Harness, json, useHarness } from '../helpers/harness.js';
 import {
   adminInject,
   freshContact,
@@ -14,13 +14,9 @@ import {
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
 
-let h: Harness;
+const h: Harness = useHarness();
 beforeAll(async () => {
-  h = await openHarness();
   h.clock.set(WEEKDAY_MORNING_ET);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const entryUrl = (org: string, list: string, e164: string) =>

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Harness, openHarness, type Tenant } from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, type Harness, type Tenant, useHarness } from '../helpers/harness.js';
 import {
   at,
   detail422,
@@ -15,14 +15,10 @@ import { byName, MISSING_CODE, type PublicRoute, send } from '../helpers/routes.
 // Field rules of each body (contract §3–§5, fastapi-422-parity.md §5 and §11).
 // An accepted value reaches the campaign lookup, so it answers 404 for a
 // campaign that does not exist; a rejected one answers exactly one error.
-let h: Harness;
+const h: Harness = useHarness();
 let t: Tenant;
 beforeAll(async () => {
-  h = await openHarness();
   t = await createTenant(h, { rateLimit: 1_000_000 });
-});
-afterAll(async () => {
-  await h.close();
 });
 
 /** A value written as raw JSON text, for inputs JSON.stringify cannot produce (2.0). */

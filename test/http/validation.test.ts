@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTenant, type Harness, openHarness, type Tenant } from '../helpers/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTenant, type Harness, type Tenant, useHarness } from '../helpers/harness.js';
 import {
   at,
   detail422,
@@ -16,15 +16,11 @@ import { MISSING_CODE, ROUTES, rowCounts, type SendOptions, send } from '../help
 
 // Whole-body rules shared by the three routes (fastapi-422-parity.md §4, §6,
 // §7, §8, §9). Field tables per route are in validation-fields.test.ts.
-let h: Harness;
+const h: Harness = useHarness();
 let t: Tenant;
 beforeAll(async () => {
-  h = await openHarness();
   // Every request here is authenticated; keep the session rate limit out of the way.
   t = await createTenant(h, { rateLimit: 1_000_000 });
-});
-afterAll(async () => {
-  await h.close();
 });
 
 const BODY_MISSING = detail422(missing(['body'], null));
