@@ -1,12 +1,11 @@
-import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { poolHealthView } from '../../domain/dni/pool-health.js';
 import { errors } from '../../errors.js';
 import { validated, validateRequest } from '../../http/validate.js';
+import { findCampaign } from '../../store/repos/campaigns.js';
 import { observePool } from '../../store/repos/pool-health.js';
-import { campaigns } from '../../store/schema/index.js';
 import { adminDoc } from './openapi.js';
 import * as S from './schemas.js';
 
@@ -32,10 +31,7 @@ export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
         { days: number; target: number }
       >(req);
       await getOrg(deps.store.db, params.org_id);
-      const [c] = await deps.store.db
-        .select({ id: campaigns.id })
-        .from(campaigns)
-        .where(and(eq(campaigns.orgId, params.org_id), eq(campaigns.code, params.code)));
+      const c = await findCampaign(deps.store.db, params.org_id, params.code);
       if (!c) throw errors.campaignNotFound();
       const now = new Date(deps.clock.now());
       const since = new Date(now.getTime() - query.days * DAY_MS);

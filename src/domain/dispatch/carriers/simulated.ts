@@ -1,7 +1,6 @@
-import { sql } from 'drizzle-orm';
 import type { Clock } from '../../../deps.js';
 import type { Store } from '../../../store/db.js';
-import { simulatedCarrierMessages as messages } from '../../../store/schema/outbound.js';
+import { recordSimulatedMessage } from '../../../store/repos/simulated-messages.js';
 import { newId } from '../../ids.js';
 import type { Carrier, DispatchPayload, SendOptions, SendResult } from './types.js';
 
@@ -25,27 +24,19 @@ export class SimulatedCarrier implements Carrier {
     await this.pause();
     const now = new Date(this.clock.now());
     try {
-      const [row] = await this.store.db
-        .insert(messages)
-        .values({
-          id: newId('sim', now.getTime()),
-          idempotencyKey: o.idempotencyKey,
-          touchId: p.touch_id,
-          channel: p.channel,
-          toE164: p.to,
-          fromE164: p.from,
-          body: p.text ?? p.recording_url ?? p.twiml,
-          createdAt: now,
-          lastRequestAt: now,
-        })
-        .onConflictDoUpdate({
-          target: messages.idempotencyKey,
-          set: { requests: sql`${messages.requests} + 1`, lastRequestAt: now },
-        })
-        .returning({ id: messages.id });
+      const id = await recordSimulatedMessage(this.store.db, {
+        id: newId('sim', now.getTime()),
+        idempotencyKey: o.idempotencyKey,
+        touchId: p.touch_id,
+        channel: p.channel,
+        toE164: p.to,
+        fromE164: p.from,
+        body: p.text ?? p.recording_url ?? p.twiml,
+        createdAt: now,
+      });
       await this.pause();
-      return row
-        ? { outcome: 'accepted', carrierId: row.id }
+      return id
+        ? { outcome: 'accepted', carrierId: id }
         : { outcome: 'unknown', error: 'no row returned' };
     } catch (err) {
       return { outcome: 'unknown', error: err instanceof Error ? err.message : String(err) };
