@@ -14,10 +14,14 @@ const e2e = process.env.TEST_E2E === '1';
 // TEST_FAULTS=1, always on in CI (.ci/run). It needs TEST_DATABASE_URL.
 const faults = process.env.TEST_FAULTS === '1';
 
-const storeProject = (suite: 'http' | 'e2e', store: string) => ({
+const storeProject = (
+  suite: 'http' | 'e2e' | 'faults',
+  store: string,
+  name = `${suite}:${store}`,
+) => ({
   extends: true as const,
   test: {
-    name: `${suite}:${store}`,
+    name,
     include: [`test/${suite}/**/*.test.ts`],
     env: { TEST_STORE: store },
     globalSetup: ['test/helpers/global-setup.ts'],
@@ -40,19 +44,7 @@ export default defineConfig({
       { extends: true as const, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...stores.map((store) => storeProject('http', store)),
       ...(e2e ? stores.map((store) => storeProject('e2e', store)) : []),
-      ...(faults
-        ? [
-            {
-              extends: true as const,
-              test: {
-                name: 'faults',
-                include: ['test/faults/**/*.test.ts'],
-                env: { TEST_STORE: 'postgres' },
-                globalSetup: ['test/helpers/global-setup.ts'],
-              },
-            },
-          ]
-        : []),
+      ...(faults ? [storeProject('faults', 'postgres', 'faults')] : []),
     ],
   },
 });

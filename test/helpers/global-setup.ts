@@ -5,13 +5,12 @@
  * ~3.5 s per file); on PostgreSQL a template database (CREATE DATABASE …
  * TEMPLATE copies files instead of running the migrations).
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openStore } from '../../src/store/db.js';
+import { scratchDatabase } from './scratch-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,24 +35,20 @@ async function prepare(): Promise<Prepared> {
   writeFileSync(imageFile, Buffer.from(await (await store.image!()).arrayBuffer()));
   await store.close();
 
-  let template = '';
-  const base = process.env.TEST_DATABASE_URL;
-  if (base) {
-    template = `tracking_template_${randomBytes(6).toString('hex')}`;
-    await adminQuery(base, `create database ${template}`);
-    const url = new URL(base);
-    url.pathname = `/${template}`;
-    const t = await openStore({ databaseUrl: url.toString(), poolSize: 2 });
+  const template = process.env.TEST_DATABASE_URL
+    ? await scratchDatabase('tracking_template')
+    : undefined;
+  if (template) {
+    const t = await openStore({ databaseUrl: template.url, poolSize: 2 });
     await t.migrate();
     await t.close();
   }
   return {
     imageFile,
-    template,
+    template: template?.name ?? '',
     async cleanup() {
       rmSync(dir, { recursive: true, force: true });
-      if (base && template)
-        await adminQuery(base, `drop database if exists ${template} with (force)`);
+      await template?.drop();
     },
   };
 }
@@ -74,13 +69,4 @@ export default async function setup(project: TestProject) {
     if (shared.trackingTestDb === entry) shared.trackingTestDb = undefined;
     await prepared.cleanup();
   };
-}
-async function adminQuery(url: string, text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query(text);
-  } finally {
-    await c.end();
-  }
 }

@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { openAsBlob } from 'node:fs';
-import pg from 'pg';
 import { inject, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/db.js';
+import { scratchDatabase } from './scratch-database.js';
+
+export { type ScratchDatabase, scratchDatabase } from './scratch-database.js';
 
 export type TestStoreKind = 'pglite' | 'postgres';
 
@@ -43,44 +44,6 @@ export async function openTestStore(): Promise<TestStore> {
     async close() {
       await store.close();
       await scratch.drop();
-    },
-  };
-}
-
-export interface ScratchDatabase {
-  name: string;
-  url: string;
-  drop(): Promise<void>;
-}
-
-/**
- * A new database on TEST_DATABASE_URL: empty, or a copy of `template`
- * (isolation without touching the migrations).
- */
-export async function scratchDatabase(prefix: string, template?: string): Promise<ScratchDatabase> {
-  const base = process.env.TEST_DATABASE_URL;
-  if (!base) throw new Error('the PostgreSQL suites need TEST_DATABASE_URL');
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  try {
-    await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    name,
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: base });
-      await c.connect();
-      try {
-        await c.query(`drop database if exists ${name} with (force)`);
-      } finally {
-        await c.end();
-      }
     },
   };
 }
