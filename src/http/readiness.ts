@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { withinBudget } from '../domain/time-budget.js';
 
 export type DependencyState = 'ok' | 'degraded' | 'down';
 
@@ -26,22 +27,18 @@ export interface Readiness {
   checks: Record<string, DependencyReport>;
 }
 
-function withinBudget(check: ReadinessCheck, budgetMs: number): Promise<DependencyReport> {
+function checkWithinBudget(check: ReadinessCheck, budgetMs: number): Promise<DependencyReport> {
   const status = check.unavailable ?? 'down';
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<DependencyReport>((resolve) => {
-    timer = setTimeout(
-      () => resolve({ status, detail: `no answer within ${budgetMs} ms` }),
-      budgetMs,
-    );
-  });
   const answer = check.check().catch(
     (err: unknown): DependencyReport => ({
       status,
       detail: (err as { code?: string }).code ?? (err as Error).message ?? 'failed',
     }),
   );
-  return Promise.race([answer, late]).finally(() => clearTimeout(timer));
+  return withinBudget(answer, budgetMs, () => ({
+    status,
+    detail: `no answer within ${budgetMs} ms`,
+  }));
 }
 
 /**
@@ -50,7 +47,7 @@ function withinBudget(check: ReadinessCheck, budgetMs: number): Promise<Dependen
  * serves, with less than it should), else ok.
  */
 export async function readiness(checks: ReadinessCheck[], budgetMs: number): Promise<Readiness> {
-  const reports = await Promise.all(checks.map((c) => withinBudget(c, budgetMs)));
+  const reports = await Promise.all(checks.map((c) => checkWithinBudget(c, budgetMs)));
   const out: Readiness = { status: 'ok', checks: {} };
   checks.forEach((c, i) => {
     const r = reports[i]!;

@@ -1,3 +1,4 @@
+import { withinBudget } from '../time-budget.js';
 import { MemoryRateLimiter, type RateDecision, type RateLimiter } from './limiter.js';
 
 export interface FailOpenOptions {
@@ -47,7 +48,13 @@ export class FailOpenRateLimiter implements RateLimiter {
       return this.fallback(key, limit, nowMs, windowMs);
     }
     try {
-      const decision = await this.withinBudget(this.shared.hit(key, limit, nowMs, windowMs));
+      const decision = await withinBudget(
+        this.shared.hit(key, limit, nowMs, windowMs),
+        this.o.budgetMs,
+        () => {
+          throw new BudgetExceeded(this.o.budgetMs);
+        },
+      );
       if (this.outageSince !== null) {
         const lasted = nowMs - this.outageSince;
         this.outageSince = null;
@@ -67,23 +74,6 @@ export class FailOpenRateLimiter implements RateLimiter {
   private fallback(key: string, limit: number, nowMs: number, windowMs: number) {
     this.fallbackHits++;
     return this.local.hit(key, limit, nowMs, windowMs);
-  }
-
-  private withinBudget<T>(p: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      // Timers run before I/O in a loop turn: when the event loop was busy past
-      // the budget, an answer already waiting on the socket would lose to this
-      // timer and a healthy store would count as down. setImmediate runs after
-      // the turn's I/O, so only a store that really has not answered is late.
-      timer = setTimeout(
-        () => setImmediate(() => reject(new BudgetExceeded(this.o.budgetMs))),
-        this.o.budgetMs,
-      );
-    });
-    // A late answer is dropped; its rejection must not go unhandled.
-    p.catch(() => {});
-    return Promise.race([p, late]).finally(() => clearTimeout(timer));
   }
 
   async close(): Promise<void> {
