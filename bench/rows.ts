@@ -128,9 +128,15 @@ export const rows: BenchRow[] = [
   },
   {
     id: 'store-ceiling',
-    title: 'Store ceiling (createDniSession, direct)',
+    title: 'Store ceiling, one request per statement (direct)',
     seed: async (api) => ({ orgId: api.orgId, campaignCode: await api.campaign(api.poolSize) }),
     direct: 'ops/dni-open.js',
+  },
+  {
+    id: 'store-ceiling-batched',
+    title: 'Store ceiling, batched as the route does (direct)',
+    seed: async (api) => ({ orgId: api.orgId, campaignCode: await api.campaign(api.poolSize) }),
+    direct: 'ops/dni-open-batched.js',
   },
   {
     id: 'dni-create',

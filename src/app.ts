@@ -8,6 +8,7 @@ import Fastify, {
 } from 'fastify';
 import type { Logger } from 'pino';
 import { type AppDeps, BODY_LIMIT, DEFAULT_HTTP_LIMITS, type HttpLimits } from './deps.js';
+import { SessionBatcher } from './domain/dni/batcher.js';
 import { errors } from './errors.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
 import { instrument } from './http/metrics.js';
@@ -22,6 +23,8 @@ import { dniSessionRoute } from './routes/dni-session/route.js';
 import { openapiOptions, publicSchemas } from './routes/document.js';
 import { outboundRoute } from './routes/outbound/route.js';
 import { systemRoutes } from './routes/system/route.js';
+import type { Store } from './store/db.js';
+import { dniSessionStore } from './store/repos/dni.js';
 
 /** Node checks the timeouts on a timer; a quarter of the shorter one keeps the overshoot small. */
 function checkingInterval(l: HttpLimits): number {
@@ -100,6 +103,18 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
   return app;
 }
 
+/**
+ * DNI opens are batched per process and store (src/domain/dni/batcher.ts):
+ * two batches in flight on PostgreSQL, one on PGlite, which runs one query at
+ * a time anyway.
+ */
+export function sessionBatcher(store: Store): SessionBatcher {
+  return new SessionBatcher(dniSessionStore(store), {
+    inFlight: store.kind === 'pglite' ? 1 : 2,
+    maxSize: 64,
+  });
+}
+
 /** The public API. It never listens: src/server.ts does. */
 export async function buildApp(
   deps: AppDeps,
@@ -116,7 +131,7 @@ export async function buildApp(
   await app.register(swagger, openapiOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   systemRoutes(app, deps);
-  dniSessionRoute(app, deps);
+  dniSessionRoute(app, deps, deps.sessions ?? sessionBatcher(deps.store));
   buyerReportRoute(app, deps);
   outboundRoute(app, deps);
   twilioRoutes(app, deps);

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
+import type { SessionBatcher } from './domain/dni/batcher.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import type { RndRefresher } from './domain/rnd/refresh.js';
 import type { ReadinessCheck } from './http/readiness.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
   /** Absent: the defaults (private targets refused). */
   webhooks?: WebhookSettings | undefined;
+  /** DNI opens; absent, buildApp batches them on `store` (src/app.ts, sessionBatcher). */
+  sessions?: Pick<SessionBatcher, 'open'> | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

@@ -1,8 +1,8 @@
 import { errors } from '../../errors.js';
-import type { Store } from '../../store/db.js';
-import { type OpenedSession, openSession, type SessionAttributes } from '../../store/repos/dni.js';
 import { newId } from '../ids.js';
+import type { SessionBatcher } from './batcher.js';
 import { parseLandingUrl } from './landing-url.js';
+import type { OpenedSession, SessionAttributes } from './ports.js';
 
 export interface DniSessionRequest {
   campaign_code: string;
@@ -26,21 +26,26 @@ export function sessionAttributes(req: DniSessionRequest, now: Date): SessionAtt
   };
 }
 
+/**
+ * Opens or renews the visitor's session (contract §3) through the batcher:
+ * concurrent requests share one transaction, each with its own outcome.
+ */
 export async function createDniSession(
-  store: Store,
+  sessions: Pick<SessionBatcher, 'open'>,
   orgId: string,
   req: DniSessionRequest,
   now: Date,
 ): Promise<OpenedSession> {
-  const opened = await openSession(
-    store,
+  const opened = await sessions.open({
     orgId,
-    req.campaign_code,
-    req.visitor_id,
+    campaignCode: req.campaign_code,
+    visitorId: req.visitor_id,
     now,
-    newId('ds', now.getTime()),
-    sessionAttributes(req, now),
-  );
-  if (!opened) throw errors.campaignNotFound();
-  return opened;
+    newSessionId: newId('ds', now.getTime()),
+    attrs: sessionAttributes(req, now),
+  });
+  if ('sessionId' in opened) return opened;
+  if (opened.outcome === 'campaign_not_found') throw errors.campaignNotFound();
+  // The admin API never leaves a campaign without a pool number (minItems 1).
+  throw new Error(`campaign ${req.campaign_code} has no numbers`);
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DEFAULT_WEBHOOK_SETTINGS } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
+import type { SessionBatcher } from '../../domain/dni/batcher.js';
 import { createDniSession } from '../../domain/dni/sessions.js';
 import { PoolAlerts } from '../../domain/webhooks/pool-alerts.js';
 import { dniRateLimit, principalOf, requireScope } from '../../http/auth.js';
@@ -8,7 +9,11 @@ import { validated, validateRequest } from '../../http/validate.js';
 import { bearerSecurity } from '../common.js';
 import { DniSessionBody, dniSessionSchema } from './schema.js';
 
-export function dniSessionRoute(app: FastifyInstance, deps: AppDeps): void {
+export function dniSessionRoute(
+  app: FastifyInstance,
+  deps: AppDeps,
+  sessions: Pick<SessionBatcher, 'open'>,
+): void {
   const now = () => deps.clock.now();
   const alerts = new PoolAlerts(
     deps.store,
@@ -25,7 +30,7 @@ export function dniSessionRoute(app: FastifyInstance, deps: AppDeps): void {
     handler: async (request, reply) => {
       const { body } = validated<unknown, DniSessionBody>(request);
       const at = new Date(now());
-      const s = await createDniSession(deps.store, principalOf(request).orgId, body, at);
+      const s = await createDniSession(sessions, principalOf(request).orgId, body, at);
       deps.metrics.dniSessions.inc({ campaign_id: s.campaignId, outcome: s.outcome });
       if (s.outcome === 'shared' || s.outcome === 'overflow') {
         deps.metrics.poolExhausted.inc({ campaign_id: s.campaignId, fallback: s.outcome });

@@ -1,22 +1,16 @@
-import type { LandingParams } from '../../domain/dni/landing-url.js';
+import type {
+  OpenedSession,
+  SessionAttributes,
+  SessionOpenFailure,
+  SessionOpenRequest,
+  SessionOpenResult,
+  SessionOutcome,
+  SessionStore,
+} from '../../domain/dni/ports.js';
 import type { Store } from '../db.js';
+import { classifyStoreError } from '../errors.js';
 
-export type SessionOutcome = 'sticky' | 'allocated' | 'shared' | 'overflow';
-
-export interface OpenedSession {
-  sessionId: string;
-  trackingNumber: string;
-  expiresAt: Date;
-  outcome: SessionOutcome;
-  campaignId: string;
-}
-
-export interface SessionAttributes extends Omit<LandingParams, 'gclid'> {
-  gclid?: string | null;
-  fbc?: string | null;
-  fbp?: string | null;
-  landing_url?: string | null;
-}
+export type { OpenedSession, SessionAttributes, SessionOutcome } from '../../domain/dni/ports.js';
 
 interface Row extends Record<string, unknown> {
   session_id: string;
@@ -57,6 +51,62 @@ export async function openSession(
     expiresAt: new Date(r.expires_at),
     outcome: r.outcome,
     campaignId: r.campaign_id,
+  };
+}
+
+interface BatchRow extends Record<string, unknown> {
+  ord: number;
+  session_id: string | null;
+  tracking_number: string | null;
+  expires_at: Date | string | null;
+  outcome: SessionOutcome | SessionOpenFailure['outcome'];
+  campaign_id: string | null;
+}
+
+const OPEN_MANY_SQL =
+  'select * from dni_open_sessions($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])';
+
+/**
+ * Many DNI requests (any organizations and campaigns) in one statement and
+ * one transaction: the batch commits before any of its answers is used. One
+ * result per request, in order; each request sees those before it (a visitor
+ * twice in a batch gets one session). See dni_open_sessions (migration 0017).
+ */
+export async function openSessions(
+  store: Store,
+  requests: readonly SessionOpenRequest[],
+): Promise<SessionOpenResult[]> {
+  const rows = await store.query<BatchRow>(OPEN_MANY_SQL, [
+    requests.map((r) => r.orgId),
+    requests.map((r) => r.campaignCode),
+    requests.map((r) => r.visitorId),
+    requests.map((r) => r.now.toISOString()),
+    requests.map((r) => r.newSessionId),
+    requests.map((r) => JSON.stringify(r.attrs)),
+  ]);
+  const results: SessionOpenResult[] = new Array(requests.length);
+  for (const r of rows) {
+    results[r.ord - 1] =
+      r.outcome === 'campaign_not_found' || r.outcome === 'no_numbers'
+        ? { outcome: r.outcome }
+        : {
+            sessionId: r.session_id as string,
+            trackingNumber: r.tracking_number as string,
+            expiresAt: new Date(r.expires_at as string),
+            outcome: r.outcome,
+            campaignId: r.campaign_id as string,
+          };
+  }
+  return results;
+}
+
+/** The DNI domain's store: batches go through openSessions. */
+export function dniSessionStore(store: Store): SessionStore {
+  return {
+    openSessions: (requests) => openSessions(store, requests),
+    // Connection loss, shutdown, a full disk: the whole batch fails (503).
+    // Anything else is one request's doing: retried alone.
+    retryAlone: (err) => classifyStoreError(err) === null,
   };
 }
 

@@ -78,6 +78,10 @@ export const campaigns = pgTable(
     sessionTtlSeconds: integer('session_ttl_seconds').notNull().default(1800),
     reportWindowDays: integer('report_window_days').notNull().default(30),
     config: jsonb('config').notNull().default(sql`'{}'::jsonb`),
+    /** Pool numbers in the campaign, kept by the tracking_numbers triggers (migration 0017). */
+    poolSize: integer('pool_size').notNull().default(0),
+    /** No pool number is free before this (set by a search that found none; cleared on pool changes). */
+    poolFullUntil: ts('pool_full_until'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },
@@ -120,24 +124,13 @@ export const trackingNumbers = pgTable(
     /** Expiry of the latest live holder; the number is free once this has passed. */
     heldUntil: ts('held_until'),
     lastAssignedAt: ts('last_assigned_at'),
+    /** Pool numbers only: 0 .. pool size - 1, dense (kept so by triggers); the clock's position. */
+    slot: integer('slot'),
     createdAt: createdAt(),
   },
-  // Each index ends with e164 so it yields rows in exactly dni_open_session's
-  // ORDER BY: LIMIT 1 then reads one row instead of sorting every free number.
-  (t) => [
-    index('tracking_numbers_free_idx').on(
-      t.campaignId,
-      t.role,
-      t.heldUntil.asc().nullsFirst(),
-      t.e164,
-    ),
-    index('tracking_numbers_lra_idx').on(
-      t.campaignId,
-      t.role,
-      t.lastAssignedAt.asc().nullsFirst(),
-      t.e164,
-    ),
-  ],
+  // held_until and last_assigned_at are not indexed, so taking a number is a
+  // HOT update; the clock walks the slots (migration 0017, fill factor 50).
+  (t) => [index('tracking_numbers_slot_idx').on(t.campaignId, t.slot).where(sql`role = 'pool'`)],
 );
 
 export const dniSessions = pgTable(
@@ -170,7 +163,7 @@ export const dniSessions = pgTable(
     utmContent: text('utm_content'),
   },
   (t) => [
-    index('dni_sessions_visitor_idx').on(t.campaignId, t.visitorId, t.expiresAt),
+    index('dni_sessions_visitor_idx').on(t.campaignId, t.visitorId),
     index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
     index('dni_sessions_campaign_created_idx').on(t.campaignId, t.createdAt),
     ownCampaign('dni_sessions_campaign_fk', t),
