@@ -7,7 +7,13 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
-import { type AppDeps, BODY_LIMIT, DEFAULT_HTTP_LIMITS, type HttpLimits } from './deps.js';
+import {
+  type AppDeps,
+  BODY_LIMIT,
+  DEFAULT_HTTP_LIMITS,
+  type HttpLimits,
+  type Metrics,
+} from './deps.js';
 import { SessionBatcher } from './domain/dni/batcher.js';
 import { errors } from './errors.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
@@ -108,10 +114,11 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
  * two batches in flight on PostgreSQL, one on PGlite, which runs one query at
  * a time anyway.
  */
-export function sessionBatcher(store: Store): SessionBatcher {
+export function sessionBatcher(store: Store, metrics?: Metrics): SessionBatcher {
   return new SessionBatcher(dniSessionStore(store), {
     inFlight: store.kind === 'pglite' ? 1 : 2,
     maxSize: 64,
+    ...(metrics ? { onBatch: (size: number) => metrics.dniBatchSize.observe(size) } : {}),
   });
 }
 
@@ -131,7 +138,7 @@ export async function buildApp(
   await app.register(swagger, openapiOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   systemRoutes(app, deps);
-  dniSessionRoute(app, deps, deps.sessions ?? sessionBatcher(deps.store));
+  dniSessionRoute(app, deps, deps.sessions ?? sessionBatcher(deps.store, deps.metrics));
   buyerReportRoute(app, deps);
   outboundRoute(app, deps);
   twilioRoutes(app, deps);

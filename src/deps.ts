@@ -65,6 +65,7 @@ export interface Metrics {
   httpDuration: Histogram<'method' | 'route' | 'status'>;
   rateLimited: Counter<'route'>;
   dniSessions: Counter<'campaign_id' | 'outcome'>;
+  dniBatchSize: Histogram;
   poolExhausted: Counter<'campaign_id' | 'fallback'>;
   outboundTouches: Counter<'status' | 'replayed'>;
   dispatchAttempts: Counter<'carrier' | 'outcome'>;

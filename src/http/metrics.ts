@@ -112,6 +112,12 @@ export function createMetrics(
       labelNames: ['campaign_id', 'outcome'],
       registers: [registry],
     }),
+    dniBatchSize: new Histogram({
+      name: 'dni_batch_size',
+      help: 'DNI requests opened together in one statement (src/domain/dni/batcher.ts)',
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
     poolExhausted: new Counter({
       name: 'dni_pool_exhausted_total',
       help: 'Sessions given a shared or overflow number because the pool had no free number: grow the pool',

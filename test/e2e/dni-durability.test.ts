@@ -24,6 +24,13 @@ async function storeEnv(): Promise<Record<string, string>> {
   return { DATA_DIR: mkdtempSync(join(tmpdir(), 'dni-durability-')), DATABASE_URL: db.url };
 }
 
+/** dni_batch_size's count and sum from the server's /metrics. */
+async function batchCounts(adminUrl: string): Promise<{ batches: number; requests: number }> {
+  const text = await (await fetch(`${adminUrl}/metrics`, { headers: admin })).text();
+  const read = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1] ?? 0);
+  return { batches: read('dni_batch_size_count'), requests: read('dni_batch_size_sum') };
+}
+
 describe('SIGKILL under DNI load', () => {
   it('loses no acknowledged session', async () => {
     const env = { ...(await storeEnv()), ADMIN_TOKEN };
@@ -49,10 +56,12 @@ describe('SIGKILL under DNI load', () => {
     expect(campaign.status).toBe(201);
     const auth = { authorization: `Bearer ${key.body.api_key}` };
 
-    // Eight clients keep requests in flight; the server is killed after ~150 acknowledgements.
+    // 32 clients keep requests in flight, so the server opens them in batches
+    // (checked on its metrics); it is killed after ~150 acknowledgements.
     const acked = new Map<string, string>();
     let seq = 0;
     let killed = false;
+    let batching = { batches: 0, requests: 0 };
     const client = async () => {
       while (!killed) {
         const visitor = `kv-${seq++}`;
@@ -68,13 +77,16 @@ describe('SIGKILL under DNI load', () => {
         }
         if (acked.size >= 150 && !killed) {
           killed = true;
+          batching = await batchCounts(server.adminUrl);
           await server.kill('SIGKILL');
         }
       }
     };
-    await Promise.all(Array.from({ length: 8 }, client));
+    await Promise.all(Array.from({ length: 32 }, client));
     expect(server.child.signalCode).toBe('SIGKILL');
     expect(acked.size).toBeGreaterThanOrEqual(150);
+    // Killed under batched load: on average more than one request per statement.
+    expect(batching.requests).toBeGreaterThan(1.5 * batching.batches);
 
     server = await startServer(env);
     // Sticky sessions make the check black-box: each acknowledged visitor must get its session back.

@@ -5,6 +5,8 @@ export interface BatcherOptions {
   inFlight: number;
   /** Requests per batch at most. */
   maxSize: number;
+  /** Told the size of every batch sent (the dni_batch_size histogram). */
+  onBatch?: (size: number) => void;
 }
 
 interface Waiting {
@@ -54,6 +56,7 @@ export class SessionBatcher {
       this.running++;
       this.batches++;
       this.requests += batch.length;
+      this.options.onBatch?.(batch.length);
       void this.send(batch).finally(() => {
         this.running--;
         this.pump();
