@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { createDniSession } from '../../domain/dni/sessions.js';
 import { PoolAlerts } from '../../domain/webhooks/pool-alerts.js';
 import { dniRateLimit, principalOf, requireScope } from '../../http/auth.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { bearerSecurity } from '../common.js';
 import { DniSessionBody, dniSessionSchema } from './schema.js';
 
@@ -15,15 +15,16 @@ export function dniSessionRoute(app: FastifyInstance, deps: AppDeps): void {
     (deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS).poolAlertIntervalMs,
     deps.logger,
   );
+  const postDniSession = validateRequest({ body: DniSessionBody });
   app.post('/dni/session', {
     schema: { ...dniSessionSchema, security: bearerSecurity },
     onRequest: [
       requireScope(deps.keyring, 'enroll', now),
       dniRateLimit(deps.limiter, now, deps.metrics),
     ],
-    preHandler: validateRequest({ body: DniSessionBody }),
+    preHandler: postDniSession.hook,
     handler: async (request, reply) => {
-      const { body } = validated<unknown, DniSessionBody>(request);
+      const { body } = postDniSession.read(request);
       const at = new Date(now());
       const s = await createDniSession(deps.store, principalOf(request).orgId, body, at);
       deps.metrics.dniSessions.inc({ campaign_id: s.campaignId, outcome: s.outcome });
