@@ -3,10 +3,12 @@
  * Domain code throws these; only src/http/error-handler.ts renders them.
  */
 
+/** One entry of FastAPI's `{"detail": [...]}`; keys are created in Pydantic's order. */
 export interface PydanticError {
   type: string;
   loc: (string | number)[];
   msg: string;
+  /** The offending input as validated: a `PyValue` (rendered with `dumpsPy`). */
   input: unknown;
   ctx?: Record<string, unknown>;
 }

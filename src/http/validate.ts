@@ -1,20 +1,21 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { TSchema } from 'typebox';
+import type { Static, TObject, TSchema } from 'typebox';
 import { campaignConfigProblems } from '../domain/outbound/campaign-config.js';
 import { e164Problem } from '../domain/phone/e164.js';
 import { errors, type PydanticError, ValidationFailed } from '../errors.js';
 import {
+  type Check,
+  compileValidator,
   decodeBody,
   fromPlain,
   jsonInvalidError,
   missingError,
   type PyValue,
-  validate,
+  type Validator,
 } from './pydantic/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    valid?: { params: unknown; query: unknown; body: unknown };
     /** The caller's Content-Type header, as sent (see `keepContentType`). */
     contentTypeHeader?: string;
   }
@@ -41,8 +42,6 @@ export function keepContentType(app: FastifyInstance): void {
 export function contentTypeOf(request: FastifyRequest): string | undefined {
   return request.contentTypeHeader ?? request.headers['content-type'];
 }
-
-export type Check = (value: unknown) => string | null;
 
 /** Named checks a schema can ask for with `'x-check'`; each gives a Pydantic `value_error`. */
 export const checks: Record<string, Check> = {
@@ -75,28 +74,56 @@ export const checks: Record<string, Check> = {
   },
 };
 
-export function validated<P, B, Q = unknown>(
-  request: FastifyRequest,
-): { params: P; body: B; query: Q } {
-  if (!request.valid) throw new Error('route has no validation hook');
-  return request.valid as { params: P; body: B; query: Q };
-}
-
-/**
- * FastAPI's order: a body that is not JSON is answered alone; otherwise path
- * errors, then query, then body errors, all of them in one 422. Runs after
- * authentication (contract §2), so a caller that cannot authenticate learns
- * nothing about the body.
- */
-export function validateRequest(spec: {
+/** The schemas of one route's request parts; validation answers `Static<...>` of each. */
+export interface RequestSchemas {
   params?: TSchema;
   query?: TSchema;
   body?: TSchema;
   /** An absent body reads as `{}` (admin rows whose fields are all optional). */
   bodyOptional?: boolean;
-}): preHandlerAsyncHookHandler {
-  return async (request) => {
-    const decoded = spec.body
+}
+
+/** Keys of fields with a `default` (`withDefault` in src/routes/common.ts): always present. */
+type DefaultedKeys<P> = { [K in keyof P]: P[K] extends { default: unknown } ? K : never }[keyof P];
+type Filled<O, K extends keyof O> = Omit<O, K> & { [Q in K]-?: Exclude<O[Q], undefined> };
+type Part<T> =
+  T extends TObject<infer P>
+    ? Filled<Static<T>, DefaultedKeys<P> & keyof Static<T>>
+    : T extends TSchema
+      ? Static<T>
+      : undefined;
+
+/** What a route's handler reads once its request passed validation. */
+export interface Valid<S extends RequestSchemas> {
+  params: Part<S['params']>;
+  query: Part<S['query']>;
+  body: Part<S['body']>;
+}
+
+/** The `preHandler` that validates, and `read` for the handler behind it. */
+export interface RequestValidator<S extends RequestSchemas> {
+  hook: preHandlerAsyncHookHandler;
+  /** The validated parts; throws (a bug) if this validator's hook did not run on `request`. */
+  read(request: FastifyRequest): Valid<S>;
+}
+
+const options = { checks, storable: true };
+
+/**
+ * Compiles the schemas now (an unsupported keyword throws at start-up, naming its place) and
+ * returns the hook that validates in FastAPI's order: a body that is not JSON is answered alone;
+ * otherwise path errors, then query, then body errors, all of them in one 422. The hook runs after
+ * authentication (contract §2), so a caller that cannot authenticate learns nothing about the body.
+ */
+export function validateRequest<S extends RequestSchemas>(spec: S): RequestValidator<S>;
+// The validators answer each part's `Static` type (compileValidator), so the parts are `Valid<S>`.
+export function validateRequest(spec: RequestSchemas): RequestValidator<RequestSchemas> {
+  const params = spec.params && compileValidator(spec.params, options);
+  const query = spec.query && compileValidator(spec.query, options);
+  const body = spec.body && compileValidator(spec.body, options);
+  const results = new WeakMap<FastifyRequest, Valid<RequestSchemas>>();
+  const hook: preHandlerAsyncHookHandler = async (request) => {
+    const decoded = body
       ? decodeBody(contentTypeOf(request), request.body as Buffer | undefined)
       : undefined;
     if (decoded?.kind === 'undecodable') throw errors.bodyUndecodable();
@@ -104,26 +131,31 @@ export function validateRequest(spec: {
       throw new ValidationFailed([jsonInvalidError(decoded.pos, decoded.msg)]);
 
     const found: PydanticError[] = [];
-    const run = (
-      schema: TSchema | undefined,
-      value: PyValue,
-      loc: string,
-      fallback: unknown,
-    ): unknown => {
-      if (!schema) return fallback;
-      const r = validate(schema, value, [loc], { checks, storable: true });
+    const run = <T>(validator: Validator<T> | undefined, value: PyValue, loc: string) => {
+      if (!validator) return undefined;
+      const r = validator(value, [loc]);
       if (r.ok) return r.value;
       found.push(...r.errors);
       return undefined;
     };
-    const params = run(spec.params, fromPlain(request.params), 'path', request.params);
-    const query = run(spec.query, fromPlain(request.query), 'query', request.query);
-    let body: unknown;
+    const valid: Valid<RequestSchemas> = {
+      params: run(params, fromPlain(request.params), 'path'),
+      query: run(query, fromPlain(request.query), 'query'),
+      body: undefined,
+    };
     if (decoded?.kind === 'missing') {
-      if (spec.bodyOptional) body = run(spec.body, fromPlain({}), 'body', undefined);
+      if (spec.bodyOptional) valid.body = run(body, fromPlain({}), 'body');
       else found.push(missingError(['body']));
-    } else if (decoded) body = run(spec.body, decoded.value, 'body', undefined);
+    } else if (decoded) valid.body = run(body, decoded.value, 'body');
     if (found.length > 0) throw new ValidationFailed(found);
-    request.valid = { params, query, body };
+    results.set(request, valid);
+  };
+  return {
+    hook,
+    read(request) {
+      const valid = results.get(request);
+      if (!valid) throw new Error('the route did not run this validator as its preHandler');
+      return valid;
+    },
   };
 }

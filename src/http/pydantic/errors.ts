@@ -1,17 +1,9 @@
 /** pydantic-core error shapes and message templates (`src/errors/types.rs`, Python input). */
+import type { PydanticError } from '../../errors.js';
 import { PyFloat, pyRepr, rustDisplayF64 } from './pyvalue.js';
 
-export type Loc = (string | number)[];
-
-/** One entry of FastAPI's `{"detail": [...]}`; keys are created in pydantic's order. */
-export interface PydanticError {
-  type: string;
-  loc: Loc;
-  msg: string;
-  /** The offending input as validated: a `PyValue` (render it with `dumpsPy`). */
-  input: unknown;
-  ctx?: Record<string, unknown>;
-}
+export type { PydanticError };
+export type Loc = PydanticError['loc'];
 
 export const MSG: Record<string, string> = {
   missing: 'Field required',
@@ -84,10 +76,9 @@ export function joinExpected(values: readonly unknown[]): string {
   return reprs.length ? `${reprs.join(', ')} or ${last}` : last;
 }
 
-export type Bound = 'multiple_of' | 'le' | 'lt' | 'ge' | 'gt';
+export type Bound = 'le' | 'lt' | 'ge' | 'gt';
 
 const BOUND_TYPE: Record<Bound, string> = {
-  multiple_of: 'multiple_of',
   le: 'less_than_equal',
   lt: 'less_than',
   ge: 'greater_than_equal',
@@ -95,7 +86,6 @@ const BOUND_TYPE: Record<Bound, string> = {
 };
 
 const BOUND_TEXT: Record<Bound, string> = {
-  multiple_of: 'a multiple of',
   le: 'less than or equal to',
   lt: 'less than',
   ge: 'greater than or equal to',

@@ -18,13 +18,14 @@ export {
   rustDisplayF64,
   toPlain,
 } from './pyjson.js';
-export { compileRustPattern } from './regex.js';
 export { jsonInvalidError, missingError, render422, render422Safe } from './render.js';
 export { dumpsSafe, renderable } from './safe-json.js';
 export {
   type Check,
   compileValidator,
+  UnsupportedSchema,
   type ValidateOptions,
   type ValidationResult,
+  type Validator,
   validate,
 } from './validate.js';

@@ -9,38 +9,36 @@ import {
   stringTooLong,
   stringTooShort,
 } from './errors.js';
+import { compilePattern } from './pattern.js';
 import { PyFloat, PyInt } from './pyvalue.js';
-import { compileRustPattern } from './regex.js';
 import { checkText } from './storable.js';
-import { err, issue, type Node, type Schema, simple } from './walk.js';
+import { err, issue, type Node, type Schema, simple, UnsupportedSchema } from './walk.js';
 
 export function num(s: Schema, k: string): number | undefined {
   const v = s[k];
   return typeof v === 'number' ? v : undefined;
 }
 
-/** JSON Schema numeric keywords to pydantic's (multiple_of, le, lt, ge, gt), in pydantic's order. */
+/** JSON Schema numeric keywords to pydantic's (le, lt, ge, gt), in pydantic's order. */
 function bounds(s: Schema): [Bound, number][] {
   const out: [Bound, number][] = [];
-  const push = (b: Bound, v: number | undefined) => v !== undefined && out.push([b, v]);
-  push('multiple_of', num(s, 'multipleOf'));
-  push(s.exclusiveMaximum === true ? 'lt' : 'le', num(s, 'maximum'));
-  push('lt', num(s, 'exclusiveMaximum'));
-  push(s.exclusiveMinimum === true ? 'gt' : 'ge', num(s, 'minimum'));
-  push('gt', num(s, 'exclusiveMinimum'));
+  for (const [b, k] of BOUND_KEYWORDS) {
+    const v = num(s, k);
+    if (v !== undefined) out.push([b, v]);
+  }
   return out;
 }
 
-function violates(b: Bound, x: number | bigint, limit: number, isFloat: boolean): boolean {
+const BOUND_KEYWORDS: [Bound, string][] = [
+  ['le', 'maximum'],
+  ['lt', 'exclusiveMaximum'],
+  ['ge', 'minimum'],
+  ['gt', 'exclusiveMinimum'],
+];
+
+// negated so that NaN violates every bound, as pydantic-core's `partial_cmp` checks do
+function violates(b: Bound, x: number | bigint, limit: number): boolean {
   switch (b) {
-    case 'multiple_of': {
-      if (typeof x === 'bigint') return x % BigInt(limit) !== 0n;
-      if (!isFloat) return x % limit !== 0;
-      const rem = x % limit;
-      const threshold = Math.abs(x) / 1e9;
-      return Math.abs(rem) > threshold && Math.abs(rem - limit) > threshold;
-    }
-    // negated so that NaN violates every bound, as pydantic-core's `partial_cmp` checks do
     case 'le':
       return !(x <= limit);
     case 'lt':
@@ -56,7 +54,8 @@ export function numberNode(s: Schema, isFloat: boolean): Node {
   const bs = bounds(s);
   if (!isFloat) {
     for (const [, v] of bs) {
-      if (!Number.isInteger(v)) throw new Error(`integer schema bound ${v} must be an integer`);
+      if (!Number.isInteger(v))
+        throw new UnsupportedSchema(`integer schema bound ${v} must be an integer`);
     }
   }
   return (v, c) => {
@@ -66,7 +65,7 @@ export function numberNode(s: Schema, isFloat: boolean): Node {
     if (c.storable && typeof r === 'number' && !Number.isFinite(r))
       return simple(c, 'finite_number', v);
     for (const [b, limit] of bs) {
-      if (violates(b, r, limit, isFloat)) {
+      if (violates(b, r, limit)) {
         return issue(c, boundError(b, limit, isFloat), v);
       }
     }
@@ -78,7 +77,7 @@ export function stringNode(s: Schema): Node {
   const min = num(s, 'minLength');
   const max = num(s, 'maxLength');
   const pattern = typeof s.pattern === 'string' ? s.pattern : undefined;
-  const re = pattern === undefined ? undefined : compileRustPattern(pattern);
+  const re = pattern === undefined ? undefined : compilePattern(pattern);
   if (min === undefined && max === undefined && re === undefined) {
     return (v, c) =>
       typeof v !== 'string' ? simple(c, 'string_type', v) : c.storable ? checkText(v, c) : v;

@@ -1,84 +1,48 @@
 /**
- * pydantic-core's smart-mode union (`validators/union.rs`), for unions of plain scalar types such
- * as `str | float | bool`: a strict pass that prefers an exact type match, then a lax pass in
- * declaration order whose first success wins. When every member fails, each member's errors are
- * reported with the member's name appended to `loc`.
+ * pydantic-core's smart-mode union (`validators/union.rs`) for the one union of non-literal types
+ * the schemas use: `str | float | bool` (`dynamic_variables` values). Each JSON kind is accepted
+ * in strict mode by exactly one of the three members (a string by `str`, an int or a float by
+ * `float`, a boolean by `bool`), so the lax pass that follows in pydantic can never succeed where
+ * that member failed: the value goes to its member, and when that fails (or no member takes it)
+ * every member's error is reported, with the member's name appended to `loc`.
  */
 import { PyFloat, PyInt, type PyValue } from './pyvalue.js';
 import { type Ctx, FAIL, type Node, type Schema } from './walk.js';
 
-type Scalar = 'string' | 'integer' | 'number' | 'boolean';
-
-const NAMES: Record<Scalar, string> = {
-  string: 'str',
-  integer: 'int',
-  number: 'float',
-  boolean: 'bool',
-};
-
-const CONSTRAINTS: Record<Scalar, string[]> = {
-  string: ['minLength', 'maxLength', 'pattern'],
-  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  boolean: [],
-};
-
-/** How well a value's Python type fits a member in strict mode: 2 exact, 1 strict, 0 not at all. */
-function strictFit(kind: Scalar, v: PyValue): number {
-  switch (kind) {
-    case 'string':
-      return typeof v === 'string' ? 2 : 0;
-    case 'integer':
-      return v instanceof PyInt ? 2 : 0;
-    case 'number':
-      return v instanceof PyFloat ? 2 : v instanceof PyInt ? 1 : 0;
-    case 'boolean':
-      return typeof v === 'boolean' ? 2 : 0;
-  }
+interface Member {
+  tag: string;
+  takes: (v: PyValue) => boolean;
 }
 
-function scalarKind(s: Schema): Scalar | undefined {
-  const t = s.type;
-  if (t !== 'string' && t !== 'integer' && t !== 'number' && t !== 'boolean') return undefined;
-  if ('const' in s || 'enum' in s || 'x-check' in s || 'anyOf' in s) return undefined;
-  return t;
-}
+const MEMBERS: Record<string, Member> = {
+  string: { tag: 'str', takes: (v) => typeof v === 'string' },
+  number: { tag: 'float', takes: (v) => v instanceof PyFloat || v instanceof PyInt },
+  boolean: { tag: 'bool', takes: (v) => typeof v === 'boolean' },
+};
 
-/**
- * A node for a union of scalar type schemas, or undefined when a member is anything else.
- * Members carrying constraints are named `constrained-<type>` in `loc`, as pydantic names them.
- */
+const isPlain = (s: Schema) => Object.keys(s).length === 1 && typeof s.type === 'string';
+
+/** A node for `str | float | bool` (members unconstrained, in any order); undefined otherwise. */
 export function scalarUnionNode(members: Schema[], compile: (s: Schema) => Node): Node | undefined {
-  const kinds = members.map(scalarKind);
-  if (kinds.some((k) => k === undefined)) return undefined;
-  const choices = members.map((s, i) => {
-    const kind = kinds[i] as Scalar;
-    const constrained = CONSTRAINTS[kind].some((k) => k in s);
-    return { kind, node: compile(s), tag: `${constrained ? 'constrained-' : ''}${NAMES[kind]}` };
-  });
+  const kinds = new Set(members.map((s) => (isPlain(s) ? String(s.type) : '')));
+  if (members.length !== 3 || kinds.size !== 3 || ![...kinds].every((k) => k in MEMBERS))
+    return undefined;
+  const choices = members.map((s) => ({
+    ...(MEMBERS[s.type as string] as Member),
+    node: compile(s),
+  }));
   const attempt = (node: Node, v: PyValue, c: Ctx, path: Ctx['path']) => {
     const scratch: Ctx = { ...c, errors: [], path };
     const r = node(v, scratch);
     return { r: scratch.errors.length ? FAIL : r, errors: scratch.errors };
   };
   return (v, c) => {
-    let strict: { r: unknown } | undefined;
-    for (const ch of choices) {
-      const fit = strictFit(ch.kind, v);
-      if (fit === 0) continue;
-      const { r } = attempt(ch.node, v, c, c.path);
-      if (r === FAIL) continue;
-      if (fit === 2) return r;
-      strict ??= { r };
-    }
-    if (strict) return strict.r;
-    const found: Ctx['errors'] = [];
-    for (const ch of choices) {
-      const { r, errors } = attempt(ch.node, v, c, [...c.path, ch.tag]);
+    const owner = choices.find((ch) => ch.takes(v));
+    if (owner) {
+      const { r } = attempt(owner.node, v, c, c.path);
       if (r !== FAIL) return r;
-      found.push(...errors);
     }
-    c.errors.push(...found);
+    for (const ch of choices) c.errors.push(...attempt(ch.node, v, c, [...c.path, ch.tag]).errors);
     return FAIL;
   };
 }

@@ -5,15 +5,16 @@
  *
  * Schemas are compiled once into closures, cached per schema object in a WeakMap.
  *
- * Handled: object (`properties`/`required`/`additionalProperties`; without `properties`, a dict via
- * `patternProperties`/`additionalProperties`), string (minLength, maxLength, pattern), integer and
- * number (minimum, maximum, exclusive*, multipleOf), boolean, null, array (items, minItems,
- * maxItems), `const`/`enum`, `anyOf` of literals, of scalar types (smart union, `union.ts`) and/or
- * with null, `{}` (any), `default`, and the custom `x-check` keyword. Compiling throws for `allOf`,
- * `oneOf`, `not`, `$ref`, `if` and for unions of anything else. Other keywords
- * (`format`, `uniqueItems`, `minProperties`, record key patterns, ...) are ignored: express such
- * rules with `x-check`.
+ * Handled, and nothing more (`KEYWORDS`): object (`properties`/`required`/`additionalProperties`;
+ * without `properties`, a dict via TypeBox's `patternProperties` `^.*$` or `additionalProperties`),
+ * string (minLength, maxLength, pattern: the subset in pattern.ts), integer and number (minimum,
+ * maximum, exclusiveMinimum, exclusiveMaximum), boolean, null, array (items, minItems, maxItems),
+ * `const`/`enum`, `anyOf` of literals or of `str | float | bool` (union.ts), either with null,
+ * `{}` (any), the annotations (`default` applied), and the custom `x-check` keyword. Compiling
+ * throws `UnsupportedSchema`, naming the place in the schema, for anything else (`format`,
+ * `multipleOf`, `allOf`, `$ref`, other unions...): express such rules with `x-check`.
  */
+import type { Static, TSchema } from 'typebox';
 import { listTooLong, listTooShort, type PydanticError } from './errors.js';
 import { PyObject, type PyValue, setOwn } from './pyvalue.js';
 import {
@@ -27,13 +28,21 @@ import {
 } from './scalars.js';
 import { anyNode, checkKey } from './storable.js';
 import { scalarUnionNode } from './union.js';
-import { type Ctx, err, FAIL, issue, type Node, type Schema, simple } from './walk.js';
+import {
+  type Check,
+  type Ctx,
+  err,
+  FAIL,
+  issue,
+  type Node,
+  type Schema,
+  simple,
+  UnsupportedSchema,
+} from './walk.js';
 
 export type { Loc, PydanticError } from './errors.js';
-
-import type { Check } from './walk.js';
-
 export type { Check };
+export { UnsupportedSchema };
 
 export interface ValidateOptions {
   /** Implementations for the `'x-check'` schema keyword, by name. */
@@ -45,12 +54,12 @@ export interface ValidateOptions {
   storable?: boolean;
 }
 
-export type ValidationResult =
-  | { ok: true; value: unknown }
+export type ValidationResult<T = unknown> =
+  | { ok: true; value: T }
   | { ok: false; errors: PydanticError[] };
 
-function listNode(s: Schema): Node {
-  const item = s.items && typeof s.items === 'object' ? compile(s.items as Schema) : anyNode;
+function listNode(s: Schema, sub: Sub): Node {
+  const item = s.items && typeof s.items === 'object' ? sub(s.items as Schema, 'items') : anyNode;
   const min = num(s, 'minItems');
   const max = num(s, 'maxItems');
   return (v, c) => {
@@ -111,14 +120,14 @@ function cloneDefault(d: unknown): unknown {
  * A pydantic model: `additionalProperties: false` is `extra='forbid'`, `true` or a schema is
  * `extra='allow'` (extras kept, validated against the schema), absent is `extra='ignore'` (dropped).
  */
-function modelNode(s: Schema): Node {
+function modelNode(s: Schema, sub: Sub): Node {
   const props = s.properties as Record<string, Schema>;
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
   const fields: Field[] = Object.keys(props).map((key) => {
     const p = props[key] as Schema;
     return {
       key,
-      node: compile(p),
+      node: sub(p, `properties/${key}`),
       required: required.has(key),
       hasDefault: 'default' in p,
       dflt: p.default,
@@ -132,7 +141,8 @@ function modelNode(s: Schema): Node {
       : ap === true || (ap !== null && typeof ap === 'object')
         ? 'allow'
         : 'ignore';
-  const extraNode = ap && typeof ap === 'object' ? compile(ap as Schema) : anyNode;
+  const extraNode =
+    ap && typeof ap === 'object' ? sub(ap as Schema, 'additionalProperties') : anyNode;
   return (v, c) => {
     if (!(v instanceof PyObject)) return simple(c, 'model_attributes_type', v);
     const map = v.map;
@@ -202,39 +212,68 @@ function literalValues(s: Schema): Primitive[] | undefined {
   return out;
 }
 
-/** `Literal[...]` when every member is a literal, else pydantic's smart union of scalar types. */
-function unionNode(members: Schema[]): Node {
+/** Annotations: documentation only, or (`default`, `x-check`) applied by `modelNode`/`compile`. */
+const ANNOTATIONS = ['$id', 'title', 'description', 'examples', 'default', 'x-check'];
+
+/** The keywords each kind of schema may carry besides the annotations; anything else is refused. */
+const KEYWORDS: Record<string, string[]> = {
+  anyOf: ['anyOf'],
+  const: ['const', 'type'],
+  enum: ['enum', 'type'],
+  string: ['type', 'minLength', 'maxLength', 'pattern'],
+  integer: ['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'],
+  number: ['type', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'],
+  boolean: ['type'],
+  null: ['type'],
+  array: ['type', 'items', 'minItems', 'maxItems'],
+  model: ['type', 'properties', 'required', 'additionalProperties'],
+  dict: ['type', 'patternProperties', 'additionalProperties'],
+  any: [],
+};
+
+function kindOf(s: Schema): string {
+  if (Array.isArray(s.anyOf)) return 'anyOf';
+  if ('const' in s) return 'const';
+  if (Array.isArray(s.enum)) return 'enum';
+  if (s.type === 'object' || (s.type === undefined && 'properties' in s))
+    return s.properties && typeof s.properties === 'object' ? 'model' : 'dict';
+  if (s.type === undefined) return 'any';
+  if (typeof s.type === 'string' && s.type in KEYWORDS) return s.type;
+  throw new UnsupportedSchema(`unsupported schema type ${JSON.stringify(s.type)}`);
+}
+
+/** Compiles the children of `s` at `at` (a JSON pointer inside the schema, for error messages). */
+type Sub = (child: Schema, at: string) => Node;
+
+/** `Literal[...]` when every member is a literal, else the one supported scalar union. */
+function unionNode(members: Schema[], sub: Sub): Node {
   const lits = literalValues({ anyOf: members });
   if (lits) return literalNode(lits, 'literal_error');
-  const node = scalarUnionNode(members, compile);
-  if (!node) throw new Error('unsupported union: only literals, scalar types and null are handled');
+  const node = scalarUnionNode(members, (m) => sub(m, `anyOf/${members.indexOf(m)}`));
+  if (!node)
+    throw new UnsupportedSchema(
+      'unsupported union: only literals, str | float | bool, and either with null',
+    );
   return node;
 }
 
-const UNSUPPORTED = ['allOf', 'oneOf', 'not', '$ref', 'if', 'then', 'else'];
-
-function compileBase(s: Schema): Node {
-  for (const k of UNSUPPORTED) if (k in s) throw new Error(`unsupported schema keyword '${k}'`);
-  if (Array.isArray(s.anyOf)) {
-    const members = s.anyOf as Schema[];
-    const others = members.filter((m) => !isNullSchema(m));
-    if (others.length === 0) return noneNode;
-    const inner = others.length === 1 ? compile(others[0] as Schema) : unionNode(others);
-    if (others.length === members.length) return inner;
-    return (v, c) => (v === null ? null : inner(v, c));
-  }
-  if ('const' in s) return literalNode([s.const as Primitive], 'literal_error');
-  if (Array.isArray(s.enum)) return literalNode(s.enum as Primitive[], 'enum');
-  let type = s.type;
-  if (Array.isArray(type)) {
-    const others = type.filter((t) => t !== 'null');
-    if (others.length !== 1) throw new Error(`unsupported type list ${JSON.stringify(type)}`);
-    const inner = compileBase({ ...s, type: others[0] });
-    if (others.length === type.length) return inner;
-    return (v, c) => (v === null ? null : inner(v, c));
-  }
-  if (type === undefined && ('properties' in s || 'patternProperties' in s)) type = 'object';
-  switch (type) {
+function compileBase(s: Schema, kind: string, sub: Sub): Node {
+  switch (kind) {
+    case 'anyOf': {
+      const members = s.anyOf as Schema[];
+      const others = members.filter((m) => !isNullSchema(m));
+      if (others.length === 0) return noneNode;
+      const inner =
+        others.length === 1
+          ? sub(others[0] as Schema, `anyOf/${members.indexOf(others[0] as Schema)}`)
+          : unionNode(others, (m, at) => sub(m, at));
+      if (others.length === members.length) return inner;
+      return (v, c) => (v === null ? null : inner(v, c));
+    }
+    case 'const':
+      return literalNode([s.const as Primitive], 'literal_error');
+    case 'enum':
+      return literalNode(s.enum as Primitive[], 'enum');
     case 'string':
       return stringNode(s);
     case 'integer':
@@ -246,40 +285,67 @@ function compileBase(s: Schema): Node {
     case 'null':
       return noneNode;
     case 'array':
-      return listNode(s);
-    case 'object': {
-      if (s.properties && typeof s.properties === 'object') return modelNode(s);
+      return listNode(s, sub);
+    case 'model':
+      return modelNode(s, sub);
+    case 'dict': {
       const pp = s.patternProperties as Record<string, Schema> | undefined;
-      const valueSchema = pp ? Object.values(pp)[0] : s.additionalProperties;
+      const keys = pp ? Object.keys(pp) : [];
+      // TypeBox writes every `Record(Type.String(), V)` as `^.*$`; other key rules are not checked
+      if (keys.length > 1 || (keys.length === 1 && keys[0] !== '^.*$'))
+        throw new UnsupportedSchema(`unsupported patternProperties ${JSON.stringify(keys)}`);
+      const valueSchema = pp ? pp[keys[0] as string] : s.additionalProperties;
+      const at = pp ? `patternProperties/${keys[0]}` : 'additionalProperties';
       return dictNode(
-        valueSchema && typeof valueSchema === 'object' ? compile(valueSchema as Schema) : anyNode,
+        valueSchema && typeof valueSchema === 'object' ? sub(valueSchema as Schema, at) : anyNode,
       );
     }
-    case undefined:
-      return anyNode;
     default:
-      throw new Error(`unsupported schema type '${String(type)}'`);
+      return anyNode;
   }
 }
 
 const cache = new WeakMap<object, Node>();
+/** The `x-check` names a compiled schema uses, its own and its children's. */
+const checkNames = new WeakMap<object, ReadonlySet<string>>();
 
-function compile(s: Schema): Node {
+/**
+ * Compiles `s` (cached per schema object). Throws `UnsupportedSchema` naming the place in the
+ * schema (`where`, a JSON pointer under the root's `$id`) for a keyword, type, union or pattern the
+ * validator does not reproduce: a schema it would silently half-apply never reaches a request.
+ */
+function compile(s: Schema, where = `${typeof s.$id === 'string' ? s.$id : ''}#`): Node {
   const hit = cache.get(s);
   if (hit) return hit;
-  let real: Node | undefined;
-  cache.set(s, (v, c) => (real as Node)(v, c)); // placeholder for cyclic schema objects
-  let base: Node;
+  const children: Schema[] = [];
+  const sub: Sub = (child, rel) => {
+    children.push(child);
+    return compile(child, `${where}/${rel}`);
+  };
+  let node: Node;
   try {
-    base = compileBase(s);
+    const kind = kindOf(s);
+    const allowed = KEYWORDS[kind] as string[];
+    for (const k of Object.keys(s)) {
+      if (!allowed.includes(k) && !ANNOTATIONS.includes(k))
+        throw new UnsupportedSchema(`unsupported keyword '${k}'`);
+    }
+    node = compileBase(s, kind, sub);
   } catch (e) {
-    cache.delete(s);
+    if (!(e instanceof UnsupportedSchema) || e.where !== undefined) throw e;
+    e.where = where;
+    e.message = `${e.message} at ${where}`;
     throw e;
   }
+  const names = new Set(children.flatMap((k) => [...(checkNames.get(k) ?? [])]));
   const check = s['x-check'];
-  real = typeof check === 'string' ? withCheck(base, check) : base;
-  cache.set(s, real);
-  return real;
+  if (typeof check === 'string') {
+    node = withCheck(node, check);
+    names.add(check);
+  }
+  cache.set(s, node);
+  checkNames.set(s, names);
+  return node;
 }
 
 /**
@@ -306,14 +372,29 @@ export function validate(
   return r === FAIL || c.errors.length ? { ok: false, errors: c.errors } : { ok: true, value: r };
 }
 
-/** Compiles ahead of time (so schema problems surface at startup); returns `validate` bound to it. */
-export function compileValidator(
-  schema: object,
-): (
+export type Validator<T> = (
   value: PyValue,
   loc?: readonly (string | number)[],
+) => ValidationResult<T>;
+
+/**
+ * Compiles `schema` now, so that a keyword, pattern or union it cannot reproduce, or an `x-check`
+ * with no implementation in `options.checks`, throws at start-up and names its place in the
+ * schema. The validator it returns answers `Static<typeof schema>` on success.
+ */
+export function compileValidator<S extends TSchema>(
+  schema: S,
   options?: ValidateOptions,
-) => ValidationResult {
-  compile(schema as Schema);
-  return (value, loc = [], options) => validate(schema, value, loc, options);
+): Validator<Static<S>>;
+export function compileValidator(
+  schema: TSchema,
+  options: ValidateOptions = {},
+): Validator<unknown> {
+  const root = schema as Schema;
+  compile(root);
+  for (const name of checkNames.get(root) ?? []) {
+    if (!options.checks?.[name])
+      throw new UnsupportedSchema(`no implementation for x-check '${name}' in ${root.$id ?? '#'}`);
+  }
+  return (value, loc = []) => validate(schema, value, loc, options);
 }

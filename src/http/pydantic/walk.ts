@@ -35,3 +35,10 @@ export const issue = (c: Ctx, e: Issue, input: unknown) => err(c, e[0], e[1], in
 
 export const simple = (c: Ctx, type: string, input: unknown) =>
   err(c, type, MSG[type] as string, input);
+
+/** A schema the validator cannot reproduce Pydantic's answer for: thrown while compiling. */
+export class UnsupportedSchema extends Error {
+  override name = 'UnsupportedSchema';
+  /** Where in the schema (a JSON pointer under the root's `$id`), once known. */
+  where?: string;
+}

@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import {
   findCall,
   listCalls,
@@ -14,14 +14,13 @@ import {
 import { findCampaignByCode } from '../../store/repos/admin-lists.js';
 import { toEvent } from '../../store/repos/consents.js';
 import { decodeCursor, ID_SHAPE } from '../../store/repos/paging.js';
-import { answer, type PageQ } from './list-routes.js';
+import { answer } from './list-routes.js';
 import * as L from './list-schemas.js';
 import { adminDoc } from './openapi.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 import { callView, consentEventView, touchView } from './views.js';
 
-type OrgP = { org_id: string };
 type RangeQ = { since?: string; until?: string };
 
 const rangeOf = (q: RangeQ): TimeRange => ({
@@ -41,6 +40,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     return c.id;
   };
 
+  const getCalls = validateRequest({ params: S.OrgIdParams, query: L.CallListQuery });
   admin.get(
     '/admin/orgs/:org_id/calls',
     {
@@ -51,14 +51,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         answer: V.CallItem,
         description: '`since`/`until` apply to the time the call started.',
       }),
-      preHandler: validateRequest({ params: S.OrgIdParams, query: L.CallListQuery }),
+      preHandler: getCalls.hook,
     },
     async (req) => {
-      const { params, query } = validated<
-        OrgP,
-        unknown,
-        PageQ & RangeQ & { campaign?: string; status?: string; attribution?: string }
-      >(req);
+      const { params, query } = getCalls.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
       await getOrg(db, params.org_id);
       const rows = await listCalls(db, params.org_id, {
@@ -73,6 +69,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     },
   );
 
+  const getCallsByCallId = validateRequest({ params: L.CallParams });
   admin.get(
     '/admin/orgs/:org_id/calls/:call_id',
     {
@@ -80,10 +77,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         params: L.CallParams,
         answer: V.CallItem,
       }),
-      preHandler: validateRequest({ params: L.CallParams }),
+      preHandler: getCallsByCallId.hook,
     },
     async (req) => {
-      const { params } = validated<OrgP & { call_id: string }, unknown>(req);
+      const { params } = getCallsByCallId.read(req);
       await getOrg(db, params.org_id);
       const call = await findCall(db, params.org_id, params.call_id);
       if (!call) throw errors.callNotFound();
@@ -91,6 +88,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     },
   );
 
+  const getTouches = validateRequest({ params: S.OrgIdParams, query: L.TouchListQuery });
   admin.get(
     '/admin/orgs/:org_id/touches',
     {
@@ -101,15 +99,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         answer: V.TouchItem,
         description: '`since`/`until` apply to the time the touch was decided.',
       }),
-      preHandler: validateRequest({ params: S.OrgIdParams, query: L.TouchListQuery }),
+      preHandler: getTouches.hook,
     },
     async (req) => {
-      const { params, query } = validated<
-        OrgP,
-        unknown,
-        PageQ &
-          RangeQ & { campaign?: string; status?: string; dispatch_status?: string; to?: string }
-      >(req);
+      const { params, query } = getTouches.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
       await getOrg(db, params.org_id);
       const rows = await listTouches(db, params.org_id, {
@@ -130,6 +123,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     },
   );
 
+  const getConsents = validateRequest({
+    params: S.OrgIdParams,
+    query: L.ConsentListQuery,
+  });
   admin.get(
     '/admin/orgs/:org_id/consents',
     {
@@ -141,14 +138,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         description:
           'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
       }),
-      preHandler: validateRequest({ params: S.OrgIdParams, query: L.ConsentListQuery }),
+      preHandler: getConsents.hook,
     },
     async (req) => {
-      const { params, query } = validated<
-        OrgP,
-        unknown,
-        PageQ & RangeQ & { e164?: string; kind?: string }
-      >(req);
+      const { params, query } = getConsents.read(req);
       const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
       await getOrg(db, params.org_id);
       const rows = await listConsentEvents(db, params.org_id, {

@@ -5,11 +5,9 @@ import {
   consentStanding,
   eventView,
   type FieldProblem,
-  type GrantInput,
   grantEvent,
   grantProblems,
   type NewConsentEvent,
-  type RevocationInput,
   recordConsentEvent,
   revocationEvent,
   revocationProblems,
@@ -17,13 +15,12 @@ import {
 import { importConsentsCsv } from '../../domain/consents/import.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import { contentTypeOf, validated, validateRequest } from '../../http/validate.js';
+import { contentTypeOf, validateRequest } from '../../http/validate.js';
 import type { Executor } from '../../store/db.js';
 import { contactHistory } from '../../store/repos/consents.js';
 import { adminDoc } from './openapi.js';
 import * as S from './schemas.js';
 
-type ConsentP = { org_id: string; e164: string };
 const ACTOR = 'admin';
 /** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
 const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
@@ -38,10 +35,11 @@ async function consentView(ex: Executor, orgId: string, e164: string, nowMs: num
   };
 }
 
-function reject(problems: FieldProblem[], body: Record<string, unknown>): void {
+function reject<B extends object>(problems: FieldProblem[], body: B): void {
   if (problems.length === 0) return;
+  const input = new Map(Object.entries(body));
   throw errors.fields(
-    problems.map((p) => ({ loc: ['body', p.field], msg: p.message, input: body[p.field] })),
+    problems.map((p) => ({ loc: ['body', p.field], msg: p.message, input: input.get(p.field) })),
   );
 }
 
@@ -61,20 +59,25 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   };
   const e164Of = (raw: string) => normalizeE164(raw) ?? raw;
 
+  const getConsentsByE164 = validateRequest({ params: S.ConsentParams });
   admin.get(
     '/admin/orgs/:org_id/consents/:e164',
     {
       schema: adminDoc('consents', 'A contact’s consent standing and history', {
         params: S.ConsentParams,
       }),
-      preHandler: validateRequest({ params: S.ConsentParams }),
+      preHandler: getConsentsByE164.hook,
     },
     async (req) => {
-      const { params } = validated<ConsentP, unknown>(req);
+      const { params } = getConsentsByE164.read(req);
       await getOrg(deps.store.db, params.org_id);
       return consentView(deps.store.db, params.org_id, e164Of(params.e164), deps.clock.now());
     },
   );
+  const putConsentsByE164 = validateRequest({
+    params: S.ConsentParams,
+    body: S.PutConsent,
+  });
   admin.put(
     '/admin/orgs/:org_id/consents/:e164',
     {
@@ -82,12 +85,12 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
         params: S.ConsentParams,
         body: S.PutConsent,
       }),
-      preHandler: validateRequest({ params: S.ConsentParams, body: S.PutConsent }),
+      preHandler: putConsentsByE164.hook,
     },
     async (req) => {
-      const { params, body } = validated<ConsentP, GrantInput>(req);
+      const { params, body } = putConsentsByE164.read(req);
       const nowMs = deps.clock.now();
-      reject(grantProblems(body, nowMs), body as unknown as Record<string, unknown>);
+      reject(grantProblems(body, nowMs), body);
       const event = grantEvent(e164Of(params.e164), body, nowMs);
       const view = await record(req, params.org_id, event);
       // After the commit, off the response: the RND query is slow; the schedule retries failures.
@@ -98,6 +101,11 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return view;
     },
   );
+  const postConsentsByE164Revoke = validateRequest({
+    params: S.ConsentParams,
+    body: S.RevokeConsent,
+    bodyOptional: true,
+  });
   admin.post(
     '/admin/orgs/:org_id/consents/:e164/revoke',
     {
@@ -105,20 +113,17 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
         params: S.ConsentParams,
         body: S.RevokeConsent,
       }),
-      preHandler: validateRequest({
-        params: S.ConsentParams,
-        body: S.RevokeConsent,
-        bodyOptional: true,
-      }),
+      preHandler: postConsentsByE164Revoke.hook,
     },
     async (req) => {
-      const { params, body } = validated<ConsentP, RevocationInput>(req);
+      const { params, body } = postConsentsByE164Revoke.read(req);
       const nowMs = deps.clock.now();
-      reject(revocationProblems(body, nowMs), body as unknown as Record<string, unknown>);
+      reject(revocationProblems(body, nowMs), body);
       const event = revocationEvent(e164Of(params.e164), body, nowMs);
       return record(req, params.org_id, event);
     },
   );
+  const postConsentsImport = validateRequest({ params: S.OrgIdParams });
   admin.post(
     '/admin/orgs/:org_id/consents/import',
     {
@@ -126,10 +131,10 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
       schema: adminDoc('consents', 'Import consent events from a CSV file (text/csv)', {
         params: S.OrgIdParams,
       }),
-      preHandler: validateRequest({ params: S.OrgIdParams }),
+      preHandler: postConsentsImport.hook,
     },
     async (req) => {
-      const { params } = validated<{ org_id: string }, unknown>(req);
+      const { params } = postConsentsImport.read(req);
       const type = String(contentTypeOf(req) ?? '')
         .split(';')[0]
         ?.trim()

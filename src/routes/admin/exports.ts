@@ -2,13 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
-import {
-  collectExport,
-  type ExportFormat,
-  openConversionExport,
-} from '../../domain/exports/index.js';
+import { collectExport, openConversionExport } from '../../domain/exports/index.js';
 import { errors } from '../../errors.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { EXPORT_HEADERS } from './export-headers.js';
 import { CampaignParams } from './schemas.js';
 
@@ -25,15 +21,15 @@ export const ExportQuery = Type.Object({
  * the counts in X-Export-* headers. Buffered, so the counts can lead.
  */
 export function exportRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const getCampaignsByCodeExportsConversions = validateRequest({
+    params: CampaignParams,
+    query: ExportQuery,
+  });
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/exports/conversions',
-    { preHandler: validateRequest({ params: CampaignParams, query: ExportQuery }) },
+    { preHandler: getCampaignsByCodeExportsConversions.hook },
     async (req, reply) => {
-      const { params, query } = validated<
-        { org_id: string; code: string },
-        unknown,
-        { format: ExportFormat; since: string }
-      >(req);
+      const { params, query } = getCampaignsByCodeExportsConversions.read(req);
       await getOrg(deps.store.db, params.org_id);
       const opened = await openConversionExport(deps.store.db, {
         orgId: params.org_id,

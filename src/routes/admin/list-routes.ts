@@ -3,12 +3,11 @@ import type { AppDeps } from '../../deps.js';
 import { getOrg, keyView, orgView } from '../../domain/admin/orgs-keys.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import {
   findCampaignByCode,
   findKey,
   findNumber,
-  type KeyStatus,
   listCampaigns,
   listKeys,
   listNumbers,
@@ -39,6 +38,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const db = deps.store.db;
   const now = () => new Date(deps.clock.now());
 
+  const getOrgs = validateRequest({ query: L.PageQuery });
   admin.get(
     '/admin/orgs',
     {
@@ -47,16 +47,17 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         list: true,
         answer: V.OrgItem,
       }),
-      preHandler: validateRequest({ query: L.PageQuery }),
+      preHandler: getOrgs.hook,
     },
     async (req) => {
-      const { query } = validated<unknown, unknown, PageQ>(req);
+      const { query } = getOrgs.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
       const rows = await listOrgs(db, { limit: query.limit + 1, after });
       return answer(rows, query.limit, (r) => r.id, orgView);
     },
   );
 
+  const getKeys = validateRequest({ params: S.OrgIdParams, query: L.KeyListQuery });
   admin.get(
     '/admin/orgs/:org_id/keys',
     {
@@ -66,14 +67,10 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         list: true,
         answer: V.KeyItem,
       }),
-      preHandler: validateRequest({ params: S.OrgIdParams, query: L.KeyListQuery }),
+      preHandler: getKeys.hook,
     },
     async (req) => {
-      const { params, query } = validated<
-        { org_id: string },
-        unknown,
-        PageQ & { status?: KeyStatus }
-      >(req);
+      const { params, query } = getKeys.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
       await getOrg(db, params.org_id);
       const rows = await listKeys(db, params.org_id, {
@@ -86,6 +83,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
   );
 
+  const getKeysByKeyId = validateRequest({ params: S.KeyIdParams });
   admin.get(
     '/admin/keys/:key_id',
     {
@@ -93,16 +91,17 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         params: S.KeyIdParams,
         answer: V.KeyItem,
       }),
-      preHandler: validateRequest({ params: S.KeyIdParams }),
+      preHandler: getKeysByKeyId.hook,
     },
     async (req) => {
-      const { params } = validated<{ key_id: string }, unknown>(req);
+      const { params } = getKeysByKeyId.read(req);
       const key = await findKey(db, params.key_id);
       if (!key) throw errors.keyNotFound();
       return keyView(key);
     },
   );
 
+  const getCampaigns = validateRequest({ params: S.OrgIdParams, query: L.PageQuery });
   admin.get(
     '/admin/orgs/:org_id/campaigns',
     {
@@ -112,10 +111,10 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         list: true,
         answer: V.CampaignItem,
       }),
-      preHandler: validateRequest({ params: S.OrgIdParams, query: L.PageQuery }),
+      preHandler: getCampaigns.hook,
     },
     async (req) => {
-      const { params, query } = validated<{ org_id: string }, unknown, PageQ>(req);
+      const { params, query } = getCampaigns.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
       await getOrg(db, params.org_id);
       const rows = await listCampaigns(db, params.org_id, { limit: query.limit + 1, after });
@@ -130,6 +129,10 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     return c;
   };
 
+  const getCampaignsByCodeNumbers = validateRequest({
+    params: S.CampaignParams,
+    query: L.NumberListQuery,
+  });
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/numbers',
     {
@@ -141,14 +144,10 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         description:
           'In number order. `holder` is the DNI session holding the number now (null when free); `held_until` is when it frees.',
       }),
-      preHandler: validateRequest({ params: S.CampaignParams, query: L.NumberListQuery }),
+      preHandler: getCampaignsByCodeNumbers.hook,
     },
     async (req) => {
-      const { params, query } = validated<
-        { org_id: string; code: string },
-        unknown,
-        PageQ & { role?: 'pool' | 'overflow'; state?: 'held' | 'free' }
-      >(req);
+      const { params, query } = getCampaignsByCodeNumbers.read(req);
       const after = decodeCursor(query.cursor, E164_SHAPE);
       const c = await campaignOf(params.org_id, params.code);
       const rows = await listNumbers(db, c.id, {
@@ -162,6 +161,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
   );
 
+  const getCampaignsByCodeNumbersByE164 = validateRequest({ params: L.NumberParams });
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/numbers/:e164',
     {
@@ -169,10 +169,10 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         params: L.NumberParams,
         answer: V.NumberItem,
       }),
-      preHandler: validateRequest({ params: L.NumberParams }),
+      preHandler: getCampaignsByCodeNumbersByE164.hook,
     },
     async (req) => {
-      const { params } = validated<{ org_id: string; code: string; e164: string }, unknown>(req);
+      const { params } = getCampaignsByCodeNumbersByE164.read(req);
       const c = await campaignOf(params.org_id, params.code);
       const n = await findNumber(db, c.id, normalizeE164(params.e164) ?? params.e164, now());
       if (!n) throw errors.numberNotFound();

@@ -1,12 +1,14 @@
 import Type, { type TProperties } from 'typebox';
+import { withDefault } from '../common.js';
 
 /** Query strings of the admin lists: one paging pair for all, then each list's filters. */
 const isoDate = (description: string) =>
   Type.String({ 'x-check': 'iso_datetime', description: `${description}; ISO 8601 with a zone` });
 
 const paging = {
-  limit: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 1000, default: 100, description: 'Items per page' }),
+  limit: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'Items per page' }),
+    100,
   ),
   cursor: Type.Optional(
     Type.String({
@@ -26,9 +28,9 @@ const campaign = Type.Optional(
   Type.String({ minLength: 1, maxLength: 3, description: 'Only this campaign (its code)' }),
 );
 
-const listQuery = (filters: TProperties = {}) => Type.Object({ ...paging, ...filters });
+const listQuery = <F extends TProperties>(filters: F) => Type.Object({ ...paging, ...filters });
 
-export const PageQuery = listQuery();
+export const PageQuery = listQuery({});
 
 export const KeyListQuery = listQuery({
   status: Type.Optional(

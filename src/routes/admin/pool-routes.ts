@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { poolHealthView } from '../../domain/dni/pool-health.js';
 import { errors } from '../../errors.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { findCampaign } from '../../store/repos/campaigns.js';
 import { observePool } from '../../store/repos/pool-health.js';
 import { adminDoc } from './openapi.js';
@@ -13,6 +13,10 @@ const DAY_MS = 86_400_000;
 
 /** Pool health: how busy a campaign's pool is, how accurate its attribution, how many numbers it needs. */
 export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const getCampaignsByCodePool = validateRequest({
+    params: S.CampaignParams,
+    query: S.PoolQuery,
+  });
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/pool',
     {
@@ -22,14 +26,10 @@ export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
         description:
           'Numbers, held now, peak held numbers per hour, sessions by outcome and calls by attribution rule over the last `days`; the estimated accuracy and the pool size the sizing model (docs/pool-sizing.md) recommends for `target`.',
       }),
-      preHandler: validateRequest({ params: S.CampaignParams, query: S.PoolQuery }),
+      preHandler: getCampaignsByCodePool.hook,
     },
     async (req) => {
-      const { params, query } = validated<
-        { org_id: string; code: string },
-        unknown,
-        { days: number; target: number }
-      >(req);
+      const { params, query } = getCampaignsByCodePool.read(req);
       await getOrg(deps.store.db, params.org_id);
       const c = await findCampaign(deps.store.db, params.org_id, params.code);
       if (!c) throw errors.campaignNotFound();

@@ -3,7 +3,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import {
   addCampaignNumbers,
-  type CampaignInput,
   createCampaign,
   showCampaign,
   updateCampaign,
@@ -13,8 +12,6 @@ import {
   createOrg,
   getOrg,
   issueKey,
-  type KeyInput,
-  type OrgInput,
   orgView,
   revokeKey,
   rotateKey,
@@ -22,7 +19,7 @@ import {
   updateOrg,
 } from '../../domain/admin/orgs-keys.js';
 import { errors } from '../../errors.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { listAudit } from '../../store/repos/audit.js';
 import { recordInboundCall } from '../../store/repos/calls.js';
 import { pageOf } from '../../store/repos/paging.js';
@@ -37,18 +34,6 @@ import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
 import * as V from './view-schemas.js';
 import { webhookRoutes } from './webhooks-routes.js';
-
-type OrgP = { org_id: string };
-type KeyP = { key_id: string };
-type CampaignP = { org_id: string; code: string };
-type AuditQueryParams = {
-  limit: number;
-  action?: string;
-  subject_id?: string;
-  since?: string;
-  until?: string;
-  cursor?: string;
-};
 
 function sameToken(given: string | undefined, token: string): boolean {
   const m = given ? /^bearer +(\S+) *$/i.exec(given) : null;
@@ -76,6 +61,7 @@ export function adminRoutes(
       if (!sameToken(request.headers.authorization, adminToken)) throw errors.invalidAdminToken();
     });
 
+    const postOrgs = validateRequest({ body: S.CreateOrg });
     admin.post(
       '/admin/orgs',
       {
@@ -83,13 +69,14 @@ export function adminRoutes(
           body: S.CreateOrg,
           status: 201,
         }),
-        preHandler: validateRequest({ body: S.CreateOrg }),
+        preHandler: postOrgs.hook,
       },
       async (req, reply) => {
-        const { body } = validated<unknown, OrgInput & { name: string }>(req);
+        const { body } = postOrgs.read(req);
         return reply.code(201).send(await createOrg(ctx(req), body));
       },
     );
+    const getOrgsByOrgId = validateRequest({ params: S.OrgIdParams });
     admin.get(
       '/admin/orgs/:org_id',
       {
@@ -97,13 +84,14 @@ export function adminRoutes(
           params: S.OrgIdParams,
           answer: V.OrgItem,
         }),
-        preHandler: validateRequest({ params: S.OrgIdParams }),
+        preHandler: getOrgsByOrgId.hook,
       },
       async (req) => {
-        const { params } = validated<OrgP, unknown>(req);
+        const { params } = getOrgsByOrgId.read(req);
         return orgView(await getOrg(deps.store.db, params.org_id));
       },
     );
+    const patchOrgsByOrgId = validateRequest({ params: S.OrgIdParams, body: S.UpdateOrg });
     admin.patch(
       '/admin/orgs/:org_id',
       {
@@ -111,14 +99,15 @@ export function adminRoutes(
           params: S.OrgIdParams,
           body: S.UpdateOrg,
         }),
-        preHandler: validateRequest({ params: S.OrgIdParams, body: S.UpdateOrg }),
+        preHandler: patchOrgsByOrgId.hook,
       },
       async (req) => {
-        const { params, body } = validated<OrgP, OrgInput>(req);
+        const { params, body } = patchOrgsByOrgId.read(req);
         return updateOrg(ctx(req), params.org_id, body);
       },
     );
 
+    const postKeys = validateRequest({ params: S.OrgIdParams, body: S.CreateKey });
     admin.post(
       '/admin/orgs/:org_id/keys',
       {
@@ -127,13 +116,14 @@ export function adminRoutes(
           body: S.CreateKey,
           status: 201,
         }),
-        preHandler: validateRequest({ params: S.OrgIdParams, body: S.CreateKey }),
+        preHandler: postKeys.hook,
       },
       async (req, reply) => {
-        const { params, body } = validated<OrgP, KeyInput>(req);
+        const { params, body } = postKeys.read(req);
         return reply.code(201).send(await issueKey(ctx(req), params.org_id, body));
       },
     );
+    const patchKeysByKeyId = validateRequest({ params: S.KeyIdParams, body: S.UpdateKey });
     admin.patch(
       '/admin/keys/:key_id',
       {
@@ -141,24 +131,30 @@ export function adminRoutes(
           params: S.KeyIdParams,
           body: S.UpdateKey,
         }),
-        preHandler: validateRequest({ params: S.KeyIdParams, body: S.UpdateKey }),
+        preHandler: patchKeysByKeyId.hook,
       },
       async (req) => {
-        const { params, body } = validated<KeyP, { scopes: string[] }>(req);
+        const { params, body } = patchKeysByKeyId.read(req);
         return setKeyScopes(ctx(req), params.key_id, body.scopes);
       },
     );
+    const postKeysByKeyIdRevoke = validateRequest({ params: S.KeyIdParams });
     admin.post(
       '/admin/keys/:key_id/revoke',
       {
         schema: adminDoc('keys', 'Revoke a key now', { params: S.KeyIdParams }),
-        preHandler: validateRequest({ params: S.KeyIdParams }),
+        preHandler: postKeysByKeyIdRevoke.hook,
       },
       async (req) => {
-        const { params } = validated<KeyP, unknown>(req);
+        const { params } = postKeysByKeyIdRevoke.read(req);
         return revokeKey(ctx(req), params.key_id);
       },
     );
+    const postKeysByKeyIdRotate = validateRequest({
+      params: S.KeyIdParams,
+      body: S.RotateKey,
+      bodyOptional: true,
+    });
     admin.post(
       '/admin/keys/:key_id/rotate',
       {
@@ -171,18 +167,18 @@ export function adminRoutes(
             status: 201,
           },
         ),
-        preHandler: validateRequest({
-          params: S.KeyIdParams,
-          body: S.RotateKey,
-          bodyOptional: true,
-        }),
+        preHandler: postKeysByKeyIdRotate.hook,
       },
       async (req, reply) => {
-        const { params, body } = validated<KeyP, { grace_seconds: number }>(req);
+        const { params, body } = postKeysByKeyIdRotate.read(req);
         return reply.code(201).send(await rotateKey(ctx(req), params.key_id, body.grace_seconds));
       },
     );
 
+    const postCampaigns = validateRequest({
+      params: S.OrgIdParams,
+      body: S.CreateCampaign,
+    });
     admin.post(
       '/admin/orgs/:org_id/campaigns',
       {
@@ -191,29 +187,31 @@ export function adminRoutes(
           body: S.CreateCampaign,
           status: 201,
         }),
-        preHandler: validateRequest({ params: S.OrgIdParams, body: S.CreateCampaign }),
+        preHandler: postCampaigns.hook,
       },
       async (req, reply) => {
-        const { params, body } = validated<
-          OrgP,
-          CampaignInput & { code: string; name: string; numbers: string[] }
-        >(req);
+        const { params, body } = postCampaigns.read(req);
         return reply.code(201).send(await createCampaign(ctx(req), params.org_id, body));
       },
     );
+    const getCampaignsByCode = validateRequest({ params: S.CampaignParams });
     admin.get(
       '/admin/orgs/:org_id/campaigns/:code',
       {
         schema: adminDoc('campaigns', 'Show a campaign with its numbers', {
           params: S.CampaignParams,
         }),
-        preHandler: validateRequest({ params: S.CampaignParams }),
+        preHandler: getCampaignsByCode.hook,
       },
       async (req) => {
-        const { params } = validated<CampaignP, unknown>(req);
+        const { params } = getCampaignsByCode.read(req);
         return showCampaign(ctx(req), params.org_id, params.code);
       },
     );
+    const patchCampaignsByCode = validateRequest({
+      params: S.CampaignParams,
+      body: S.UpdateCampaign,
+    });
     admin.patch(
       '/admin/orgs/:org_id/campaigns/:code',
       {
@@ -221,13 +219,17 @@ export function adminRoutes(
           params: S.CampaignParams,
           body: S.UpdateCampaign,
         }),
-        preHandler: validateRequest({ params: S.CampaignParams, body: S.UpdateCampaign }),
+        preHandler: patchCampaignsByCode.hook,
       },
       async (req) => {
-        const { params, body } = validated<CampaignP, CampaignInput>(req);
+        const { params, body } = patchCampaignsByCode.read(req);
         return updateCampaign(ctx(req), params.org_id, params.code, body);
       },
     );
+    const postCampaignsByCodeNumbers = validateRequest({
+      params: S.CampaignParams,
+      body: S.AddNumbers,
+    });
     admin.post(
       '/admin/orgs/:org_id/campaigns/:code/numbers',
       {
@@ -235,14 +237,15 @@ export function adminRoutes(
           params: S.CampaignParams,
           body: S.AddNumbers,
         }),
-        preHandler: validateRequest({ params: S.CampaignParams, body: S.AddNumbers }),
+        preHandler: postCampaignsByCodeNumbers.hook,
       },
       async (req) => {
-        const { params, body } = validated<CampaignP, { numbers: string[] }>(req);
+        const { params, body } = postCampaignsByCodeNumbers.read(req);
         return addCampaignNumbers(ctx(req), params.org_id, params.code, body.numbers);
       },
     );
 
+    const postCalls = validateRequest({ params: S.OrgIdParams, body: S.RecordCall });
     admin.post(
       '/admin/orgs/:org_id/calls',
       {
@@ -251,12 +254,10 @@ export function adminRoutes(
           body: S.RecordCall,
           status: 201,
         }),
-        preHandler: validateRequest({ params: S.OrgIdParams, body: S.RecordCall }),
+        preHandler: postCalls.hook,
       },
       async (req, reply) => {
-        const { params, body } = validated<OrgP, { to: string; from: string; started_at?: string }>(
-          req,
-        );
+        const { params, body } = postCalls.read(req);
         const c = ctx(req);
         const now = c.now();
         await getOrg(deps.store.db, params.org_id);
@@ -293,6 +294,7 @@ export function adminRoutes(
     activityListRoutes(admin, deps);
     webhookRoutes(admin, deps, ctx);
 
+    const getAudit = validateRequest({ params: S.OrgIdParams, query: S.AuditQuery });
     admin.get(
       '/admin/orgs/:org_id/audit',
       {
@@ -300,10 +302,10 @@ export function adminRoutes(
           params: S.OrgIdParams,
           querystring: S.AuditQuery,
         }),
-        preHandler: validateRequest({ params: S.OrgIdParams, query: S.AuditQuery }),
+        preHandler: getAudit.hook,
       },
       async (req) => {
-        const { params, query } = validated<OrgP, unknown, AuditQueryParams>(req);
+        const { params, query } = getAudit.read(req);
         await getOrg(deps.store.db, params.org_id);
         // One row past the page says whether another page exists.
         const rows = await listAudit(deps.store.db, params.org_id, {

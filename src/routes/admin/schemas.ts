@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { withDefault } from '../common.js';
 
 const e164 = Type.String({ 'x-check': 'e164', description: 'E.164 number' });
 const isoDate = Type.String({
@@ -52,7 +53,7 @@ export const CreateKey = Type.Object(
 export const UpdateKey = Type.Object({ scopes }, { additionalProperties: false });
 
 export const RotateKey = Type.Object(
-  { grace_seconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 30 * 86_400, default: 0 })) },
+  { grace_seconds: withDefault(Type.Integer({ minimum: 0, maximum: 30 * 86_400 }), 0) },
   { additionalProperties: false },
 );
 
@@ -105,7 +106,7 @@ export const RecordCall = Type.Object(
 );
 
 export const AuditQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  limit: withDefault(Type.Integer({ minimum: 1, maximum: 1000 }), 100),
   action: Type.Optional(
     Type.String({
       minLength: 1,
@@ -166,16 +167,17 @@ export const TouchParams = Type.Object({
 });
 
 export const PoolQuery = Type.Object({
-  days: Type.Optional(
-    Type.Integer({ minimum: 1, maximum: 365, default: 30, description: 'Window, days back' }),
+  days: withDefault(
+    Type.Integer({ minimum: 1, maximum: 365, description: 'Window, days back' }),
+    30,
   ),
-  target: Type.Optional(
+  target: withDefault(
     Type.Number({
       exclusiveMinimum: 0,
       exclusiveMaximum: 1,
-      default: 0.99,
       description: 'Attribution accuracy the recommended pool size aims at',
     }),
+    0.99,
   ),
 });
 

@@ -7,7 +7,7 @@ import { normalizeE164 } from '../../domain/phone/e164.js';
 import { importSuppressionList } from '../../domain/suppression/import.js';
 import { numberDigits } from '../../domain/suppression/lines.js';
 import { errors } from '../../errors.js';
-import { contentTypeOf, validated, validateRequest } from '../../http/validate.js';
+import { contentTypeOf, validateRequest } from '../../http/validate.js';
 import { writeAudit } from '../../store/repos/audit.js';
 import { decodeCursor } from '../../store/repos/paging.js';
 import {
@@ -19,15 +19,13 @@ import {
   putEntry,
   setLitigatorBlocks,
 } from '../../store/repos/suppression.js';
-import { answer, type PageQ } from './list-routes.js';
+import { answer } from './list-routes.js';
 import * as L from './list-schemas.js';
 import { adminDoc } from './openapi.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 
 type ListP = { org_id: string; list: SuppressionList };
-type EntryP = ListP & { e164: string };
-type ImportQ = { mode?: 'add' | 'replace'; source?: string; list_date?: string; state?: string };
 const ACTOR = 'admin';
 /** Bulk list files: streamed, never buffered, so no body limit applies to them. */
 const STREAMED_TYPES = ['text/plain', 'text/csv', 'application/octet-stream'];
@@ -64,16 +62,17 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.register(async (scope) => {
     scope.removeContentTypeParser(['text/plain']);
     scope.addContentTypeParser(STREAMED_TYPES, (_req, payload, done) => done(null, payload));
+    const postSuppressionByListImport = validateRequest({
+      params: S.SuppressionListParams,
+      query: S.SuppressionImportQuery,
+    });
     scope.post(
       '/admin/orgs/:org_id/suppression/:list/import',
       {
-        preHandler: validateRequest({
-          params: S.SuppressionListParams,
-          query: S.SuppressionImportQuery,
-        }),
+        preHandler: postSuppressionByListImport.hook,
       },
       async (req) => {
-        const { params, query } = validated<ListP, unknown, ImportQ>(req);
+        const { params, query } = postSuppressionByListImport.read(req);
         const type =
           String(contentTypeOf(req) ?? '')
             .split(';')[0]
@@ -100,20 +99,25 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     );
   });
 
+  const getSuppressionSettings = validateRequest({ params: S.OrgIdParams });
   admin.get(
     '/admin/orgs/:org_id/suppression/settings',
-    { preHandler: validateRequest({ params: S.OrgIdParams }) },
+    { preHandler: getSuppressionSettings.hook },
     async (req) => {
-      const { params } = validated<{ org_id: string }, unknown>(req);
+      const { params } = getSuppressionSettings.read(req);
       await getOrg(deps.store.db, params.org_id);
       return { litigator_blocks: await litigatorBlocks(deps.store.db, params.org_id) };
     },
   );
+  const putSuppressionSettings = validateRequest({
+    params: S.OrgIdParams,
+    body: S.SuppressionSettings,
+  });
   admin.put(
     '/admin/orgs/:org_id/suppression/settings',
-    { preHandler: validateRequest({ params: S.OrgIdParams, body: S.SuppressionSettings }) },
+    { preHandler: putSuppressionSettings.hook },
     async (req) => {
-      const { params, body } = validated<{ org_id: string }, { litigator_blocks: boolean }>(req);
+      const { params, body } = putSuppressionSettings.read(req);
       await getOrg(deps.store.db, params.org_id);
       const at = new Date(deps.clock.now());
       await deps.store.db.transaction(async (tx) => {
@@ -132,6 +136,10 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return { litigator_blocks: body.litigator_blocks };
     },
   );
+  const getSuppressionByList = validateRequest({
+    params: S.SuppressionListParams,
+    query: L.SuppressionListQuery,
+  });
   admin.get(
     '/admin/orgs/:org_id/suppression/:list',
     {
@@ -142,13 +150,10 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
         answer: V.SuppressionEntryItem,
         description: 'In number order; `state` narrows a state list to one state.',
       }),
-      preHandler: validateRequest({
-        params: S.SuppressionListParams,
-        query: L.SuppressionListQuery,
-      }),
+      preHandler: getSuppressionByList.hook,
     },
     async (req) => {
-      const { params, query } = validated<ListP, unknown, PageQ & { state?: string }>(req);
+      const { params, query } = getSuppressionByList.read(req);
       const after = decodeCursor(query.cursor, STORED_NUMBER);
       await getOrg(deps.store.db, params.org_id);
       const rows = await listEntries(deps.store.db, params.org_id, params.list, {
@@ -164,31 +169,32 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       );
     },
   );
+  const getSuppressionByListByE164 = validateRequest({
+    params: S.SuppressionEntryParams,
+  });
   admin.get(
     '/admin/orgs/:org_id/suppression/:list/:e164',
-    { preHandler: validateRequest({ params: S.SuppressionEntryParams }) },
+    { preHandler: getSuppressionByListByE164.hook },
     async (req) => {
-      const { params } = validated<EntryP, unknown>(req);
+      const { params } = getSuppressionByListByE164.read(req);
       await getOrg(deps.store.db, params.org_id);
       const e = await getEntry(deps.store.db, params.org_id, params.list, numberOf(params.e164));
       if (!e) throw errors.suppressionEntryNotFound();
       return entryView(params.org_id, e);
     },
   );
+  const putSuppressionByListByE164 = validateRequest({
+    params: S.SuppressionEntryParams,
+    body: S.PutSuppressionEntry,
+    bodyOptional: true,
+  });
   admin.put(
     '/admin/orgs/:org_id/suppression/:list/:e164',
     {
-      preHandler: validateRequest({
-        params: S.SuppressionEntryParams,
-        body: S.PutSuppressionEntry,
-        bodyOptional: true,
-      }),
+      preHandler: putSuppressionByListByE164.hook,
     },
     async (req) => {
-      const { params, body } = validated<
-        EntryP,
-        { source?: string; list_date?: string; state?: string }
-      >(req);
+      const { params, body } = putSuppressionByListByE164.read(req);
       if (params.list === 'state' && !body.state) {
         throw errors.field(['body', 'state'], 'a state list entry needs its state', null);
       }
@@ -226,16 +232,17 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       });
     },
   );
+  const deleteSuppressionByListByE164 = validateRequest({
+    params: S.SuppressionEntryParams,
+    body: S.DeleteSuppressionEntry,
+  });
   admin.delete(
     '/admin/orgs/:org_id/suppression/:list/:e164',
     {
-      preHandler: validateRequest({
-        params: S.SuppressionEntryParams,
-        body: S.DeleteSuppressionEntry,
-      }),
+      preHandler: deleteSuppressionByListByE164.hook,
     },
     async (req) => {
-      const { params, body } = validated<EntryP, { reason: string }>(req);
+      const { params, body } = deleteSuppressionByListByE164.read(req);
       await getOrg(deps.store.db, params.org_id);
       const at = new Date(deps.clock.now());
       const number = numberOf(params.e164);

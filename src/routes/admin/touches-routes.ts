@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { errors } from '../../errors.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { attemptsOf } from '../../store/repos/dispatch.js';
 import { getTouch } from '../../store/repos/touches.js';
 import { adminDoc } from './openapi.js';
@@ -11,16 +11,17 @@ import { touchView } from './views.js';
 
 /** A touch as decided and as dispatched: support answers "was it sent, when, how often tried". */
 export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const getTouchesByTouchId = validateRequest({ params: S.TouchParams });
   admin.get(
     '/admin/orgs/:org_id/touches/:touch_id',
     {
       schema: adminDoc('touches', 'Show a touch: its decision, checks and every dispatch attempt', {
         params: S.TouchParams,
       }),
-      preHandler: validateRequest({ params: S.TouchParams }),
+      preHandler: getTouchesByTouchId.hook,
     },
     async (req) => {
-      const { params } = validated<{ org_id: string; touch_id: string }, unknown>(req);
+      const { params } = getTouchesByTouchId.read(req);
       await getOrg(deps.store.db, params.org_id);
       const t = await getTouch(deps.store.db, params.org_id, params.touch_id);
       if (!t) throw errors.touchNotFound();

@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { EVENT_TYPES } from '../../domain/webhooks/events.js';
+import { withDefault } from '../common.js';
 
 const isoDate = Type.String({
   'x-check': 'iso_datetime',
@@ -38,13 +39,13 @@ export const UpdateWebhook = Type.Object(
 
 export const RotateWebhook = Type.Object(
   {
-    grace_seconds: Type.Optional(
+    grace_seconds: withDefault(
       Type.Integer({
         minimum: 0,
         maximum: 30 * 86_400,
-        default: 86_400,
         description: 'How long the old secret keeps signing beside the new one (default a day)',
       }),
+      86_400,
     ),
   },
   { additionalProperties: false },
@@ -62,10 +63,10 @@ export const DeliveriesQuery = Type.Object({
   state: Type.Optional(
     Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
   ),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  limit: withDefault(Type.Integer({ minimum: 1, maximum: 500 }), 50),
 });
 
 export const AttemptsQuery = Type.Object({
   event_id: Type.Optional(id),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 50 })),
+  limit: withDefault(Type.Integer({ minimum: 1, maximum: 500 }), 50),
 });

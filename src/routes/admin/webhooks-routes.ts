@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { AdminContext } from '../../domain/admin/orgs-keys.js';
-import { WebhookAdmin, type WebhookInput, webhookView } from '../../domain/admin/webhooks.js';
+import { WebhookAdmin, webhookView } from '../../domain/admin/webhooks.js';
 import { errors } from '../../errors.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { writeAudit } from '../../store/repos/audit.js';
 import { listAttempts, listDeliveries, replay } from '../../store/repos/webhook-deliveries.js';
 import * as S from './schemas.js';
 import * as W from './webhook-schemas.js';
 
-type WebhookP = { org_id: string; webhook_id: string };
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Outgoing webhook endpoints, their deliveries and attempts (docs/webhooks.md). */
@@ -23,75 +22,72 @@ export function webhookRoutes(
   const one = `${base}/:webhook_id`;
   const OrgParams = S.OrgIdParams;
 
-  admin.post(
-    base,
-    { preHandler: validateRequest({ params: OrgParams, body: W.CreateWebhook }) },
-    async (req, reply) => {
-      const { params, body } = validated<
-        { org_id: string },
-        { url: string; events: string[]; description?: string | null }
-      >(req);
-      return reply.code(201).send(await service(req).create(params.org_id, body));
-    },
-  );
-  admin.get(base, { preHandler: validateRequest({ params: OrgParams }) }, async (req) => {
-    const { params } = validated<{ org_id: string }, unknown>(req);
+  const postWebhooks = validateRequest({ params: OrgParams, body: W.CreateWebhook });
+  admin.post(base, { preHandler: postWebhooks.hook }, async (req, reply) => {
+    const { params, body } = postWebhooks.read(req);
+    return reply.code(201).send(await service(req).create(params.org_id, body));
+  });
+  const getWebhooks = validateRequest({ params: OrgParams });
+  admin.get(base, { preHandler: getWebhooks.hook }, async (req) => {
+    const { params } = getWebhooks.read(req);
     return service(req).list(params.org_id);
   });
-  admin.get(one, { preHandler: validateRequest({ params: W.WebhookParams }) }, async (req) => {
-    const { params } = validated<WebhookP, unknown>(req);
+  const getWebhooksByWebhookId = validateRequest({ params: W.WebhookParams });
+  admin.get(one, { preHandler: getWebhooksByWebhookId.hook }, async (req) => {
+    const { params } = getWebhooksByWebhookId.read(req);
     return webhookView(await service(req).find(params.org_id, params.webhook_id), deps.clock.now());
   });
-  admin.patch(
-    one,
-    { preHandler: validateRequest({ params: W.WebhookParams, body: W.UpdateWebhook }) },
-    async (req) => {
-      const { params, body } = validated<WebhookP, WebhookInput>(req);
-      return service(req).update(params.org_id, params.webhook_id, body);
-    },
-  );
+  const patchWebhooksByWebhookId = validateRequest({
+    params: W.WebhookParams,
+    body: W.UpdateWebhook,
+  });
+  admin.patch(one, { preHandler: patchWebhooksByWebhookId.hook }, async (req) => {
+    const { params, body } = patchWebhooksByWebhookId.read(req);
+    return service(req).update(params.org_id, params.webhook_id, body);
+  });
   for (const [action, enabled] of [
     ['disable', false],
     ['enable', true],
   ] as const) {
-    admin.post(
-      `${one}/${action}`,
-      { preHandler: validateRequest({ params: W.WebhookParams }) },
-      async (req) => {
-        const { params } = validated<WebhookP, unknown>(req);
-        return service(req).update(params.org_id, params.webhook_id, { enabled });
-      },
-    );
+    const postWebhookToggle = validateRequest({ params: W.WebhookParams });
+    admin.post(`${one}/${action}`, { preHandler: postWebhookToggle.hook }, async (req) => {
+      const { params } = postWebhookToggle.read(req);
+      return service(req).update(params.org_id, params.webhook_id, { enabled });
+    });
   }
+  const postWebhooksByWebhookIdRotate = validateRequest({
+    params: W.WebhookParams,
+    body: W.RotateWebhook,
+    bodyOptional: true,
+  });
   admin.post(
     `${one}/rotate`,
     {
-      preHandler: validateRequest({
-        params: W.WebhookParams,
-        body: W.RotateWebhook,
-        bodyOptional: true,
-      }),
+      preHandler: postWebhooksByWebhookIdRotate.hook,
     },
     async (req, reply) => {
-      const { params, body } = validated<WebhookP, { grace_seconds?: number }>(req);
+      const { params, body } = postWebhooksByWebhookIdRotate.read(req);
       const grace = body?.grace_seconds ?? 86_400;
       return reply
         .code(201)
         .send(await service(req).rotate(params.org_id, params.webhook_id, grace));
     },
   );
-  admin.delete(one, { preHandler: validateRequest({ params: W.WebhookParams }) }, async (req) => {
-    const { params } = validated<WebhookP, unknown>(req);
+  const deleteWebhooksByWebhookId = validateRequest({ params: W.WebhookParams });
+  admin.delete(one, { preHandler: deleteWebhooksByWebhookId.hook }, async (req) => {
+    const { params } = deleteWebhooksByWebhookId.read(req);
     return service(req).remove(params.org_id, params.webhook_id);
   });
 
+  const getWebhooksByWebhookIdDeliveries = validateRequest({
+    params: W.WebhookParams,
+    query: W.DeliveriesQuery,
+  });
   admin.get(
     `${one}/deliveries`,
-    { preHandler: validateRequest({ params: W.WebhookParams, query: W.DeliveriesQuery }) },
+    { preHandler: getWebhooksByWebhookIdDeliveries.hook },
     async (req) => {
-      const { params, query } = validated<WebhookP, unknown, { state?: string; limit: number }>(
-        req,
-      );
+      const { params, query } = getWebhooksByWebhookIdDeliveries.read(req);
       await service(req).find(params.org_id, params.webhook_id);
       const rows = await listDeliveries(deps.store.db, params.org_id, params.webhook_id, query);
       return {
@@ -110,40 +106,42 @@ export function webhookRoutes(
       };
     },
   );
-  admin.get(
-    `${one}/attempts`,
-    { preHandler: validateRequest({ params: W.WebhookParams, query: W.AttemptsQuery }) },
-    async (req) => {
-      const { params, query } = validated<WebhookP, unknown, { event_id?: string; limit: number }>(
-        req,
-      );
-      await service(req).find(params.org_id, params.webhook_id);
-      const rows = await listAttempts(deps.store.db, params.org_id, params.webhook_id, {
-        eventId: query.event_id,
-        limit: query.limit,
-      });
-      return {
-        attempts: rows.map((a) => ({
-          attempt_id: a.id,
-          delivery_id: a.deliveryId,
-          event_id: a.eventId,
-          attempt: a.attempt,
-          outcome: a.outcome,
-          status_code: a.statusCode,
-          latency_ms: a.latencyMs,
-          response_head: a.responseHead,
-          error: a.error,
-          started_at: iso(a.startedAt),
-          finished_at: iso(a.finishedAt),
-        })),
-      };
-    },
-  );
+  const getWebhooksByWebhookIdAttempts = validateRequest({
+    params: W.WebhookParams,
+    query: W.AttemptsQuery,
+  });
+  admin.get(`${one}/attempts`, { preHandler: getWebhooksByWebhookIdAttempts.hook }, async (req) => {
+    const { params, query } = getWebhooksByWebhookIdAttempts.read(req);
+    await service(req).find(params.org_id, params.webhook_id);
+    const rows = await listAttempts(deps.store.db, params.org_id, params.webhook_id, {
+      eventId: query.event_id,
+      limit: query.limit,
+    });
+    return {
+      attempts: rows.map((a) => ({
+        attempt_id: a.id,
+        delivery_id: a.deliveryId,
+        event_id: a.eventId,
+        attempt: a.attempt,
+        outcome: a.outcome,
+        status_code: a.statusCode,
+        latency_ms: a.latencyMs,
+        response_head: a.responseHead,
+        error: a.error,
+        started_at: iso(a.startedAt),
+        finished_at: iso(a.finishedAt),
+      })),
+    };
+  });
+  const postWebhooksByWebhookIdReplay = validateRequest({
+    params: W.WebhookParams,
+    body: W.ReplayWebhook,
+  });
   admin.post(
     `${one}/replay`,
-    { preHandler: validateRequest({ params: W.WebhookParams, body: W.ReplayWebhook }) },
+    { preHandler: postWebhooksByWebhookIdReplay.hook },
     async (req, reply) => {
-      const { params, body } = validated<WebhookP, { event_id?: string; since?: string }>(req);
+      const { params, body } = postWebhooksByWebhookIdReplay.read(req);
       if ((body.event_id === undefined) === (body.since === undefined)) {
         throw errors.field(['body'], 'give exactly one of event_id and since', body);
       }

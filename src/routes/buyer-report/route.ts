@@ -3,7 +3,7 @@ import type { AppDeps } from '../../deps.js';
 import { postBuyerReport, type ReportOutcome } from '../../domain/buyer-reports/report.js';
 import { errors } from '../../errors.js';
 import { principalOf, requireScope } from '../../http/auth.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { bearerSecurity, CampaignCodeParams } from '../common.js';
 import { BuyerReportBody, buyerReportSchema } from './schema.js';
 
@@ -34,12 +34,16 @@ function toHttp(
 
 export function buyerReportRoute(app: FastifyInstance, deps: AppDeps): void {
   const now = () => deps.clock.now();
+  const postDniCampaignsByCampaignCodeBuyerReport = validateRequest({
+    params: CampaignCodeParams,
+    body: BuyerReportBody,
+  });
   app.post('/dni/campaigns/:campaign_code/buyer-report', {
     schema: { ...buyerReportSchema, security: bearerSecurity },
     onRequest: requireScope(deps.keyring, 'execute', now),
-    preHandler: validateRequest({ params: CampaignCodeParams, body: BuyerReportBody }),
+    preHandler: postDniCampaignsByCampaignCodeBuyerReport.hook,
     handler: async (request, reply) => {
-      const { params, body } = validated<{ campaign_code: string }, BuyerReportBody>(request);
+      const { params, body } = postDniCampaignsByCampaignCodeBuyerReport.read(request);
       const p = principalOf(request);
       const outcome = await postBuyerReport(
         deps.store.db,

@@ -5,7 +5,7 @@ import type { SessionBatcher } from '../../domain/dni/batcher.js';
 import { createDniSession } from '../../domain/dni/sessions.js';
 import { PoolAlerts } from '../../domain/webhooks/pool-alerts.js';
 import { dniRateLimit, principalOf, requireScope } from '../../http/auth.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { bearerSecurity } from '../common.js';
 import { DniSessionBody, dniSessionSchema } from './schema.js';
 
@@ -20,15 +20,16 @@ export function dniSessionRoute(
     (deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS).poolAlertIntervalMs,
     deps.logger,
   );
+  const postDniSession = validateRequest({ body: DniSessionBody });
   app.post('/dni/session', {
     schema: { ...dniSessionSchema, security: bearerSecurity },
     onRequest: [
       requireScope(deps.keyring, 'enroll', now),
       dniRateLimit(deps.limiter, now, deps.metrics),
     ],
-    preHandler: validateRequest({ body: DniSessionBody }),
+    preHandler: postDniSession.hook,
     handler: async (request, reply) => {
-      const { body } = validated<unknown, DniSessionBody>(request);
+      const { body } = postDniSession.read(request);
       const at = new Date(now());
       const s = await createDniSession(sessions, principalOf(request).orgId, body, at);
       deps.metrics.dniSessions.inc({ campaign_id: s.campaignId, outcome: s.outcome });

@@ -1,25 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { executeTouch, type TouchRequest } from '../../domain/outbound/touches.js';
+import { executeTouch } from '../../domain/outbound/touches.js';
 import { principalOf, requireScope } from '../../http/auth.js';
-import { validated, validateRequest } from '../../http/validate.js';
+import { validateRequest } from '../../http/validate.js';
 import { bearerSecurity, CampaignCodeParams } from '../common.js';
-import { type OutboundBody, OutboundBody as OutboundBodySchema, outboundSchema } from './schema.js';
+import { OutboundBody, outboundSchema } from './schema.js';
 
 export function outboundRoute(app: FastifyInstance, deps: AppDeps): void {
   const now = () => deps.clock.now();
+  const postTrackingCampaignsByCampaignCodeOutbound = validateRequest({
+    params: CampaignCodeParams,
+    body: OutboundBody,
+  });
   app.post('/tracking/campaigns/:campaign_code/outbound', {
     schema: { ...outboundSchema, security: bearerSecurity },
     onRequest: requireScope(deps.keyring, 'execute', now),
-    preHandler: validateRequest({ params: CampaignCodeParams, body: OutboundBodySchema }),
+    preHandler: postTrackingCampaignsByCampaignCodeOutbound.hook,
     handler: async (request, reply) => {
-      const { params, body } = validated<{ campaign_code: string }, OutboundBody>(request);
+      const { params, body } = postTrackingCampaignsByCampaignCodeOutbound.read(request);
       const p = principalOf(request);
       const out = await executeTouch(
         deps.store,
         { orgId: p.orgId, actor: `key:${p.keyId}`, requestId: request.id },
         params.campaign_code,
-        body as TouchRequest,
+        body,
         now(),
       );
       deps.metrics.outboundTouches.inc({ status: out.status, replayed: String(out.replayed) });

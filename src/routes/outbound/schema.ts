@@ -1,5 +1,11 @@
 import Type, { type Static } from 'typebox';
-import { CampaignCodeParams, CampaignNotFoundError, Detail, tenantErrors } from '../common.js';
+import {
+  CampaignCodeParams,
+  CampaignNotFoundError,
+  Detail,
+  tenantErrors,
+  withDefault,
+} from '../common.js';
 import { type Named, ref, reply } from '../openapi.js';
 
 const Channel = Type.Union([Type.Literal('call'), Type.Literal('sms'), Type.Literal('voicemail')]);
@@ -50,7 +56,7 @@ export const OutboundBody = Type.Object(
         description: 'Per organization and campaign, kept 24 h',
       }),
     ),
-    dry_run: Type.Optional(Type.Boolean({ default: false })),
+    dry_run: withDefault(Type.Boolean(), false),
   },
   {
     $id: 'OutboundTouchRequest',

@@ -180,19 +180,9 @@ describe('field-level cases (doc §5)', () => {
         'less_than|Input should be less than 1|{"lt":1}',
       ],
       [
-        Type.Integer({ multipleOf: 3 }),
-        '"4"',
-        'multiple_of|Input should be a multiple of 3|{"multiple_of":3}',
-      ],
-      [
         Type.Number({ exclusiveMinimum: 1 }),
         '0.5',
         'greater_than|Input should be greater than 1|{"gt":1.0}',
-      ],
-      [
-        Type.Number({ multipleOf: 0.1 }),
-        '0.35',
-        'multiple_of|Input should be a multiple of 0.1|{"multiple_of":0.1}',
       ],
       [
         Type.Number({ maximum: 1e20 }),
@@ -211,7 +201,9 @@ describe('field-level cases (doc §5)', () => {
         !r.ok && [r.errors[0]!.type, r.errors[0]!.msg, dumpsPy(r.errors[0]!.ctx)].join('|'),
       ).toBe(expected);
     }
-    expect(field(Type.Number({ multipleOf: 0.1 }), '0.3')).toEqual({ ok: 0.3 });
+    expect(() => field(Type.Number({ multipleOf: 0.1 }), '0.3')).toThrow(
+      /unsupported keyword 'multipleOf' at #\/properties\/f/,
+    );
     expect(field(Type.Integer({ maximum: 5 }), '"5"')).toEqual({ ok: 5 });
   });
 
@@ -298,30 +290,27 @@ describe('field-level cases (doc §5)', () => {
   });
 });
 
-describe('patterns use Rust regex semantics', () => {
+describe('patterns: the subset that reads the same in Rust regex and JS', () => {
   const P = (pattern: string, json: string) => field(Type.String({ pattern }), json);
-  const T = (pattern: string, json: string) => errType(Type.String({ pattern }), json);
   it('is an unanchored search', () => {
     expect(P('b', '"abc"')).toEqual({ ok: 'abc' });
   });
-  it('\\d, \\w and \\b are Unicode-aware', () => {
+  it('\\d is Unicode-aware, as in Rust', () => {
     expect(P('^\\d+$', '"١٢٣"')).toEqual({ ok: '١٢٣' });
-    expect(P('^\\w+$', '"héllo"')).toEqual({ ok: 'héllo' });
-    expect(T('\\bé', '"xé"')).toBe('string_pattern_mismatch');
+    expect(P('^[\\d-]+$', '"١-2"')).toEqual({ ok: '١-2' });
+    expect(P('^\\+[1-9]$', '"+1"')).toEqual({ ok: '+1' });
   });
-  it('. matches everything but \\n', () => {
-    expect(P('^a.b$', '"a\\rb"')).toEqual({ ok: 'a\rb' });
-    expect(P('^a.b$', '"a\\u2028b"')).toEqual({ ok: 'a\u2028b' });
-    expect(T('^a.b$', '"a\\nb"')).toBe('string_pattern_mismatch');
-  });
-  it('handles Rust-only syntax', () => {
-    expect(P('(?i)^abc$', '"ABC"')).toEqual({ ok: 'ABC' });
-    expect(P('^\\-\\}$', '"-}"')).toEqual({ ok: '-}' });
-    expect(P('^(?P<x>a)\\z', '"a"')).toEqual({ ok: 'a' });
-    expect(T('\\Aa', '"ba"')).toBe('string_pattern_mismatch');
-  });
-  it('(?m) anchors break lines at \\n only', () => {
-    expect(P('(?m)^b$', '"a\\nb"')).toEqual({ ok: 'a\nb' });
-    expect(T('(?m)^b$', '"a\\rb"')).toBe('string_pattern_mismatch');
+  it('refuses, when compiled, what the two engines read differently', () => {
+    for (const p of [
+      '^\\w+$',
+      '\\bé',
+      '^a.b$',
+      '(?i)^abc$',
+      '^(?P<x>a)\\z',
+      '(?m)^b$',
+      '[[:alpha:]]',
+      '[a&&b]',
+    ])
+      expect(() => P(p, '"x"'), p).toThrow(/unsupported pattern/);
   });
 });
