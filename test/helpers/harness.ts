@@ -12,7 +12,7 @@ import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { poolUsage } from '../../src/store/repos/dni.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
-import { openTestStore, type TestStore } from './store.js';
+import { openTestStore, openWorkerStore, type TestStore } from './store.js';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
 
@@ -46,6 +46,13 @@ export interface HarnessOptions {
   limiter?: RateLimiter;
   /** A store to borrow (left open on close), e.g. another harness's, as a second process would. */
   store?: TestStore;
+  /**
+   * Why this file needs a database of its own instead of the worker's, which
+   * earlier files have written to: it runs a job over every organization (the
+   * dispatch or webhook worker, retention), lists or counts every one, reads a
+   * table that is not per organization…
+   */
+  privateDatabase?: string;
   twilio?: TwilioSettings;
   /** Timeouts of the HTTP layer, for tests that listen on a real socket. */
   http?: HttpLimits;
@@ -55,11 +62,17 @@ export interface HarnessOptions {
   listen?: 'app' | 'admin';
 }
 
+// Tracking numbers are unique across organizations: one sequence for the
+// whole worker, as its files share a database; the random base keeps other
+// processes apart on one database.
+const numberBase = 2_000_000 + Math.floor(Math.random() * 5_000_000);
 let numberSeq = 0;
-/** Distinct, possible US numbers; the random base keeps test files apart on a shared database. */
+/** Distinct, possible US numbers, never handed out twice in this process. */
 export function freshNumbers(n: number): string[] {
-  const base = 2_000_000 + Math.floor(Math.random() * 5_000_000);
-  return Array.from({ length: n }, () => `+1415${String(base + numberSeq++).padStart(7, '0')}`);
+  return Array.from(
+    { length: n },
+    () => `+1415${String(numberBase + numberSeq++).padStart(7, '0')}`,
+  );
 }
 
 export async function buildDeps(
@@ -87,7 +100,8 @@ export async function buildDeps(
 }
 
 export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const store = options.store ?? (await openTestStore());
+  const store =
+    options.store ?? (await (options.privateDatabase ? openTestStore() : openWorkerStore()));
   const clock = new TestClock();
   const { deps } = await buildDeps(store, clock, options.limiter);
   deps.twilio = options.twilio;

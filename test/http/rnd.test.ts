@@ -22,7 +22,10 @@ const queries: { tn: string; date: string; auth: string | undefined }[] = [];
 let failNext = 0;
 let server: Server;
 let baseUrl: string;
-const h = useHarness();
+const h = useHarness({
+  privateDatabase:
+    "the RND refresher checks every organization's consents; its answers are not per organization",
+});
 
 beforeAll(async () => {
   server = createServer((req, res) => {

@@ -9,7 +9,10 @@ import { auditRows } from '../helpers/reports.js';
 import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
 import { parseXml } from '../helpers/xml.js';
 
-const h = useHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
+const h = useHarness({
+  twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE },
+  privateDatabase: "the dispatch worker leases every organization's queued touches",
+});
 const fake = new FakeTwilio();
 let carrier: TwilioCarrier;
 beforeAll(async () => {

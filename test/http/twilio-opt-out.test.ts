@@ -19,7 +19,11 @@ import {
   twilioPost,
 } from '../helpers/twilio-webhook.js';
 
-const h = useHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
+const h = useHarness({
+  twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE },
+  privateDatabase:
+    "the dispatch worker leases every organization's queued touches; every consent event is counted",
+});
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 
 const PATH = '/carrier/twilio/message';

@@ -17,7 +17,10 @@ import {
 const TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const BASE = 'https://calls.example.com';
 
-const h = useHarness({ twilio: { authToken: TOKEN, publicBaseUrl: BASE } });
+const h = useHarness({
+  twilio: { authToken: TOKEN, publicBaseUrl: BASE },
+  privateDatabase: "the webhook worker delivers every organization's pending events",
+});
 const receivers: Receiver[] = [];
 beforeAll(() => {
   allowPrivateTargets(h);
