@@ -30,13 +30,15 @@ const storeProject = (
 
 export default defineConfig({
   test: {
-    // Two workers fit 2 cores; each store-facing file opens its own database.
+    // Two workers fit 2 cores; each has one database that its store-facing
+    // files share, a tenant per test (test/helpers/store.ts, openWorkerStore).
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     // A worker runs its files one after another in one module graph: the
     // imports (Fastify, PGlite's WebAssembly, libphonenumber…) load once per
-    // worker, not once per file, which was a third of the run. Every file opens
-    // and closes its own database and apps, and nothing mocks modules.
+    // worker, not once per file, which was a third of the run; so does the
+    // worker's database. Every file opens and closes its own apps, and nothing
+    // mocks modules.
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,

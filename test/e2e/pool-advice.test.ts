@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkAdvice } from '../../sim/evaluate.js';
 import { DEFAULT_SHAPE, OFFICE_CURVE, type TrafficShape } from '../../sim/traffic.js';
-import type { Store } from '../../src/store/db.js';
-import { openTestStore, storeKind } from '../helpers/store.js';
+import { useHarness } from '../helpers/harness.js';
+import { storeKind } from '../helpers/store.js';
 
 // Small shapes so the whole file stays under a minute in CI; many callers so
 // the accuracy is measured on enough calls to resolve a percent.
@@ -61,18 +61,12 @@ const SHAPES: { shape: TrafficShape; target: number; within15: boolean }[] = [
 // The simulator replays on the embedded store (what `npm run simulate` uses);
 // on PostgreSQL it would measure the same SQL function again, slower.
 describe.skipIf(storeKind !== 'pglite')('pool size advice holds in simulation', () => {
-  let store: Store;
-  beforeAll(async () => {
-    store = await openTestStore();
-  });
-  afterAll(async () => {
-    await store.close();
-  });
+  const h = useHarness();
 
   it.each(SHAPES)(
     '$shape.name: the recommended size reaches $target (and 15% fewer do not, where asserted)',
     async ({ shape, target, within15 }) => {
-      const a = await checkAdvice(store, shape, target);
+      const a = await checkAdvice(h.store, shape, target);
       // The figures of docs/pool-sizing.md's table.
       console.log(
         JSON.stringify({

@@ -1,10 +1,9 @@
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { beforeAll, expect } from 'vitest';
 import { run } from '../../src/cli/run.js';
-import { ADMIN_TOKEN, type Harness, openHarness } from './harness.js';
+import { ADMIN_TOKEN, type Harness, type HarnessOptions, useHarness } from './harness.js';
 
 export interface CliResult {
   code: number;
@@ -13,12 +12,6 @@ export interface CliResult {
 }
 
 export type Env = Record<string, string | undefined>;
-
-/** Puts the harness's admin app on a real socket, as the CLI needs one; h.close() closes it. */
-export async function listenAdmin(h: Harness): Promise<string> {
-  await h.admin.listen({ port: 0, host: '127.0.0.1' });
-  return `http://127.0.0.1:${(h.admin.server.address() as AddressInfo).port}`;
-}
 
 /** Which of the CLI's outputs pretend to be a terminal. */
 export interface Terminals {
@@ -66,16 +59,17 @@ export interface CliSuite {
   newOrg(): Promise<string>;
 }
 
-/** A harness whose admin API listens on a socket, opened before and closed after the file's tests. */
-export function useCliSuite(): CliSuite {
-  const suite = {} as CliSuite;
-  beforeAll(async () => {
-    suite.h = await openHarness();
-    suite.dir = mkdtempSync(join(tmpdir(), 'cli-'));
-    suite.env = { ADMIN_URL: await listenAdmin(suite.h), ADMIN_TOKEN, DATA_DIR: suite.dir };
-  });
-  afterAll(async () => {
-    await suite.h.close();
+/** The environment that points the CLI at the harness's listening admin API. */
+export function cliEnv(h: Harness): Env {
+  return { ADMIN_URL: h.url, ADMIN_TOKEN, DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-')) };
+}
+
+/** A harness whose admin API listens on a socket (useHarness), and the CLI pointed at it. */
+export function useCliSuite(options: Omit<HarnessOptions, 'listen'> = {}): CliSuite {
+  const suite = { h: useHarness({ ...options, listen: 'admin' }) } as CliSuite;
+  beforeAll(() => {
+    suite.env = cliEnv(suite.h);
+    suite.dir = suite.env.DATA_DIR!;
   });
   suite.admin = (args) => cli(args, suite.env);
   suite.quiet = async (args) => {

@@ -1,6 +1,7 @@
 /**
- * Once per test run: one migrated database that every test
- * file copies instead of migrating its own. On the embedded store that is a
+ * Once per test run: one migrated database that every worker (and every file
+ * that needs a database of its own) copies instead of migrating its own. On
+ * the embedded store that is a
  * data directory image (loading it skips initdb: ~0.9 s of CPU instead of
  * ~3.5 s per file); on PostgreSQL a template database (CREATE DATABASE …
  * TEMPLATE copies files instead of running the migrations).
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openStore } from '../../src/store/db.js';
-import { scratchDatabase } from './scratch-database.js';
+import { dropDatabases, scratchDatabase, workerDatabasePrefix } from './scratch-database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -48,6 +49,7 @@ async function prepare(): Promise<Prepared> {
     template: template?.name ?? '',
     async cleanup() {
       rmSync(dir, { recursive: true, force: true });
+      if (template) await dropDatabases(workerDatabasePrefix(template.name));
       await template?.drop();
     },
   };

@@ -1,5 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { buildAdminApp, buildApp } from '../../src/app.js';
 import type { AppDeps, Clock, HttpLimits, TwilioSettings } from '../../src/deps.js';
@@ -11,7 +12,7 @@ import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { poolUsage } from '../../src/store/repos/dni.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
-import { openTestStore, type TestStore } from './store.js';
+import { openTestStore, openWorkerStore, type TestStore } from './store.js';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
 
@@ -35,14 +36,43 @@ export interface Harness {
   deps: AppDeps;
   store: TestStore;
   clock: TestClock;
+  /** The listening app's base URL (`listen`), '' when it only answers `inject`. */
+  url: string;
+  /** Closes the apps, the limiter and a store the harness opened. */
   close(): Promise<void>;
 }
 
+export interface HarnessOptions {
+  limiter?: RateLimiter;
+  /** A store to borrow (left open on close), e.g. another harness's, as a second process would. */
+  store?: TestStore;
+  /**
+   * Why this file needs a database of its own instead of the worker's, which
+   * earlier files have written to: it runs a job over every organization (the
+   * dispatch or webhook worker, retention), lists or counts every one, reads a
+   * table that is not per organization…
+   */
+  privateDatabase?: string;
+  twilio?: TwilioSettings;
+  /** Timeouts of the HTTP layer, for tests that listen on a real socket. */
+  http?: HttpLimits;
+  /** The apps' logger (silent unless TEST_LOG names a level), for tests that read the log. */
+  logger?: Logger;
+  /** Puts the public app, or the admin app (as the CLI needs), on a socket on 127.0.0.1. */
+  listen?: 'app' | 'admin';
+}
+
+// Tracking numbers are unique across organizations: one sequence for the
+// whole worker, as its files share a database; the random base keeps other
+// processes apart on one database.
+const numberBase = 2_000_000 + Math.floor(Math.random() * 5_000_000);
 let numberSeq = 0;
-/** Distinct, possible US numbers; the random base keeps test files apart on a shared database. */
+/** Distinct, possible US numbers, never handed out twice in this process. */
 export function freshNumbers(n: number): string[] {
-  const base = 2_000_000 + Math.floor(Math.random() * 5_000_000);
-  return Array.from({ length: n }, () => `+1415${String(base + numberSeq++).padStart(7, '0')}`);
+  return Array.from(
+    { length: n },
+    () => `+1415${String(numberBase + numberSeq++).padStart(7, '0')}`,
+  );
 }
 
 export async function buildDeps(
@@ -69,47 +99,62 @@ export async function buildDeps(
   return { deps, sync };
 }
 
-export async function openHarness(
-  options: {
-    limiter?: RateLimiter;
-    store?: TestStore;
-    twilio?: TwilioSettings;
-    /** Timeouts of the HTTP layer, for tests that listen on a real socket. */
-    http?: HttpLimits;
-  } = {},
-): Promise<Harness> {
-  const store = options.store ?? (await openTestStore());
+export async function openHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const store =
+    options.store ?? (await (options.privateDatabase ? openTestStore() : openWorkerStore()));
   const clock = new TestClock();
   const { deps } = await buildDeps(store, clock, options.limiter);
   deps.twilio = options.twilio;
+  if (options.logger) deps.logger = options.logger;
   const app = await buildApp(deps, options.http);
   const admin = await buildAdminApp(deps, ADMIN_TOKEN, ADMIN_TOKEN, options.http);
   await app.ready();
   await admin.ready();
+  let url = '';
+  if (options.listen) {
+    const server = options.listen === 'app' ? app : admin;
+    await server.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  }
   return {
     app,
     admin,
     deps,
     store,
     clock,
+    url,
     async close() {
       await app.close();
       await admin.close();
+      await deps.limiter.close();
       if (!options.store) await store.close();
     },
   };
 }
 
-/** A harness for the whole test file: opened before its tests, closed after them. */
-export function useHarness(): Harness {
+/** A harness for the enclosing describe block (or the whole file): opened before its tests, closed after them. */
+export function useHarness(options: HarnessOptions = {}): Harness {
   const h = {} as Harness;
   beforeAll(async () => {
-    Object.assign(h, await openHarness());
+    Object.assign(h, await openHarness(options));
   });
   afterAll(async () => {
-    await h.close();
+    await h.close?.();
   });
   return h;
+}
+
+/** Another harness for the length of `fn` (a second process, a differently configured server). */
+export async function withHarness<T>(
+  options: HarnessOptions,
+  fn: (h: Harness) => Promise<T>,
+): Promise<T> {
+  const h = await openHarness(options);
+  try {
+    return await fn(h);
+  } finally {
+    await h.close();
+  }
 }
 
 export function json(res: LightMyRequestResponse): any {

@@ -39,3 +39,26 @@ export async function scratchDatabase(prefix: string, template?: string): Promis
     },
   };
 }
+
+/**
+ * The names of a run's worker databases start so (test/helpers/store.ts's
+ * openWorkerStore): no file closes them, the run's global teardown drops them.
+ */
+export const workerDatabasePrefix = (template: string) => `${template}_worker`;
+
+/** Drops every database on TEST_DATABASE_URL whose name starts with `prefix`. */
+export async function dropDatabases(prefix: string): Promise<void> {
+  const c = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ datname: string }>(
+      'select datname from pg_database where left(datname, length($1)) = $1',
+      [prefix],
+    );
+    for (const { datname } of rows) {
+      await c.query(`drop database if exists "${datname}" with (force)`);
+    }
+  } finally {
+    await c.end();
+  }
+}

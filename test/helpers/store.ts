@@ -1,7 +1,7 @@
 import { openAsBlob } from 'node:fs';
 import { inject, it } from 'vitest';
 import { openStore, type Store } from '../../src/store/db.js';
-import { scratchDatabase } from './scratch-database.js';
+import { scratchDatabase, workerDatabasePrefix } from './scratch-database.js';
 
 export { type ScratchDatabase, scratchDatabase } from './scratch-database.js';
 
@@ -19,12 +19,41 @@ export interface TestStore extends Store {
 }
 
 /**
- * A fresh, migrated database for one test file: an in-memory PGlite loaded
- * from the run's migrated image, or a copy of the run's template database on
+ * A fresh, migrated database of its own: an in-memory PGlite loaded from the
+ * run's migrated image, or a copy of the run's template database on
  * TEST_DATABASE_URL that is dropped on close (test/helpers/global-setup.ts).
  * `migrate()` finds nothing to do on either, as a restarted server would.
+ * Most files share their worker's instead (openWorkerStore).
  */
-export async function openTestStore(): Promise<TestStore> {
+export function openTestStore(): Promise<TestStore> {
+  return openCopy('tracking_test');
+}
+
+let workerStore: Promise<TestStore> | undefined;
+
+/**
+ * The database of this worker process, opened by the first file that asks and
+ * shared by every file it runs after: with `isolate: false` a worker keeps its
+ * modules, so this one, from file to file (vitest.config.ts), and vitest starts
+ * new workers for each project, so a worker sees one store kind. Tests make
+ * their own tenant on it (createTenant); a file that needs the whole database
+ * asks for a private one (`useHarness({ privateDatabase: 'why' })`). Files
+ * cannot close it: it ends with the worker process (PGlite, in memory) or the
+ * run's global teardown drops it (PostgreSQL).
+ */
+export function openWorkerStore(): Promise<TestStore> {
+  workerStore ??= openCopy(workerDatabasePrefix(inject('postgresTemplate'))).then(
+    (store) => ({ ...store, close: async () => {} }),
+    (error) => {
+      workerStore = undefined;
+      throw error;
+    },
+  );
+  return workerStore;
+}
+
+/** A migrated copy of the run's database; on PostgreSQL one named `prefix`_…, dropped on close. */
+async function openCopy(prefix: string): Promise<TestStore> {
   if (storeKind === 'pglite') {
     const store = await openStore({ pgliteImage: await openAsBlob(inject('pgliteImage')) });
     await store.migrate();
@@ -33,7 +62,7 @@ export async function openTestStore(): Promise<TestStore> {
       reopen: async () => ({ ...store, close: async () => {} }),
     };
   }
-  const scratch = await scratchDatabase('tracking_test', inject('postgresTemplate'));
+  const scratch = await scratchDatabase(prefix, inject('postgresTemplate'));
   const open = () => openStore({ databaseUrl: scratch.url, poolSize: 8 });
   const store = await open();
   await store.migrate();

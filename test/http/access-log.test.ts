@@ -1,37 +1,21 @@
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { buildDeps, TestClock } from '../helpers/harness.js';
-import { openTestStore, type TestStore } from '../helpers/store.js';
+import { describe, expect, it } from 'vitest';
+import { useHarness } from '../helpers/harness.js';
 
-let store: TestStore;
-let app: FastifyInstance;
 const lines: Record<string, unknown>[] = [];
-
-beforeAll(async () => {
-  store = await openTestStore();
-  const { deps } = await buildDeps(store, new TestClock());
-  const sink = new Writable({
-    write(chunk, _enc, done) {
-      for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l));
-      done();
-    },
-  });
-  deps.logger = pino({ level: 'info' }, sink);
-  app = await buildApp(deps);
-  await app.ready();
+const sink = new Writable({
+  write(chunk, _enc, done) {
+    for (const l of String(chunk).split('\n')) if (l) lines.push(JSON.parse(l));
+    done();
+  },
 });
-afterAll(async () => {
-  await app.close();
-  await store.close();
-});
+const h = useHarness({ logger: pino({ level: 'info' }, sink) });
 
 describe('access log', () => {
   it('writes one line per request with method, url, status, time and request id', async () => {
     lines.length = 0;
-    const res = await app.inject({
+    const res = await h.app.inject({
       method: 'POST',
       url: '/dni/session',
       headers: { authorization: 'Bearer svc_live_nope', 'x-request-id': 'req-log-1' },

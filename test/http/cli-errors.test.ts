@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, type Env, listenAdmin } from '../helpers/cli.js';
+import { cli, cliEnv, type Env } from '../helpers/cli.js';
 import {
   ADMIN_TOKEN,
   freshCode,
@@ -14,12 +14,12 @@ import {
   useHarness,
 } from '../helpers/harness.js';
 
-const h: Harness = useHarness();
+const h: Harness = useHarness({ listen: 'admin' });
 let url: string;
 let env: Env;
-beforeAll(async () => {
-  url = await listenAdmin(h);
-  env = { ADMIN_URL: url, ADMIN_TOKEN, DATA_DIR: mkdtempSync(join(tmpdir(), 'cli-')) };
+beforeAll(() => {
+  url = h.url;
+  env = cliEnv(h);
 });
 
 const admin = (args: string[]) => cli(args, env);

@@ -4,7 +4,9 @@ import { createTenant, dni, json } from '../helpers/harness.js';
 import { freshContact, grant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 import { recordCall } from '../helpers/reports.js';
 
-const suite = useCliSuite();
+const suite = useCliSuite({
+  privateDatabase: 'org list pages through every organization, newest first, across the database',
+});
 const { admin } = suite;
 
 /** The rows of a human table: header first, cells split on runs of two or more spaces. */

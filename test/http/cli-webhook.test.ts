@@ -3,7 +3,9 @@ import { fieldsOf, useCliSuite } from '../helpers/cli.js';
 import { adminCall, createTenant, type Tenant } from '../helpers/harness.js';
 import { allowPrivateTargets, Receiver, webhookWorker } from '../helpers/webhooks.js';
 
-const suite = useCliSuite();
+const suite = useCliSuite({
+  privateDatabase: "the webhook worker delivers every organization's pending events",
+});
 const { admin, quiet } = suite;
 
 let t: Tenant;

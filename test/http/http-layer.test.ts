@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { HttpLimits } from '../../src/deps.js';
-import { createTenant, type Harness, openHarness, type Tenant } from '../helpers/harness.js';
+import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
 import { head, RawClient } from '../helpers/raw-http.js';
 import { expectSpecShape } from '../helpers/spec-shape.js';
 
@@ -16,17 +16,12 @@ const LIMITS: HttpLimits = { headersTimeoutMs: 300, requestTimeoutMs: 700, shutd
 /** Node checks the timeouts every quarter of the shorter one; the rest is scheduling slack. */
 const SLACK_MS = 75 + 400;
 
-let h: Harness;
+const h = useHarness({ http: LIMITS, listen: 'app' });
 let t: Tenant;
 let port: number;
 beforeAll(async () => {
-  h = await openHarness({ http: LIMITS });
   t = await createTenant(h, { rateLimit: 1_000_000 });
-  await h.app.listen({ port: 0, host: '127.0.0.1' });
-  port = (h.app.server.address() as AddressInfo).port;
-});
-afterAll(async () => {
-  await h?.close();
+  port = Number(new URL(h.url).port);
 });
 
 const auth = () => ({ authorization: `Bearer ${t.key}` });

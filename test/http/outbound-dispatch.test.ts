@@ -13,7 +13,9 @@ import {
 } from '../helpers/outbound.js';
 import { itConcurrently } from '../helpers/store.js';
 
-const h = useHarness();
+const h = useHarness({
+  privateDatabase: "the dispatch worker leases every organization's queued touches",
+});
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 
 async function queued(n = 1): Promise<{ ids: string[]; orgId: string }> {

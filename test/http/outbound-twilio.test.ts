@@ -5,7 +5,9 @@ import { FakeTwilio } from '../helpers/fake-twilio.js';
 import { type Harness, json, useHarness } from '../helpers/harness.js';
 import { outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 
-const h: Harness = useHarness();
+const h: Harness = useHarness({
+  privateDatabase: "the dispatch worker leases every organization's queued touches",
+});
 const fake = new FakeTwilio();
 let carrier: TwilioCarrier;
 beforeAll(async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { adminCall, createTenant, freshNumbers, useHarness } from '../helpers/harness.js';
 
-const h = useHarness();
+const h = useHarness({
+  privateDatabase: "the planner's row count is compared with the whole tracking_numbers table",
+});
 
 /** The planner's row count for tracking_numbers (-1: never analysed) and the real one. */
 async function counts() {

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   MemoryRateLimiter,
   type RateLimiter,
   RedisRateLimiter,
 } from '../../src/domain/rate-limit/limiter.js';
-import { createTenant, dni, type Harness, openHarness } from '../helpers/harness.js';
-import { openTestStore, type TestStore } from '../helpers/store.js';
+import { createTenant, dni, useHarness, withHarness } from '../helpers/harness.js';
 
 // RateLimit-Policy and RateLimit as draft-ietf-httpapi-ratelimit-headers-11 writes them.
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -16,14 +15,6 @@ const limiters: [string, () => RateLimiter][] = [['memory', () => new MemoryRate
 if (redisUrl) {
   limiters.push(['redis', () => redisLimiter(`test:${randomBytes(4).toString('hex')}:`)]);
 }
-
-let store: TestStore;
-beforeAll(async () => {
-  store = await openTestStore();
-});
-afterAll(async () => {
-  await store.close();
-});
 
 type Res = Awaited<ReturnType<typeof dni>>;
 const budget = (res: Res) => [
@@ -34,14 +25,9 @@ const budget = (res: Res) => [
 ];
 
 describe.each(limiters)('RateLimit headers on POST /dni/session (%s counters)', (_n, make) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ store, limiter: make() });
+  const h = useHarness({ limiter: make() });
+  beforeAll(() => {
     h.clock.set('2026-03-02T15:00:20.000Z');
-  });
-  afterAll(async () => {
-    await h.deps.limiter.close();
-    await h.close();
   });
 
   it('counts down on 201s and agrees with Retry-After on the 429', async () => {
@@ -91,28 +77,23 @@ describe.each(limiters)('RateLimit headers on POST /dni/session (%s counters)', 
 describe('two processes sharing Redis', () => {
   it.runIf(redisUrl)('count one budget and show it from either process', async () => {
     const prefix = `test:${randomBytes(4).toString('hex')}:`;
-    const a = await openHarness({ store, limiter: redisLimiter(prefix) });
-    const t = await createTenant(a, { rateLimit: 3 });
-    // Opened after the tenant exists, so its keyring loads the key at start like a new process.
-    const b = await openHarness({ store, limiter: redisLimiter(prefix) });
-    try {
-      for (const h of [a, b]) h.clock.set('2026-03-02T15:00:30.000Z');
-      const order = [a, b, a, b];
-      const seen = [];
-      for (const [i, h] of order.entries()) {
-        seen.push(budget(await dni(h, t.key, { campaign_code: t.code, visitor_id: `p${i}` })));
-      }
-      expect(seen).toEqual([
-        [201, '"default";q=3;w=60', '"default";r=2;t=30', undefined],
-        [201, '"default";q=3;w=60', '"default";r=1;t=30', undefined],
-        [201, '"default";q=3;w=60', '"default";r=0;t=30', undefined],
-        [429, '"default";q=3;w=60', '"default";r=0;t=30', '30'],
-      ]);
-    } finally {
-      for (const h of [a, b]) {
-        await h.deps.limiter.close();
-        await h.close();
-      }
-    }
+    await withHarness({ limiter: redisLimiter(prefix) }, async (a) => {
+      const t = await createTenant(a, { rateLimit: 3 });
+      // Opened after the tenant exists, so its keyring loads the key at start like a new process.
+      await withHarness({ store: a.store, limiter: redisLimiter(prefix) }, async (b) => {
+        for (const h of [a, b]) h.clock.set('2026-03-02T15:00:30.000Z');
+        const order = [a, b, a, b];
+        const seen = [];
+        for (const [i, h] of order.entries()) {
+          seen.push(budget(await dni(h, t.key, { campaign_code: t.code, visitor_id: `p${i}` })));
+        }
+        expect(seen).toEqual([
+          [201, '"default";q=3;w=60', '"default";r=2;t=30', undefined],
+          [201, '"default";q=3;w=60', '"default";r=1;t=30', undefined],
+          [201, '"default";q=3;w=60', '"default";r=0;t=30', undefined],
+          [429, '"default";q=3;w=60', '"default";r=0;t=30', '30'],
+        ]);
+      });
+    });
   });
 });

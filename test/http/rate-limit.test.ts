@@ -1,21 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   MemoryRateLimiter,
   type RateLimiter,
   RedisRateLimiter,
 } from '../../src/domain/rate-limit/limiter.js';
-import {
-  ADMIN_TOKEN,
-  adminCall,
-  createTenant,
-  dni,
-  type Harness,
-  json,
-  openHarness,
-} from '../helpers/harness.js';
-import { openTestStore, type TestStore } from '../helpers/store.js';
+import { ADMIN_TOKEN, adminCall, createTenant, dni, json, useHarness } from '../helpers/harness.js';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const limiters: [string, () => RateLimiter][] = [['memory', () => new MemoryRateLimiter()]];
@@ -26,24 +17,11 @@ if (redisUrl) {
   ]);
 }
 
-let store: TestStore;
-beforeAll(async () => {
-  store = await openTestStore();
-});
-afterAll(async () => {
-  await store.close();
-});
-
 describe.each(limiters)('POST /dni/session rate limit (%s counters)', (_name, makeLimiter) => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await openHarness({ store, limiter: makeLimiter() });
+  const h = useHarness({ limiter: makeLimiter() });
+  beforeAll(() => {
     // The middle of a minute, so a burst stays inside one window.
     h.clock.set('2026-03-02T15:00:20.000Z');
-  });
-  afterAll(async () => {
-    await h.deps.limiter.close();
-    await h.close();
   });
 
   const burst = async (key: string, code: string, n: number) => {

@@ -15,7 +15,9 @@ import {
   webhookWorker,
 } from '../helpers/webhooks.js';
 
-const h = useHarness();
+const h = useHarness({
+  privateDatabase: "the retention job and the webhook worker work on every organization's rows",
+});
 const DAY_S = 86_400;
 const receivers: Receiver[] = [];
 afterAll(async () => {

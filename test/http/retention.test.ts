@@ -14,7 +14,7 @@ import {
 import { freshContact, grant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 import { countRows, testRetention } from '../helpers/retention.js';
 
-const h = useHarness();
+const h = useHarness({ privateDatabase: "the retention job prunes every organization's rows" });
 const DAY_S = 86_400;
 
 const retention = (o: Partial<RetentionConfig> = {}) => testRetention(h, o);

@@ -7,7 +7,7 @@ import {
   SimulatedRndChecker,
 } from '../../src/domain/rnd/checker.js';
 import { RndRefresher } from '../../src/domain/rnd/refresh.js';
-import { type Harness, json, openHarness } from '../helpers/harness.js';
+import { json, useHarness } from '../helpers/harness.js';
 import {
   freshContact,
   grant,
@@ -22,7 +22,10 @@ const queries: { tn: string; date: string; auth: string | undefined }[] = [];
 let failNext = 0;
 let server: Server;
 let baseUrl: string;
-let h: Harness;
+const h = useHarness({
+  privateDatabase:
+    "the RND refresher checks every organization's consents; its answers are not per organization",
+});
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -43,11 +46,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  h = await openHarness();
   h.clock.set(WEEKDAY_MORNING_ET);
 });
 afterAll(async () => {
-  await h.close();
   await new Promise((r) => server.close(r));
 });
 

@@ -14,7 +14,9 @@ import {
   WEEKDAY_MORNING_ET,
 } from '../helpers/outbound.js';
 
-const h: Harness = useHarness();
+const h: Harness = useHarness({
+  privateDatabase: "/readyz reads every organization's national list dates",
+});
 beforeAll(async () => {
   h.clock.set(WEEKDAY_MORNING_ET);
 });

@@ -3,17 +3,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TwilioCarrier } from '../../src/domain/dispatch/carriers/twilio.js';
 import { worker } from '../helpers/dispatch.js';
 import { FakeTwilio } from '../helpers/fake-twilio.js';
-import { type Harness, json, openHarness } from '../helpers/harness.js';
+import { json, useHarness } from '../helpers/harness.js';
 import { outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 import { auditRows } from '../helpers/reports.js';
 import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
 import { parseXml } from '../helpers/xml.js';
 
-let h: Harness;
+const h = useHarness({
+  twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE },
+  privateDatabase: "the dispatch worker leases every organization's queued touches",
+});
 const fake = new FakeTwilio();
 let carrier: TwilioCarrier;
 beforeAll(async () => {
-  h = await openHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
   carrier = new TwilioCarrier({
     accountSid: 'ACtest',
     authToken: TWILIO_TOKEN,
@@ -24,7 +26,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.stop();
-  await h.close();
 });
 beforeEach(() => {
   h.clock.set(WEEKDAY_MORNING_ET);

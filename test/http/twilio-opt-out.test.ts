@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ScriptedCarrier, worker } from '../helpers/dispatch.js';
-import { adminCall, type Harness, json, openHarness } from '../helpers/harness.js';
+import { adminCall, json, useHarness, withHarness } from '../helpers/harness.js';
 import {
   adminInject,
   freshContact,
@@ -19,12 +19,10 @@ import {
   twilioPost,
 } from '../helpers/twilio-webhook.js';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
-});
-afterAll(async () => {
-  await h.close();
+const h = useHarness({
+  twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE },
+  privateDatabase:
+    "the dispatch worker leases every organization's queued touches; every consent event is counted",
 });
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 
@@ -157,8 +155,7 @@ describe('STOP by text', () => {
   });
 
   it('answers 503 carrier_not_configured without TWILIO_AUTH_TOKEN or PUBLIC_BASE_URL', async () => {
-    const bare = await openHarness({ store: h.store });
-    try {
+    await withHarness({ store: h.store }, async (bare) => {
       const t = await tenant();
       for (const path of [PATH, '/carrier/twilio/optout?touch=tch_x']) {
         const res = await twilioPost(bare, path, smsParams(t.contact, t.callerId, 'STOP'));
@@ -166,9 +163,7 @@ describe('STOP by text', () => {
         expect(json(res)).toEqual({ detail: 'carrier_not_configured' });
       }
       expect((await events(t.orgId, t.contact)).map((e) => e.kind)).toEqual(['grant']);
-    } finally {
-      await bare.close();
-    }
+    });
   });
 
   it('answers 400 without MessageSid, From or To, and storing nothing', async () => {

@@ -1,13 +1,14 @@
 import twilio from 'twilio';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   adminCall,
   createTenant,
   dni,
   type Harness,
   json,
-  openHarness,
   type Tenant,
+  useHarness,
+  withHarness,
 } from '../helpers/harness.js';
 import { auditRows } from '../helpers/reports.js';
 import { itConcurrently } from '../helpers/store.js';
@@ -17,13 +18,7 @@ const TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const BASE = 'https://calls.example.com';
 const FORWARD = '+13125550199';
 
-let h: Harness;
-beforeAll(async () => {
-  h = await openHarness({ twilio: { authToken: TOKEN, publicBaseUrl: BASE } });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = useHarness({ twilio: { authToken: TOKEN, publicBaseUrl: BASE } });
 
 let sidSeq = 0;
 const newSid = () => `CA${(Date.now() * 1000 + sidSeq++).toString(16).padStart(32, '0')}`;
@@ -222,8 +217,7 @@ describe('signature', () => {
 
   it('answers 503 and stores nothing when no auth token is configured', async () => {
     const t = await forwardingTenant();
-    const off = await openHarness({ store: h.store });
-    try {
+    await withHarness({ store: h.store }, async (off) => {
       const params = voiceParams(t.numbers[0]!);
       for (const path of ['/carrier/twilio/voice', '/carrier/twilio/status']) {
         const res = await twilioPost(path, params, { app: off });
@@ -231,9 +225,7 @@ describe('signature', () => {
         expect(res.body).toBe('{"detail":"carrier_not_configured"}');
       }
       expect(await callsOf(t.orgId)).toHaveLength(0);
-    } finally {
-      await off.close();
-    }
+    });
   });
 });
 

@@ -3,16 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import twilio from 'twilio';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN_TOKEN,
-  adminCall,
-  createTenant,
-  dni,
-  type Harness,
-  json,
-  openHarness,
-} from '../helpers/harness.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, adminCall, createTenant, dni, json, useHarness } from '../helpers/harness.js';
 import { report } from '../helpers/reports.js';
 import {
   allowPrivateTargets,
@@ -25,14 +17,13 @@ import {
 const TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const BASE = 'https://calls.example.com';
 
-let h: Harness;
-const receivers: Receiver[] = [];
-beforeAll(async () => {
-  h = await openHarness({ twilio: { authToken: TOKEN, publicBaseUrl: BASE } });
-  allowPrivateTargets(h);
+const h = useHarness({
+  twilio: { authToken: TOKEN, publicBaseUrl: BASE },
+  privateDatabase: "the webhook worker delivers every organization's pending events",
 });
-afterAll(async () => {
-  await h.close();
+const receivers: Receiver[] = [];
+beforeAll(() => {
+  allowPrivateTargets(h);
 });
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));

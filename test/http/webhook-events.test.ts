@@ -17,7 +17,10 @@ import {
   webhookWorker,
 } from '../helpers/webhooks.js';
 
-const h = useHarness();
+const h = useHarness({
+  privateDatabase:
+    "the webhook worker delivers every organization's pending events and the dispatch worker its touches",
+});
 let r: Receiver;
 beforeEach(async () => {
   h.clock.set(WEEKDAY_MORNING_ET);

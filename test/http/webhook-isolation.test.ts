@@ -7,7 +7,9 @@ import {
   webhookWorker,
 } from '../helpers/webhooks.js';
 
-const h = useHarness();
+const h = useHarness({
+  privateDatabase: "the webhook worker delivers every organization's pending events",
+});
 const receivers: Receiver[] = [];
 afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()));
