@@ -23,6 +23,7 @@ import { createMetrics } from './http/metrics.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';
+import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
@@ -200,7 +201,7 @@ export function suppressionListCheck(store: Store, clock: Clock): ReadinessCheck
 /** A webhook delivery worker (also used by src/worker.ts); stop() also closes its connections. */
 export function createWebhookWorker(
   config: Config,
-  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
+  deps: Pick<AppDeps, 'repos' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
 ): WebhookWorker {
   const w = config.webhooks;
   const sender = new WebhookSender({
@@ -235,6 +236,7 @@ export function createWebhookWorker(
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
+  const repos = createRepositories(store);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
   const { limiter, readiness } = openLimiter(config, store, logger);
@@ -252,7 +254,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   // The schedule runs where the dispatch worker runs; grants trigger a check in any process.
   if (config.worker) rnd?.start();
   const webhookWorker = config.worker
-    ? createWebhookWorker(config, { store, clock, logger, metrics })
+    ? createWebhookWorker(config, { repos, clock, logger, metrics })
     : null;
   logger.info(
     {
@@ -265,6 +267,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   );
   return {
     store,
+    repos,
     keyring,
     limiter,
     clock,

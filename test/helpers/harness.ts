@@ -10,6 +10,7 @@ import { suppressionListNotes } from '../../src/domain/suppression/freshness.js'
 import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { poolUsage } from '../../src/store/repos/dni.js';
+import { createRepositories } from '../../src/store/repos/index.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
 import { openTestStore, type TestStore } from './store.js';
 
@@ -55,6 +56,7 @@ export async function buildDeps(
   sync.stop();
   const deps: AppDeps = {
     store,
+    repos: createRepositories(store),
     keyring,
     limiter,
     clock,

@@ -11,7 +11,7 @@ import { DniSessionBody, dniSessionSchema } from './schema.js';
 export function dniSessionRoute(app: FastifyInstance, deps: AppDeps): void {
   const now = () => deps.clock.now();
   const alerts = new PoolAlerts(
-    deps.store,
+    deps.repos,
     (deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS).poolAlertIntervalMs,
     deps.logger,
   );

@@ -1,0 +1,13 @@
+import type { BuyerReportRepository } from './buyer-reports/ports.js';
+import type { DeliveryRepository, PoolAlertRepository, WebhookEmitters } from './webhooks/ports.js';
+
+/**
+ * Every repository interface the domain declares, in one object: what src/store/repos/index.ts
+ * builds once at start-up and the wiring passes on (`AppDeps.repos`). Each service takes only
+ * its own capability's interface.
+ */
+export interface Repositories
+  extends BuyerReportRepository,
+    WebhookEmitters,
+    PoolAlertRepository,
+    DeliveryRepository {}

@@ -1,0 +1,72 @@
+import type { Executor as Handle, Transaction } from '../../domain/ports.js';
+import type { Repositories } from '../../domain/repositories.js';
+import type { Db, Executor, Store, Tx } from '../db.js';
+import { writeAudit } from './audit.js';
+import {
+  findReport,
+  findReportCampaign,
+  insertReport,
+  lockCallOfCampaign,
+  setCallDisposition,
+} from './buyer-reports.js';
+import { claimDeliveries, recordAttempt } from './webhook-deliveries.js';
+import {
+  emitBuyerReport,
+  emitCallCompleted,
+  emitCallReceived,
+  emitConsentRevoked,
+  emitPoolExhausted,
+  emitTouchFinal,
+  emitTouchQueued,
+} from './webhook-emitters.js';
+import { poolSizeOf } from './webhooks.js';
+
+/**
+ * A repository function as the domain sees it: the store's executor becomes the domain's opaque
+ * handle (a transaction where the function needs one). Only the type changes: the domain hands
+ * back the very object the store gave it (`db`, or `tx` in `transaction`).
+ */
+type Ported<F> = F extends (ex: infer E, ...args: infer A) => infer R
+  ? (ex: [Db] extends [E] ? Handle : Transaction, ...args: A) => R
+  : never;
+
+function port<F extends (ex: Tx, ...args: never[]) => unknown>(f: F): Ported<F> {
+  return f as unknown as Ported<F>;
+}
+
+/**
+ * The domain's repositories over one store, built once at start-up: no allocation per request.
+ * `satisfies` checks every function against the interface the domain declared for it.
+ */
+export function createRepositories(store: Store): Repositories {
+  const repos = {
+    db: store.db as unknown as Handle,
+    // Looked up per call: the store's transaction wrapper retries deadlocks (src/store/db.ts).
+    transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
+      store.db.transaction(fn as unknown as (tx: Tx) => Promise<T>),
+    writeAudit: port(writeAudit),
+
+    findReportCampaign: port(findReportCampaign),
+    lockCallOfCampaign: port(lockCallOfCampaign),
+    findReport: port(findReport),
+    insertReport: port(insertReport),
+    setCallDisposition: port(setCallDisposition),
+
+    emitCallReceived: port(emitCallReceived),
+    emitCallCompleted: port(emitCallCompleted),
+    emitBuyerReport: port(emitBuyerReport),
+    emitTouchQueued: port(emitTouchQueued),
+    emitTouchFinal: port(emitTouchFinal),
+    emitConsentRevoked: port(emitConsentRevoked),
+    emitPoolExhausted: port(emitPoolExhausted),
+    poolSizeOf: port(poolSizeOf),
+    claimDeliveries: (c: Parameters<typeof claimDeliveries>[1]) => claimDeliveries(store, c),
+    recordAttempt: (...a: DropFirst<Parameters<typeof recordAttempt>>) =>
+      recordAttempt(store, ...a),
+  } satisfies Repositories;
+  return repos;
+}
+
+type DropFirst<T extends unknown[]> = T extends [unknown, ...infer R] ? R : never;
+
+export type { Executor };
