@@ -1,4 +1,8 @@
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
+import type { PoolSizingRepository } from './dni/ports.js';
+import type { ExportRepository } from './exports/ports.js';
+import type { RndRepository } from './rnd/ports.js';
+import type { ListFreshnessRepository, SuppressionImportRepository } from './suppression/ports.js';
 import type { DeliveryRepository, PoolAlertRepository, WebhookEmitters } from './webhooks/ports.js';
 
 /**
@@ -10,4 +14,9 @@ export interface Repositories
   extends BuyerReportRepository,
     WebhookEmitters,
     PoolAlertRepository,
-    DeliveryRepository {}
+    DeliveryRepository,
+    ExportRepository,
+    ListFreshnessRepository,
+    SuppressionImportRepository,
+    RndRepository,
+    PoolSizingRepository {}

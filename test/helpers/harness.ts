@@ -54,17 +54,18 @@ export async function buildDeps(
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, 60_000, pino({ level: 'silent' }));
   sync.stop();
+  const repos = createRepositories(store);
   const deps: AppDeps = {
     store,
-    repos: createRepositories(store),
+    repos,
     keyring,
     limiter,
     clock,
     metrics: createMetrics(
       () => poolUsage(store, new Date(clock.now())),
-      cachedPoolSizing(store, () => clock.now()),
+      cachedPoolSizing(repos, () => clock.now()),
       () => clock.now(),
-      () => suppressionListNotes(store.db, clock.now()),
+      () => suppressionListNotes(repos, clock.now()),
     ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };

@@ -35,7 +35,7 @@ export function exportRoutes(admin: FastifyInstance, deps: AppDeps): void {
         { format: ExportFormat; since: string }
       >(req);
       await getOrg(deps.store.db, params.org_id);
-      const opened = await openConversionExport(deps.store.db, {
+      const opened = await openConversionExport(deps.repos, {
         orgId: params.org_id,
         campaignCode: params.code,
         format: query.format,

@@ -84,7 +84,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
         const nowMs = deps.clock.now();
         // An empty body never reaches the parser: an empty file.
         const body = (req.body as Readable | undefined) ?? Readable.from([]);
-        return importSuppressionList(deps.store, body, {
+        return importSuppressionList(deps.repos, body, {
           orgId: params.org_id,
           list: params.list,
           mode: query.mode ?? 'add',

@@ -9,6 +9,17 @@ import {
   lockCallOfCampaign,
   setCallDisposition,
 } from './buyer-reports.js';
+import { conversionRows, countConversions, findExportCampaign } from './exports.js';
+import { campaignsWithPool, observePool } from './pool-health.js';
+import {
+  deleteBatch,
+  dueRndChecks,
+  nationalListDates,
+  recordImport,
+  removeUntouched,
+  saveRndAnswer,
+  upsertBatch,
+} from './suppression.js';
 import { claimDeliveries, recordAttempt } from './webhook-deliveries.js';
 import {
   emitBuyerReport,
@@ -63,6 +74,22 @@ export function createRepositories(store: Store): Repositories {
     claimDeliveries: (c: Parameters<typeof claimDeliveries>[1]) => claimDeliveries(store, c),
     recordAttempt: (...a: DropFirst<Parameters<typeof recordAttempt>>) =>
       recordAttempt(store, ...a),
+
+    findExportCampaign: port(findExportCampaign),
+    countConversions: port(countConversions),
+    conversionRows: port(conversionRows),
+
+    nationalListDates: port(nationalListDates),
+    upsertBatch: port(upsertBatch),
+    deleteBatch: port(deleteBatch),
+    removeUntouched: port(removeUntouched),
+    recordImport: port(recordImport),
+    saveRndAnswer: port(saveRndAnswer),
+    dueRndChecks: (before: Date, limit: number) => dueRndChecks(store, before, limit),
+
+    campaignsWithPool: () => campaignsWithPool(store),
+    observePool: (campaignId: string, since: Date, now: Date) =>
+      observePool(store, campaignId, since, now),
   } satisfies Repositories;
   return repos;
 }
