@@ -1,6 +1,9 @@
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
+import type { InboundCallRepository, OptOutRepository } from './carrier-inbound/ports.js';
+import type { ConsentRepository } from './consents/ports.js';
 import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
+import type { TouchRepository } from './outbound/ports.js';
 import type { RndRepository } from './rnd/ports.js';
 import type { ListFreshnessRepository, SuppressionImportRepository } from './suppression/ports.js';
 import type { DeliveryRepository, PoolAlertRepository, WebhookEmitters } from './webhooks/ports.js';
@@ -19,4 +22,8 @@ export interface Repositories
     ListFreshnessRepository,
     SuppressionImportRepository,
     RndRepository,
-    PoolSizingRepository {}
+    PoolSizingRepository,
+    ConsentRepository,
+    TouchRepository,
+    InboundCallRepository,
+    OptOutRepository {}

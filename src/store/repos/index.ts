@@ -9,7 +9,12 @@ import {
   lockCallOfCampaign,
   setCallDisposition,
 } from './buyer-reports.js';
+import { recordInboundCall } from './calls.js';
+import { findCarrierCall, lockCarrierCall, setCarrierCallStatus } from './carrier-calls.js';
+import { appendConsentEvents, contactHistory } from './consents.js';
 import { conversionRows, countConversions, findExportCampaign } from './exports.js';
+import { releaseKey, reserveKey } from './idempotency.js';
+import { ownersOfNumber, touchForKeypress } from './opt-outs.js';
 import { campaignsWithPool, observePool } from './pool-health.js';
 import {
   deleteBatch,
@@ -18,8 +23,15 @@ import {
   recordImport,
   removeUntouched,
   saveRndAnswer,
+  suppressionFacts,
   upsertBatch,
 } from './suppression.js';
+import {
+  contactState,
+  findCampaign as findTouchCampaign,
+  lockContact,
+  recordDecision,
+} from './touches.js';
 import { claimDeliveries, recordAttempt } from './webhook-deliveries.js';
 import {
   emitBuyerReport,
@@ -90,6 +102,24 @@ export function createRepositories(store: Store): Repositories {
     campaignsWithPool: () => campaignsWithPool(store),
     observePool: (campaignId: string, since: Date, now: Date) =>
       observePool(store, campaignId, since, now),
+
+    appendConsentEvents: port(appendConsentEvents),
+    contactHistory: port(contactHistory),
+
+    findTouchCampaign: port(findTouchCampaign),
+    contactState: port(contactState),
+    suppressionFacts: port(suppressionFacts),
+    lockContact: port(lockContact),
+    recordDecision: port(recordDecision),
+    reserveKey: (...a: DropFirst<Parameters<typeof reserveKey>>) => reserveKey(store, ...a),
+    releaseKey: (...a: DropFirst<Parameters<typeof releaseKey>>) => releaseKey(store, ...a),
+
+    lockCarrierCall: port(lockCarrierCall),
+    findCarrierCall: port(findCarrierCall),
+    setCarrierCallStatus: port(setCarrierCallStatus),
+    recordInboundCall: port(recordInboundCall),
+    ownersOfNumber: port(ownersOfNumber),
+    touchForKeypress: port(touchForKeypress),
   } satisfies Repositories;
   return repos;
 }
