@@ -72,12 +72,12 @@ export interface Runtime extends AppDeps {
 /** A dispatch worker over the configured carrier (also used by src/worker.ts). */
 export function createWorker(
   config: Config,
-  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
+  deps: Pick<AppDeps, 'repos' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
 ): DispatchWorker {
   return new DispatchWorker(
     {
       ...deps,
-      carrier: createCarrier(config, deps.store, deps.clock),
+      carrier: createCarrier(config, deps.repos, deps.clock),
       logger: deps.logger.child({ component: 'dispatch' }),
     },
     {
@@ -250,7 +250,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
   readiness.push(suppressionListCheck(repos, clock));
   warnOnTableCoverage(logger, clock.now());
-  const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
+  const worker = config.worker ? createWorker(config, { repos, clock, logger, metrics }) : null;
   const rnd = createRndRefresher(config, { repos, clock, logger });
   // The schedule runs where the dispatch worker runs; grants trigger a check in any process.
   if (config.worker) rnd?.start();

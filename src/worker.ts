@@ -16,8 +16,8 @@ async function main(): Promise<void> {
   const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4)).catch(
     (err: unknown) => exitOnStartupFailure('worker failed to start', err, config),
   );
-  const worker = createWorker(config, { store, clock: systemClock, logger });
   const repos = createRepositories(store);
+  const worker = createWorker(config, { repos, clock: systemClock, logger });
   const webhooks = createWebhookWorker(config, { repos, clock: systemClock, logger });
   worker.start();
   webhooks.start();

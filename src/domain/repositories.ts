@@ -1,6 +1,7 @@
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
 import type { InboundCallRepository, OptOutRepository } from './carrier-inbound/ports.js';
 import type { ConsentRepository } from './consents/ports.js';
+import type { DispatchRepository, SimulatedMessageRepository } from './dispatch/ports.js';
 import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
 import type { TouchRepository } from './outbound/ports.js';
@@ -26,4 +27,6 @@ export interface Repositories
     ConsentRepository,
     TouchRepository,
     InboundCallRepository,
-    OptOutRepository {}
+    OptOutRepository,
+    DispatchRepository,
+    SimulatedMessageRepository {}

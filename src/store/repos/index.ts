@@ -12,10 +12,12 @@ import {
 import { recordInboundCall } from './calls.js';
 import { findCarrierCall, lockCarrierCall, setCarrierCallStatus } from './carrier-calls.js';
 import { appendConsentEvents, contactHistory } from './consents.js';
+import { claimJobs, recordOutcome } from './dispatch.js';
 import { conversionRows, countConversions, findExportCampaign } from './exports.js';
 import { releaseKey, reserveKey } from './idempotency.js';
 import { ownersOfNumber, touchForKeypress } from './opt-outs.js';
 import { campaignsWithPool, observePool } from './pool-health.js';
+import { recordSimulatedMessage } from './simulated-messages.js';
 import {
   deleteBatch,
   dueRndChecks,
@@ -120,6 +122,11 @@ export function createRepositories(store: Store): Repositories {
     recordInboundCall: port(recordInboundCall),
     ownersOfNumber: port(ownersOfNumber),
     touchForKeypress: port(touchForKeypress),
+
+    claimJobs: (c: Parameters<typeof claimJobs>[1]) => claimJobs(store, c),
+    recordOutcome: (...a: DropFirst<Parameters<typeof recordOutcome>>) =>
+      recordOutcome(store, ...a),
+    recordSimulatedMessage: port(recordSimulatedMessage),
   } satisfies Repositories;
   return repos;
 }
