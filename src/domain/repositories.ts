@@ -1,3 +1,4 @@
+import type { CampaignRepository, WebhookEndpointRepository } from './admin/ports.js';
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
 import type { InboundCallRepository, OptOutRepository } from './carrier-inbound/ports.js';
 import type { ConsentRepository } from './consents/ports.js';
@@ -29,4 +30,6 @@ export interface Repositories
     InboundCallRepository,
     OptOutRepository,
     DispatchRepository,
-    SimulatedMessageRepository {}
+    SimulatedMessageRepository,
+    CampaignRepository,
+    WebhookEndpointRepository {}

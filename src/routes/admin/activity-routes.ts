@@ -60,7 +60,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         PageQ & RangeQ & { campaign?: string; status?: string; attribution?: string }
       >(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listCalls(db, params.org_id, {
         limit: query.limit + 1,
         after,
@@ -84,7 +84,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     },
     async (req) => {
       const { params } = validated<OrgP & { call_id: string }, unknown>(req);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const call = await findCall(db, params.org_id, params.call_id);
       if (!call) throw errors.callNotFound();
       return callView(call);
@@ -111,7 +111,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
           RangeQ & { campaign?: string; status?: string; dispatch_status?: string; to?: string }
       >(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listTouches(db, params.org_id, {
         limit: query.limit + 1,
         after,
@@ -150,7 +150,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         PageQ & RangeQ & { e164?: string; kind?: string }
       >(req);
       const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listConsentEvents(db, params.org_id, {
         limit: query.limit + 1,
         after: after === undefined ? undefined : Number(after),

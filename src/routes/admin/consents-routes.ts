@@ -59,7 +59,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const record = async (req: FastifyRequest, orgId: string, event: NewConsentEvent) => {
     const nowMs = deps.clock.now();
     const at = new Date(nowMs);
-    await getOrg(deps.store.db, orgId);
+    await getOrg(deps.repos, orgId);
     return deps.repos.transaction(async (tx) => {
       const by = { orgId, actor: ACTOR, requestId: req.id, at };
       await recordConsentEvent(deps.repos, tx, by, event);
@@ -78,7 +78,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
     async (req) => {
       const { params } = validated<ConsentP, unknown>(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       return consentView(
         deps.repos,
         deps.repos.db,
@@ -148,7 +148,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
         ?.trim()
         .toLowerCase();
       if (type !== 'text/csv') throw errors.unsupportedMediaType();
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
       const result = await importConsentsCsv(deps.repos, text, {
         orgId: params.org_id,

@@ -34,7 +34,7 @@ export function exportRoutes(admin: FastifyInstance, deps: AppDeps): void {
         unknown,
         { format: ExportFormat; since: string }
       >(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const opened = await openConversionExport(deps.repos, {
         orgId: params.org_id,
         campaignCode: params.code,

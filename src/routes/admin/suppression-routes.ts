@@ -80,7 +80,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
             ?.trim()
             .toLowerCase() ?? '';
         if (!STREAMED_TYPES.includes(type)) throw errors.unsupportedMediaType();
-        await getOrg(deps.store.db, params.org_id);
+        await getOrg(deps.repos, params.org_id);
         const nowMs = deps.clock.now();
         // An empty body never reaches the parser: an empty file.
         const body = (req.body as Readable | undefined) ?? Readable.from([]);
@@ -105,7 +105,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { preHandler: validateRequest({ params: S.OrgIdParams }) },
     async (req) => {
       const { params } = validated<{ org_id: string }, unknown>(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       return { litigator_blocks: await litigatorBlocks(deps.store.db, params.org_id) };
     },
   );
@@ -114,7 +114,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { preHandler: validateRequest({ params: S.OrgIdParams, body: S.SuppressionSettings }) },
     async (req) => {
       const { params, body } = validated<{ org_id: string }, { litigator_blocks: boolean }>(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const at = new Date(deps.clock.now());
       await deps.store.db.transaction(async (tx) => {
         await setLitigatorBlocks(tx, params.org_id, body.litigator_blocks, at);
@@ -150,7 +150,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     async (req) => {
       const { params, query } = validated<ListP, unknown, PageQ & { state?: string }>(req);
       const after = decodeCursor(query.cursor, STORED_NUMBER);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listEntries(deps.store.db, params.org_id, params.list, {
         limit: query.limit + 1,
         after,
@@ -169,7 +169,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { preHandler: validateRequest({ params: S.SuppressionEntryParams }) },
     async (req) => {
       const { params } = validated<EntryP, unknown>(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const e = await getEntry(deps.store.db, params.org_id, params.list, numberOf(params.e164));
       if (!e) throw errors.suppressionEntryNotFound();
       return entryView(params.org_id, e);
@@ -192,7 +192,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       if (params.list === 'state' && !body.state) {
         throw errors.field(['body', 'state'], 'a state list entry needs its state', null);
       }
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const nowMs = deps.clock.now();
       const at = new Date(nowMs);
       const number = numberOf(params.e164);
@@ -236,7 +236,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
     async (req) => {
       const { params, body } = validated<EntryP, { reason: string }>(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const at = new Date(deps.clock.now());
       const number = numberOf(params.e164);
       await deps.store.db.transaction(async (tx) => {

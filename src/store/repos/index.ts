@@ -10,12 +10,23 @@ import {
   setCallDisposition,
 } from './buyer-reports.js';
 import { recordInboundCall } from './calls.js';
+import {
+  analyzeNumbers,
+  campaignNumbers,
+  findCampaign,
+  insertCampaign,
+  insertNumbers,
+  numbersInUse,
+  removeNumbers,
+  updateCampaign,
+} from './campaigns.js';
 import { findCarrierCall, lockCarrierCall, setCarrierCallStatus } from './carrier-calls.js';
 import { appendConsentEvents, contactHistory } from './consents.js';
 import { claimJobs, recordOutcome } from './dispatch.js';
 import { conversionRows, countConversions, findExportCampaign } from './exports.js';
 import { releaseKey, reserveKey } from './idempotency.js';
 import { ownersOfNumber, touchForKeypress } from './opt-outs.js';
+import { findKey, findOrg, insertKey, insertOrg, updateKey, updateOrg } from './orgs.js';
 import { campaignsWithPool, observePool } from './pool-health.js';
 import { recordSimulatedMessage } from './simulated-messages.js';
 import {
@@ -44,7 +55,14 @@ import {
   emitTouchFinal,
   emitTouchQueued,
 } from './webhook-emitters.js';
-import { poolSizeOf } from './webhooks.js';
+import {
+  deleteEndpoint,
+  getEndpoint,
+  insertEndpoint,
+  listEndpoints,
+  poolSizeOf,
+  updateEndpoint,
+} from './webhooks.js';
 
 /**
  * A repository function as the domain sees it: the store's executor becomes the domain's opaque
@@ -127,6 +145,26 @@ export function createRepositories(store: Store): Repositories {
     recordOutcome: (...a: DropFirst<Parameters<typeof recordOutcome>>) =>
       recordOutcome(store, ...a),
     recordSimulatedMessage: port(recordSimulatedMessage),
+
+    findOrg: port(findOrg),
+    insertOrg: port(insertOrg),
+    updateOrg: port(updateOrg),
+    findKey: port(findKey),
+    insertKey: port(insertKey),
+    updateKey: port(updateKey),
+    findCampaign: port(findCampaign),
+    insertCampaign: port(insertCampaign),
+    updateCampaign: port(updateCampaign),
+    campaignNumbers: port(campaignNumbers),
+    numbersInUse: port(numbersInUse),
+    insertNumbers: port(insertNumbers),
+    removeNumbers: port(removeNumbers),
+    analyzeNumbers: port(analyzeNumbers),
+    getEndpoint: port(getEndpoint),
+    listEndpoints: port(listEndpoints),
+    insertEndpoint: port(insertEndpoint),
+    updateEndpoint: port(updateEndpoint),
+    deleteEndpoint: port(deleteEndpoint),
   } satisfies Repositories;
   return repos;
 }
