@@ -1,6 +1,6 @@
 import type { Executor as Handle, Transaction } from '../../domain/ports.js';
 import type { Repositories } from '../../domain/repositories.js';
-import type { Db, Executor, Store, Tx } from '../db.js';
+import type { Db, Store, Tx } from '../db.js';
 import { writeAudit } from './audit.js';
 import {
   findReport,
@@ -170,5 +170,3 @@ export function createRepositories(store: Store): Repositories {
 }
 
 type DropFirst<T extends unknown[]> = T extends [unknown, ...infer R] ? R : never;
-
-export type { Executor };
