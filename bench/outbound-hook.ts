@@ -2,6 +2,7 @@ import { grantEvent } from '../src/domain/consents/consents.js';
 import { executeTouch, type TouchReply } from '../src/domain/outbound/touches.js';
 import type { Store } from '../src/store/db.js';
 import { appendConsentEvents } from '../src/store/repos/consents.js';
+import { createRepositories } from '../src/store/repos/index.js';
 
 /**
  * Hooks for `npm run bench`: the outbound row measures one touch decision and enqueue (the
@@ -46,12 +47,13 @@ export function benchOutboundTouch(
   store: Store,
   seed: { orgId: string; campaignCode: string; contacts: number },
 ): () => Promise<TouchReply> {
+  const repos = createRepositories(store);
   let n = 0;
   return () => {
     const i = n++;
     const pass = Math.floor(i / seed.contacts);
     return executeTouch(
-      store,
+      repos,
       { orgId: seed.orgId, actor: 'bench', requestId: null },
       seed.campaignCode,
       { to_e164: benchContact(i % seed.contacts), channel: 'sms', consent_basis: 'pewc' },

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { importSuppressionList } from '../src/domain/suppression/import.js';
 import { openStore } from '../src/store/db.js';
+import { createRepositories } from '../src/store/repos/index.js';
 
 const n = Number(process.argv[2] ?? 10_000_000);
 const file = join(tmpdir(), `national-${n}.txt`);
@@ -40,7 +41,7 @@ const orgId = `org_bench_${Date.now()}`;
 await store.db.execute(sql`insert into orgs (id, name) values (${orgId}, 'bench')`);
 const started = performance.now();
 let last = 0;
-const summary = await importSuppressionList(store, createReadStream(file), {
+const summary = await importSuppressionList(createRepositories(store), createReadStream(file), {
   orgId,
   list: 'national',
   mode: 'add',

@@ -10,6 +10,7 @@ import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { SessionBatcher } from './domain/dni/batcher.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
+import type { Repositories } from './domain/repositories.js';
 import type { RndRefresher } from './domain/rnd/refresh.js';
 import type { ReadinessCheck } from './http/readiness.js';
 import type { Store } from './store/db.js';
@@ -23,6 +24,8 @@ export const systemClock: Clock = { now: () => Date.now() };
 
 export interface AppDeps {
   store: Store;
+  /** The domain's repositories over `store`, built once (src/store/repos/index.ts). */
+  repos: Repositories;
   keyring: Keyring;
   limiter: RateLimiter;
   clock: Clock;

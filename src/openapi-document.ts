@@ -10,12 +10,14 @@ import { Keyring } from './domain/auth/keyring.js';
 import { MemoryRateLimiter } from './domain/rate-limit/limiter.js';
 import { createMetrics } from './http/metrics.js';
 import { openStore } from './store/db.js';
+import { createRepositories } from './store/repos/index.js';
 
 /** The document, pretty-printed with a final newline. */
 export async function openapiDocument(): Promise<string> {
   const store = await openStore({});
   const app = await buildApp({
     store,
+    repos: createRepositories(store),
     keyring: new Keyring(),
     limiter: new MemoryRateLimiter(),
     clock: systemClock,

@@ -14,6 +14,7 @@ import {
   type RateLimiter,
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
+import type { Repositories } from './domain/repositories.js';
 import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
 import { RndRefresher } from './domain/rnd/refresh.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
@@ -23,6 +24,7 @@ import { createMetrics } from './http/metrics.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';
+import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
@@ -44,7 +46,7 @@ export async function openConfiguredStore(
 /** The configured RND checker, or null when RND_CHECKER=off. */
 export function createRndRefresher(
   config: Config,
-  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'>,
+  deps: Pick<AppDeps, 'repos' | 'clock' | 'logger'>,
 ): RndRefresher | null {
   const r = config.rnd;
   if (r.checker === 'off') return null;
@@ -52,7 +54,7 @@ export function createRndRefresher(
     r.checker === 'fcc'
       ? new FccRndChecker(r.baseUrl as string, r.token as string)
       : new SimulatedRndChecker();
-  return new RndRefresher(deps.store, checker, () => deps.clock.now(), deps.logger, {
+  return new RndRefresher(deps.repos, checker, () => deps.clock.now(), deps.logger, {
     intervalMs: r.intervalMs,
     maxAgeDays: r.refreshDays,
     batch: 500,
@@ -70,12 +72,12 @@ export interface Runtime extends AppDeps {
 /** A dispatch worker over the configured carrier (also used by src/worker.ts). */
 export function createWorker(
   config: Config,
-  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
+  deps: Pick<AppDeps, 'repos' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
 ): DispatchWorker {
   return new DispatchWorker(
     {
       ...deps,
-      carrier: createCarrier(config, deps.store, deps.clock),
+      carrier: createCarrier(config, deps.repos, deps.clock),
       logger: deps.logger.child({ component: 'dispatch' }),
     },
     {
@@ -177,11 +179,11 @@ export function warnOnTableCoverage(logger: Pick<Logger, 'warn'>, nowMs: number)
  * blocks marketing touches: /readyz says so, counting organizations only,
  * since /readyz is on the public port. Which ones: the suppression metrics.
  */
-export function suppressionListCheck(store: Store, clock: Clock): ReadinessCheck {
+export function suppressionListCheck(repos: Repositories, clock: Clock): ReadinessCheck {
   return {
     name: 'suppression_lists',
     async check() {
-      const notes = await suppressionListNotes(store.db, clock.now());
+      const notes = await suppressionListNotes(repos, clock.now());
       if (notes.length === 0) return { status: 'ok' };
       const stale = notes.filter((n) => n.stale).length;
       const soon = notes.length - stale;
@@ -200,7 +202,7 @@ export function suppressionListCheck(store: Store, clock: Clock): ReadinessCheck
 /** A webhook delivery worker (also used by src/worker.ts); stop() also closes its connections. */
 export function createWebhookWorker(
   config: Config,
-  deps: Pick<AppDeps, 'store' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
+  deps: Pick<AppDeps, 'repos' | 'clock' | 'logger'> & Partial<Pick<AppDeps, 'metrics'>>,
 ): WebhookWorker {
   const w = config.webhooks;
   const sender = new WebhookSender({
@@ -235,24 +237,25 @@ export function createWebhookWorker(
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
+  const repos = createRepositories(store);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
   const { limiter, readiness } = openLimiter(config, store, logger);
   const metrics = createMetrics(
     () => poolUsage(store, new Date(clock.now())),
-    cachedPoolSizing(store, () => clock.now()),
+    cachedPoolSizing(repos, () => clock.now()),
     () => clock.now(),
-    () => suppressionListNotes(store.db, clock.now()),
+    () => suppressionListNotes(repos, clock.now()),
   );
   if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
-  readiness.push(suppressionListCheck(store, clock));
+  readiness.push(suppressionListCheck(repos, clock));
   warnOnTableCoverage(logger, clock.now());
-  const worker = config.worker ? createWorker(config, { store, clock, logger, metrics }) : null;
-  const rnd = createRndRefresher(config, { store, clock, logger });
+  const worker = config.worker ? createWorker(config, { repos, clock, logger, metrics }) : null;
+  const rnd = createRndRefresher(config, { repos, clock, logger });
   // The schedule runs where the dispatch worker runs; grants trigger a check in any process.
   if (config.worker) rnd?.start();
   const webhookWorker = config.worker
-    ? createWebhookWorker(config, { store, clock, logger, metrics })
+    ? createWebhookWorker(config, { repos, clock, logger, metrics })
     : null;
   logger.info(
     {
@@ -265,6 +268,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   );
   return {
     store,
+    repos,
     keyring,
     limiter,
     clock,

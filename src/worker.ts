@@ -3,6 +3,7 @@ import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
 import { createWebhookWorker, createWorker, openConfiguredStore } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
+import { createRepositories } from './store/repos/index.js';
 
 /**
  * A dispatch worker and a webhook delivery worker on their own (`npm run worker`), for deployments that run the API with
@@ -15,8 +16,9 @@ async function main(): Promise<void> {
   const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4)).catch(
     (err: unknown) => exitOnStartupFailure('worker failed to start', err, config),
   );
-  const worker = createWorker(config, { store, clock: systemClock, logger });
-  const webhooks = createWebhookWorker(config, { store, clock: systemClock, logger });
+  const repos = createRepositories(store);
+  const worker = createWorker(config, { repos, clock: systemClock, logger });
+  const webhooks = createWebhookWorker(config, { repos, clock: systemClock, logger });
   worker.start();
   webhooks.start();
   logger.info(

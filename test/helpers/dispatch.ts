@@ -24,7 +24,7 @@ export class ScriptedCarrier implements Carrier {
 
 export function worker(h: Harness, carrier: Carrier, options: Partial<WorkerOptions> = {}) {
   return new DispatchWorker(
-    { store: h.store, carrier, clock: h.clock, logger: pino({ level: 'silent' }) },
+    { repos: h.deps.repos, carrier, clock: h.clock, logger: pino({ level: 'silent' }) },
     { backoffBaseMs: 5_000, backoffMaxMs: 60_000, leaseMs: 30_000, maxAttempts: 4, ...options },
   );
 }

@@ -11,6 +11,7 @@ import { suppressionListNotes } from '../../src/domain/suppression/freshness.js'
 import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { poolUsage } from '../../src/store/repos/dni.js';
+import { createRepositories } from '../../src/store/repos/index.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
 import { openTestStore, openWorkerStore, type TestStore } from './store.js';
 
@@ -83,16 +84,18 @@ export async function buildDeps(
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, 60_000, pino({ level: 'silent' }));
   sync.stop();
+  const repos = createRepositories(store);
   const deps: AppDeps = {
     store,
+    repos,
     keyring,
     limiter,
     clock,
     metrics: createMetrics(
       () => poolUsage(store, new Date(clock.now())),
-      cachedPoolSizing(store, () => clock.now()),
+      cachedPoolSizing(repos, () => clock.now()),
       () => clock.now(),
-      () => suppressionListNotes(store.db, clock.now()),
+      () => suppressionListNotes(repos, clock.now()),
     ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };

@@ -89,7 +89,7 @@ export function webhookWorker(
   });
   const worker = new WebhookWorker(
     {
-      store: h.store,
+      repos: h.deps.repos,
       sender,
       clock: h.clock,
       logger: pino({ level: 'silent' }),

@@ -39,7 +39,7 @@ const retry = { outcome: 'failed', retryable: true, error: 'carrier busy' } as c
 describe('simulated carrier', () => {
   it('delivers a queued touch once and records the attempt, the message and the final state', async () => {
     const { ids, orgId } = await queued();
-    const w = worker(h, new SimulatedCarrier(h.store, h.clock));
+    const w = worker(h, new SimulatedCarrier(h.deps.repos, h.clock));
     expect(await w.tick()).toMatchObject({ claimed: 1, delivered: 1 });
     expect(await w.tick()).toMatchObject({ claimed: 0 });
     const row = await touchRow(h, ids[0]!);
@@ -157,7 +157,7 @@ describe('retries', () => {
 describe('leases', () => {
   it('hands a job whose worker died to another after the visibility timeout, without a second message', async () => {
     const { ids } = await queued();
-    const simulated = new SimulatedCarrier(h.store, h.clock);
+    const simulated = new SimulatedCarrier(h.deps.repos, h.clock);
     // Worker A claims and sends, then dies before recording the outcome.
     const [job] = await claimJobs(h.store, {
       nowMs: h.clock.now(),
@@ -232,7 +232,7 @@ describe('leases', () => {
     'lets several workers drain one queue with each touch sent exactly once',
     async () => {
       const { ids } = await queued(30);
-      const simulated = new SimulatedCarrier(h.store, h.clock);
+      const simulated = new SimulatedCarrier(h.deps.repos, h.clock);
       const workers = [1, 2, 3].map(() => worker(h, simulated, { batchSize: 4 }));
       for (let round = 0; round < 20; round++) {
         const reports = await Promise.all(workers.map((w) => w.tick()));

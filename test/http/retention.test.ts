@@ -46,7 +46,7 @@ async function deliveredTouch(h: Harness, t: Tenant, key: string): Promise<strin
     idempotency_key: key,
   });
   expect(res.statusCode).toBe(202);
-  await worker(h, new SimulatedCarrier(h.store, h.clock)).tick();
+  await worker(h, new SimulatedCarrier(h.deps.repos, h.clock)).tick();
   return json(res).touch_id;
 }
 

@@ -89,7 +89,7 @@ describe('FCC RND adapter against a local fake', () => {
 describe('the gate reads stored answers', () => {
   const logger = { warn: () => {} };
   const refresher = () =>
-    new RndRefresher(h.store, new FccRndChecker(baseUrl, 'tok'), () => h.clock.now(), logger, {
+    new RndRefresher(h.deps.repos, new FccRndChecker(baseUrl, 'tok'), () => h.clock.now(), logger, {
       intervalMs: 60_000,
       maxAgeDays: 30,
       batch: 1000,

@@ -224,7 +224,7 @@ describe('staleness notes and metric', () => {
     const org = (await adminCall(h, 'POST', '/admin/orgs', { name: 'Notes' })).org_id;
     await importNationalList(h, org, '', { list_date: '2026-03-02' });
     const mine = async (iso: string) =>
-      (await suppressionListNotes(h.store.db, Date.parse(iso))).filter((n) => n.org_id === org);
+      (await suppressionListNotes(h.deps.repos, Date.parse(iso))).filter((n) => n.org_id === org);
     expect(await mine('2026-03-26T12:00:00Z')).toEqual([]);
     const soon = await mine('2026-03-27T12:00:00Z');
     expect(soon).toEqual([
@@ -256,7 +256,7 @@ describe('staleness notes and metric', () => {
     await importNationalList(h, org, '', { list_date: '2026-03-02' });
     const app = await buildApp({
       ...h.deps,
-      readiness: [storeCheck(h.store), suppressionListCheck(h.store, h.clock)],
+      readiness: [storeCheck(h.store), suppressionListCheck(h.deps.repos, h.clock)],
     });
     const readyz = async (iso: string) => {
       h.clock.set(iso);

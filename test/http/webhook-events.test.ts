@@ -53,7 +53,7 @@ describe('touch events', () => {
     expect(json(blocked).status).toBe('blocked');
     const { worker: hooks } = webhookWorker(h);
     expect(await hooks.tick()).toBe(1);
-    expect(await worker(h, new SimulatedCarrier(h.store, h.clock)).tick()).toMatchObject({
+    expect(await worker(h, new SimulatedCarrier(h.deps.repos, h.clock)).tick()).toMatchObject({
       delivered: 1,
     });
     expect(await hooks.tick()).toBe(1);

@@ -1,23 +1,21 @@
-import { eq } from 'drizzle-orm';
 import { errors } from '../../errors.js';
-import type { Db, Executor } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import { apiKeys, orgs } from '../../store/schema/index.js';
 import type { Keyring } from '../auth/keyring.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../auth/keys.js';
 import { newId } from '../ids.js';
 import { phraseKey } from '../outbound/opt-out-words.js';
+import type { Executor } from '../ports.js';
+import type { ApiKey, Org, OrgRepository } from './ports.js';
 
-export interface AdminContext {
-  db: Db;
+export interface AdminContext<R extends OrgRepository = OrgRepository> {
+  repos: R;
   keyring: Keyring;
   now: () => Date;
   requestId: string | null;
 }
 
 const ACTOR = 'admin';
-type OrgRow = typeof orgs.$inferSelect;
-type KeyRow = typeof apiKeys.$inferSelect;
+type OrgRow = Org;
+type KeyRow = ApiKey;
 
 export const orgView = (o: OrgRow) => ({
   org_id: o.id,
@@ -69,7 +67,7 @@ async function audit(
   id: string,
   detail: Record<string, unknown>,
 ) {
-  await writeAudit(ex, {
+  await ctx.repos.writeAudit(ex, {
     orgId,
     actor: ACTOR,
     action,
@@ -105,51 +103,47 @@ function checkPhrases(input: OrgInput): void {
 export async function createOrg(ctx: AdminContext, input: OrgInput & { name: string }) {
   checkPhrases(input);
   const now = ctx.now();
-  const row = await ctx.db.transaction(async (tx) => {
-    const [o] = await tx
-      .insert(orgs)
-      .values({
-        id: newId('org', now.getTime()),
-        name: input.name,
-        trackingEnabled: input.tracking_enabled ?? false,
-        dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
-        optOutPhrases: input.opt_out_phrases ?? [],
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await audit(tx, ctx, o!.id, 'org.created', 'org', o!.id, { ...input });
-    return o!;
+  const row = await ctx.repos.transaction(async (tx) => {
+    const o = await ctx.repos.insertOrg(tx, {
+      id: newId('org', now.getTime()),
+      name: input.name,
+      trackingEnabled: input.tracking_enabled ?? false,
+      dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
+      optOutPhrases: input.opt_out_phrases ?? [],
+      createdAt: now,
+      updatedAt: now,
+    });
+    await audit(tx, ctx, o.id, 'org.created', 'org', o.id, { ...input });
+    return o;
   });
   syncOrg(ctx, row);
   return orgView(row);
 }
 
-export async function getOrg(db: Executor, orgId: string): Promise<OrgRow> {
-  const [o] = await db.select().from(orgs).where(eq(orgs.id, orgId));
+/** The organization, or 404. `ex`: a transaction the lookup belongs to. */
+export async function getOrg(
+  repos: Pick<OrgRepository, 'db' | 'findOrg'>,
+  orgId: string,
+  ex: Executor = repos.db,
+): Promise<OrgRow> {
+  const o = await repos.findOrg(ex, orgId);
   if (!o) throw errors.orgNotFound();
   return o;
 }
 
 export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInput) {
   checkPhrases(input);
-  const row = await ctx.db.transaction(async (tx) => {
-    await getOrg(tx, orgId);
-    const [o] = await tx
-      .update(orgs)
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.tracking_enabled !== undefined
-          ? { trackingEnabled: input.tracking_enabled }
-          : {}),
-        ...(input.dni_rate_limit_per_minute !== undefined
-          ? { dniRateLimitPerMinute: input.dni_rate_limit_per_minute }
-          : {}),
-        ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
-        updatedAt: ctx.now(),
-      })
-      .where(eq(orgs.id, orgId))
-      .returning();
+  const row = await ctx.repos.transaction(async (tx) => {
+    await getOrg(ctx.repos, orgId, tx);
+    const o = await ctx.repos.updateOrg(tx, orgId, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.tracking_enabled !== undefined ? { trackingEnabled: input.tracking_enabled } : {}),
+      ...(input.dni_rate_limit_per_minute !== undefined
+        ? { dniRateLimitPerMinute: input.dni_rate_limit_per_minute }
+        : {}),
+      ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
+      updatedAt: ctx.now(),
+    });
     await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });
     return o!;
   });
@@ -163,30 +157,33 @@ export interface KeyInput {
   label?: string | null;
 }
 
-async function insertKey(tx: Executor, orgId: string, input: KeyInput, now: Date) {
+async function insertKey(
+  repos: OrgRepository,
+  tx: Executor,
+  orgId: string,
+  input: KeyInput,
+  now: Date,
+) {
   const apiKey = generateApiKey();
-  const [k] = await tx
-    .insert(apiKeys)
-    .values({
-      id: newId('key', now.getTime()),
-      orgId,
-      keyHash: hashApiKey(apiKey),
-      keyPrefix: keyPrefix(apiKey),
-      scopes: [...new Set(input.scopes)],
-      label: input.label ?? null,
-      expiresAt: input.expires_at ? new Date(input.expires_at) : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  return { row: k!, apiKey };
+  const row = await repos.insertKey(tx, {
+    id: newId('key', now.getTime()),
+    orgId,
+    keyHash: hashApiKey(apiKey),
+    keyPrefix: keyPrefix(apiKey),
+    scopes: [...new Set(input.scopes)],
+    label: input.label ?? null,
+    expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { row, apiKey };
 }
 
 export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput) {
   const now = ctx.now();
-  const { row, apiKey } = await ctx.db.transaction(async (tx) => {
-    await getOrg(tx, orgId);
-    const issued = await insertKey(tx, orgId, input, now);
+  const { row, apiKey } = await ctx.repos.transaction(async (tx) => {
+    await getOrg(ctx.repos, orgId, tx);
+    const issued = await insertKey(ctx.repos, tx, orgId, input, now);
     await audit(tx, ctx, orgId, 'key.issued', 'api_key', issued.row.id, {
       scopes: issued.row.scopes,
       expires_at: input.expires_at ?? null,
@@ -198,20 +195,19 @@ export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput
   return { ...keyView(row), api_key: apiKey };
 }
 
-async function getKey(db: Executor, keyId: string): Promise<KeyRow> {
-  const [k] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+async function getKey(repos: OrgRepository, ex: Executor, keyId: string): Promise<KeyRow> {
+  const k = await repos.findKey(ex, keyId);
   if (!k) throw errors.keyNotFound();
   return k;
 }
 
 export async function setKeyScopes(ctx: AdminContext, keyId: string, scopes: string[]) {
-  const row = await ctx.db.transaction(async (tx) => {
-    const before = await getKey(tx, keyId);
-    const [k] = await tx
-      .update(apiKeys)
-      .set({ scopes: [...new Set(scopes)], updatedAt: ctx.now() })
-      .where(eq(apiKeys.id, keyId))
-      .returning();
+  const row = await ctx.repos.transaction(async (tx) => {
+    const before = await getKey(ctx.repos, tx, keyId);
+    const k = await ctx.repos.updateKey(tx, keyId, {
+      scopes: [...new Set(scopes)],
+      updatedAt: ctx.now(),
+    });
     await audit(tx, ctx, before.orgId, 'key.scopes_changed', 'api_key', keyId, {
       from: before.scopes,
       to: k!.scopes,
@@ -224,14 +220,10 @@ export async function setKeyScopes(ctx: AdminContext, keyId: string, scopes: str
 
 export async function revokeKey(ctx: AdminContext, keyId: string) {
   const now = ctx.now();
-  const row = await ctx.db.transaction(async (tx) => {
-    const before = await getKey(tx, keyId);
+  const row = await ctx.repos.transaction(async (tx) => {
+    const before = await getKey(ctx.repos, tx, keyId);
     if (before.revokedAt) return before;
-    const [k] = await tx
-      .update(apiKeys)
-      .set({ revokedAt: now, updatedAt: now })
-      .where(eq(apiKeys.id, keyId))
-      .returning();
+    const k = await ctx.repos.updateKey(tx, keyId, { revokedAt: now, updatedAt: now });
     await audit(tx, ctx, before.orgId, 'key.revoked', 'api_key', keyId, {});
     return k!;
   });
@@ -242,11 +234,12 @@ export async function revokeKey(ctx: AdminContext, keyId: string) {
 /** A new key with the same scopes; the old one keeps working for `graceSeconds`, then stops. */
 export async function rotateKey(ctx: AdminContext, keyId: string, graceSeconds: number) {
   const now = ctx.now();
-  const { oldRow, newRow, apiKey } = await ctx.db.transaction(async (tx) => {
-    const before = await getKey(tx, keyId);
+  const { oldRow, newRow, apiKey } = await ctx.repos.transaction(async (tx) => {
+    const before = await getKey(ctx.repos, tx, keyId);
     if (before.revokedAt || (before.expiresAt && before.expiresAt <= now))
       throw errors.conflict('key_not_active');
     const issued = await insertKey(
+      ctx.repos,
       tx,
       before.orgId,
       {
@@ -257,19 +250,17 @@ export async function rotateKey(ctx: AdminContext, keyId: string, graceSeconds: 
       now,
     );
     const stopAt = new Date(now.getTime() + graceSeconds * 1000);
-    const [old] = await tx
-      .update(apiKeys)
-      .set(
-        graceSeconds === 0
-          ? { revokedAt: now, rotatedTo: issued.row.id, updatedAt: now }
-          : {
-              expiresAt: before.expiresAt && before.expiresAt < stopAt ? before.expiresAt : stopAt,
-              rotatedTo: issued.row.id,
-              updatedAt: now,
-            },
-      )
-      .where(eq(apiKeys.id, keyId))
-      .returning();
+    const old = await ctx.repos.updateKey(
+      tx,
+      keyId,
+      graceSeconds === 0
+        ? { revokedAt: now, rotatedTo: issued.row.id, updatedAt: now }
+        : {
+            expiresAt: before.expiresAt && before.expiresAt < stopAt ? before.expiresAt : stopAt,
+            rotatedTo: issued.row.id,
+            updatedAt: now,
+          },
+    );
     await audit(tx, ctx, before.orgId, 'key.rotated', 'api_key', keyId, {
       new_key_id: issued.row.id,
       grace_seconds: graceSeconds,

@@ -1,20 +1,12 @@
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../config.js';
 import { errors } from '../../errors.js';
-import type { Executor } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import {
-  deleteEndpoint,
-  type Endpoint,
-  getEndpoint,
-  insertEndpoint,
-  listEndpoints,
-  updateEndpoint,
-} from '../../store/repos/webhooks.js';
 import { newId } from '../ids.js';
+import type { Executor } from '../ports.js';
 import { newSecret } from '../webhooks/signing.js';
 import { checkTarget, urlProblem } from '../webhooks/targets.js';
 import type { AdminContext } from './orgs-keys.js';
 import { getOrg } from './orgs-keys.js';
+import type { WebhookEndpoint as Endpoint, WebhookEndpointRepository } from './ports.js';
 
 export interface WebhookInput {
   url?: string;
@@ -58,12 +50,12 @@ const normalEvents = (events: string[]) =>
 
 export class WebhookAdmin {
   constructor(
-    private readonly ctx: AdminContext,
+    private readonly ctx: AdminContext<WebhookEndpointRepository>,
     private readonly settings: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
   ) {}
 
   private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
-    return writeAudit(ex, {
+    return this.ctx.repos.writeAudit(ex, {
       orgId,
       actor: 'admin',
       action,
@@ -76,15 +68,15 @@ export class WebhookAdmin {
   }
 
   async find(orgId: string, id: string): Promise<Endpoint> {
-    await getOrg(this.ctx.db, orgId);
-    const e = await getEndpoint(this.ctx.db, orgId, id);
+    await getOrg(this.ctx.repos, orgId);
+    const e = await this.ctx.repos.getEndpoint(this.ctx.repos.db, orgId, id);
     if (!e) throw errors.webhookNotFound();
     return e;
   }
 
   async list(orgId: string) {
-    await getOrg(this.ctx.db, orgId);
-    const rows = await listEndpoints(this.ctx.db, orgId);
+    await getOrg(this.ctx.repos, orgId);
+    const rows = await this.ctx.repos.listEndpoints(this.ctx.repos.db, orgId);
     return { webhooks: rows.map((e) => webhookView(e, this.ctx.now().getTime())) };
   }
 
@@ -92,12 +84,12 @@ export class WebhookAdmin {
     orgId: string,
     input: Required<Pick<WebhookInput, 'url' | 'events'>> & WebhookInput,
   ) {
-    await getOrg(this.ctx.db, orgId);
+    await getOrg(this.ctx.repos, orgId);
     await checkUrl(input.url, this.settings);
     const now = this.ctx.now();
     const secret = newSecret();
-    return this.ctx.db.transaction(async (tx) => {
-      const e = await insertEndpoint(tx, {
+    return this.ctx.repos.transaction(async (tx) => {
+      const e = await this.ctx.repos.insertEndpoint(tx, {
         id: newId('whk', now.getTime()),
         orgId,
         url: input.url,
@@ -116,8 +108,8 @@ export class WebhookAdmin {
     await this.find(orgId, id);
     if (input.url !== undefined) await checkUrl(input.url, this.settings);
     const now = this.ctx.now();
-    return this.ctx.db.transaction(async (tx) => {
-      const e = await updateEndpoint(tx, orgId, id, {
+    return this.ctx.repos.transaction(async (tx) => {
+      const e = await this.ctx.repos.updateEndpoint(tx, orgId, id, {
         ...(input.url !== undefined ? { url: input.url } : {}),
         ...(input.events !== undefined ? { events: normalEvents(input.events) } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
@@ -142,8 +134,8 @@ export class WebhookAdmin {
     const now = this.ctx.now();
     const secret = newSecret();
     const until = new Date(now.getTime() + graceSeconds * 1000);
-    return this.ctx.db.transaction(async (tx) => {
-      const e = await updateEndpoint(tx, orgId, id, {
+    return this.ctx.repos.transaction(async (tx) => {
+      const e = await this.ctx.repos.updateEndpoint(tx, orgId, id, {
         secret,
         previousSecret: graceSeconds > 0 ? old.secret : null,
         previousSecretUntil: graceSeconds > 0 ? until : null,
@@ -157,8 +149,8 @@ export class WebhookAdmin {
 
   async remove(orgId: string, id: string) {
     await this.find(orgId, id);
-    return this.ctx.db.transaction(async (tx) => {
-      if (!(await deleteEndpoint(tx, orgId, id))) throw errors.webhookNotFound();
+    return this.ctx.repos.transaction(async (tx) => {
+      if (!(await this.ctx.repos.deleteEndpoint(tx, orgId, id))) throw errors.webhookNotFound();
       await this.audit(tx, orgId, id, 'webhook.deleted');
       return { webhook_id: id, deleted: true };
     });

@@ -1,16 +1,5 @@
-import type { Db } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import {
-  type Disposition,
-  findReport,
-  findReportCampaign,
-  insertReport,
-  lockCallOfCampaign,
-  type StoredReport,
-  setCallDisposition,
-} from '../../store/repos/buyer-reports.js';
-import { emitBuyerReport } from '../../store/repos/webhook-emitters.js';
 import { newId } from '../ids.js';
+import type { BuyerReportRepository, Disposition, StoredReport } from './ports.js';
 
 export interface BuyerReportInput {
   call_id: string;
@@ -57,19 +46,19 @@ export function samePayload(stored: StoredReport, input: BuyerReportInput): bool
  * event it describes (or as nothing, for a replay or a refusal).
  */
 export async function postBuyerReport(
-  db: Db,
+  r: BuyerReportRepository,
   ctx: ReportContext,
   campaignCode: string,
   input: BuyerReportInput,
 ): Promise<ReportOutcome> {
-  return db.transaction(async (tx) => {
-    const campaign = await findReportCampaign(tx, ctx.orgId, campaignCode);
+  return r.transaction(async (tx) => {
+    const campaign = await r.findReportCampaign(tx, ctx.orgId, campaignCode);
     if (!campaign) return { kind: 'campaign_not_found' };
-    const call = await lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
+    const call = await r.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
     if (!call) return { kind: 'call_not_found' };
 
     const audit = (action: string, detail: Record<string, unknown>) =>
-      writeAudit(tx, {
+      r.writeAudit(tx, {
         orgId: ctx.orgId,
         actor: `key:${ctx.keyId}`,
         action,
@@ -98,7 +87,7 @@ export async function postBuyerReport(
     };
 
     // A retry of an acknowledged report gets its first answer, even after the window closed.
-    const existing = await findReport(tx, ctx.orgId, campaign.id, input.report_id);
+    const existing = await r.findReport(tx, ctx.orgId, campaign.id, input.report_id);
     if (existing) return answerExisting(existing);
     if (!withinReportWindow(call.startedAt, campaign.reportWindowDays, ctx.now)) {
       await audit('buyer_report.refused', {
@@ -114,7 +103,7 @@ export async function postBuyerReport(
     }
 
     const eventId = newId('evt', ctx.now.getTime());
-    const inserted = await insertReport(tx, {
+    const inserted = await r.insertReport(tx, {
       eventId,
       orgId: ctx.orgId,
       campaignId: campaign.id,
@@ -128,13 +117,13 @@ export async function postBuyerReport(
     });
     if (!inserted) {
       // Another call's report took this report id while we waited; it has committed by now.
-      const winner = await findReport(tx, ctx.orgId, campaign.id, input.report_id);
+      const winner = await r.findReport(tx, ctx.orgId, campaign.id, input.report_id);
       if (!winner) throw new Error('report id conflict without a committed report');
       return answerExisting(winner);
     }
-    await setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
+    await r.setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
     await audit('buyer_report.created', { event_id: eventId });
-    await emitBuyerReport(
+    await r.emitBuyerReport(
       tx,
       {
         orgId: ctx.orgId,

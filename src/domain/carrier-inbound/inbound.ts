@@ -1,12 +1,4 @@
-import type { Db } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import { recordInboundCall } from '../../store/repos/calls.js';
-import {
-  findCarrierCall,
-  lockCarrierCall,
-  setCarrierCallStatus,
-} from '../../store/repos/carrier-calls.js';
-import { emitCallCompleted } from '../../store/repos/webhook-emitters.js';
+import type { InboundCallRepository } from './ports.js';
 
 export interface CarrierContext {
   carrier: string;
@@ -32,19 +24,19 @@ export type InboundAnswer =
  * to forward it.
  */
 export async function acceptInboundCall(
-  db: Db,
+  r: InboundCallRepository,
   ctx: CarrierContext,
   call: RingingCall,
 ): Promise<InboundAnswer> {
-  return db.transaction(async (tx) => {
-    await lockCarrierCall(tx, ctx.carrier, call.callSid);
-    const known = await findCarrierCall(tx, ctx.carrier, call.callSid);
+  return r.transaction(async (tx) => {
+    await r.lockCarrierCall(tx, ctx.carrier, call.callSid);
+    const known = await r.findCarrierCall(tx, ctx.carrier, call.callSid);
     if (known) {
       return known.forwardTo
         ? { kind: 'forward', callId: known.callId, forwardTo: known.forwardTo }
         : { kind: 'no_forward', callId: known.callId };
     }
-    const recorded = await recordInboundCall(
+    const recorded = await r.recordInboundCall(
       tx,
       null,
       {
@@ -89,13 +81,13 @@ export type StatusOutcome = 'recorded' | 'unchanged' | 'unknown_call';
  * retried and may arrive out of order, and a repeat changes nothing.
  */
 export async function recordCallStatus(
-  db: Db,
+  r: InboundCallRepository,
   ctx: CarrierContext,
   report: StatusReport,
 ): Promise<StatusOutcome> {
-  return db.transaction(async (tx) => {
-    await lockCarrierCall(tx, ctx.carrier, report.callSid);
-    const call = await findCarrierCall(tx, ctx.carrier, report.callSid);
+  return r.transaction(async (tx) => {
+    await r.lockCarrierCall(tx, ctx.carrier, report.callSid);
+    const call = await r.findCarrierCall(tx, ctx.carrier, report.callSid);
     if (!call) return 'unknown_call';
     if (!advancesStatus(call.status, report.status)) return 'unchanged';
     const final = FINAL_STATUSES.has(report.status);
@@ -104,8 +96,8 @@ export async function recordCallStatus(
       durationSeconds: final ? report.durationSeconds : null,
       endedAt: final ? ctx.now : null,
     };
-    await setCarrierCallStatus(tx, call.callId, change);
-    await writeAudit(tx, {
+    await r.setCarrierCallStatus(tx, call.callId, change);
+    await r.writeAudit(tx, {
       orgId: call.orgId,
       actor: `carrier:${ctx.carrier}`,
       action: 'call.status_recorded',
@@ -119,7 +111,7 @@ export async function recordCallStatus(
       requestId: ctx.requestId,
       at: ctx.now,
     });
-    if (final) await emitCallCompleted(tx, call.callId, ctx.now);
+    if (final) await r.emitCallCompleted(tx, call.callId, ctx.now);
     return 'recorded';
   });
 }

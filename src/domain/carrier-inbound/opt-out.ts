@@ -1,19 +1,17 @@
-import type { Db, Tx } from '../../store/db.js';
-import type { Recorder } from '../../store/repos/consents.js';
-import { contactHistory } from '../../store/repos/consents.js';
-import { type NumberOwner, ownersOfNumber, touchForKeypress } from '../../store/repos/opt-outs.js';
-import { lockContact, recordDecision } from '../../store/repos/touches.js';
 import {
   type ConsentEvent,
   contactRevocationEvent,
   recordConsentEvent,
   revokeAll,
 } from '../consents/consents.js';
+import type { Recorder } from '../consents/ports.js';
 import type { DispatchPayload } from '../dispatch/payload.js';
 import { newId } from '../ids.js';
 import { replyMeaning } from '../outbound/opt-out-words.js';
 import { normalizeE164 } from '../phone/e164.js';
+import type { Transaction } from '../ports.js';
 import type { CarrierContext } from './inbound.js';
+import type { NumberOwner, OptOutRepository } from './ports.js';
 
 /** The key a prerecorded call or voicemail drop asks the contact to press to opt out. */
 export const OPT_OUT_DIGIT = '9';
@@ -55,7 +53,8 @@ function optedOut(history: readonly ConsentEvent[]): boolean {
  * contact has just revoked, and the confirmation is the one message still allowed.
  */
 async function queueConfirmation(
-  tx: Tx,
+  r: OptOutRepository,
+  tx: Transaction,
   by: Recorder,
   owner: NumberOwner,
   contact: string,
@@ -74,7 +73,7 @@ async function queueConfirmation(
     recording_url: null,
     template_id: null,
   };
-  await recordDecision(tx, {
+  await r.recordDecision(tx, {
     touch: {
       id: touchId,
       orgId: owner.orgId,
@@ -120,14 +119,14 @@ async function queueConfirmation(
  * nothing (the event's fingerprint is the MessageSid, under a unique index).
  */
 export async function acceptInboundMessage(
-  db: Db,
+  r: OptOutRepository,
   ctx: CarrierContext,
   msg: InboundMessage,
 ): Promise<MessageOutcome> {
   const to = normalizeE164(msg.to) ?? msg.to;
   const contact = normalizeE164(msg.from) ?? msg.from;
-  return db.transaction(async (tx) => {
-    const owners = await ownersOfNumber(tx, to);
+  return r.transaction(async (tx) => {
+    const owners = await r.ownersOfNumber(tx, to);
     if (owners.length === 0) return { kind: 'unknown_number' };
     const outcomes: OrgOutcome[] = [];
     for (const owner of owners) {
@@ -140,8 +139,8 @@ export async function acceptInboundMessage(
         at: ctx.now,
       };
       // The lock every touch decision takes: a touch decided now sees this revocation or ends first.
-      await lockContact(tx, owner.orgId, contact);
-      const wasOut = optedOut(await contactHistory(tx, owner.orgId, contact));
+      await r.lockContact(tx, owner.orgId, contact);
+      const wasOut = optedOut(await r.contactHistory(tx, owner.orgId, contact));
       const revocation = {
         source: `sms:${ctx.carrier}`,
         ref: `${ctx.carrier}:${msg.messageSid}`,
@@ -149,8 +148,9 @@ export async function acceptInboundMessage(
       };
       const eventId =
         meaning === 'revoke'
-          ? await revokeAll(tx, by, contact, revocation)
+          ? await revokeAll(r, tx, by, contact, revocation)
           : await recordConsentEvent(
+              r,
               tx,
               by,
               contactRevocationEvent(
@@ -161,7 +161,7 @@ export async function acceptInboundMessage(
             );
       const confirmationTouchId =
         meaning === 'revoke' && eventId !== null && !wasOut
-          ? await queueConfirmation(tx, by, owner, contact, to)
+          ? await queueConfirmation(r, tx, by, owner, contact, to)
           : null;
       outcomes.push({ orgId: owner.orgId, meaning, eventId, confirmationTouchId });
     }
@@ -182,13 +182,13 @@ export type KeypressOutcome = 'revoked' | 'repeat' | 'other_digit' | 'unknown_to
  * (signed) action URL says who was called and for which organization.
  */
 export async function acceptKeypress(
-  db: Db,
+  r: OptOutRepository,
   ctx: CarrierContext,
   k: Keypress,
 ): Promise<KeypressOutcome> {
   if (k.digits !== OPT_OUT_DIGIT) return 'other_digit';
-  return db.transaction(async (tx) => {
-    const touch = await touchForKeypress(tx, k.touchId);
+  return r.transaction(async (tx) => {
+    const touch = await r.touchForKeypress(tx, k.touchId);
     if (!touch) return 'unknown_touch';
     const by = {
       orgId: touch.orgId,
@@ -196,8 +196,8 @@ export async function acceptKeypress(
       requestId: ctx.requestId,
       at: ctx.now,
     };
-    await lockContact(tx, touch.orgId, touch.toE164);
-    const id = await revokeAll(tx, by, touch.toE164, {
+    await r.lockContact(tx, touch.orgId, touch.toE164);
+    const id = await revokeAll(r, tx, by, touch.toE164, {
       source: `keypress:${ctx.carrier}`,
       ref: `${ctx.carrier}:${k.callSid}:keypress`,
       evidence: {

@@ -1,6 +1,3 @@
-import type { Executor } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import { appendConsentEvents, type Recorder } from '../../store/repos/consents.js';
 import {
   type ConsentBasis,
   type ConsentRecord,
@@ -8,6 +5,7 @@ import {
   checkConsent,
   type RevocationEvent,
 } from '../compliance/index.js';
+import type { Executor } from '../ports.js';
 import type {
   ConsentEvent,
   ConsentEventKind,
@@ -15,6 +13,7 @@ import type {
   NewConsentEvent,
   RevocationKind,
 } from './events.js';
+import type { ConsentLog, Recorder } from './ports.js';
 
 export interface GrantInput {
   tier: ConsentBasis;
@@ -211,13 +210,14 @@ const ACTIONS: Record<ConsentEventKind, string> = {
  * fingerprint) changes nothing and is not audited again: null then.
  */
 export async function recordConsentEvent(
+  r: ConsentLog,
   ex: Executor,
   by: Recorder,
   event: NewConsentEvent,
 ): Promise<string | null> {
-  const [id] = await appendConsentEvents(ex, by, [event]);
+  const [id] = await r.appendConsentEvents(ex, by, [event]);
   if (!id) return null;
-  await writeAudit(ex, {
+  await r.writeAudit(ex, {
     ...by,
     action: ACTIONS[event.kind],
     subjectType: 'consent',
@@ -238,15 +238,17 @@ export async function recordConsentEvent(
  * same message or call was already recorded (a replayed webhook).
  */
 export function revokeAll(
+  r: ConsentLog,
   ex: Executor,
   by: Recorder,
   e164: string,
-  r: Omit<ContactRevocation, 'kind'>,
+  revocation: Omit<ContactRevocation, 'kind'>,
 ): Promise<string | null> {
   return recordConsentEvent(
+    r,
     ex,
     by,
-    contactRevocationEvent(e164, { ...r, kind: 'opt_out' }, by.at.getTime()),
+    contactRevocationEvent(e164, { ...revocation, kind: 'opt_out' }, by.at.getTime()),
   );
 }
 

@@ -1,9 +1,7 @@
-import type { Store } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import { appendConsentEvents } from '../../store/repos/consents.js';
 import type { CsvSource } from '../outbound/csv.js';
 import type { NewConsentEvent } from './consents.js';
 import { checkConsentCsv } from './csv-rows.js';
+import type { ConsentRepository } from './ports.js';
 
 export interface ImportProgress {
   rows: number;
@@ -40,7 +38,7 @@ export interface ImportOptions {
  * line and skipped. One audit line records the import.
  */
 export async function importConsentsCsv(
-  store: Store,
+  repos: ConsentRepository,
   source: CsvSource,
   opts: ImportOptions,
 ): Promise<ImportResult> {
@@ -56,10 +54,10 @@ export async function importConsentsCsv(
     rejected: [],
   };
   let headerProblems: string[] = [];
-  await store.db.transaction(async (tx) => {
+  await repos.transaction(async (tx) => {
     let batch: NewConsentEvent[] = [];
     const flush = async () => {
-      const added = await appendConsentEvents(tx, by, batch);
+      const added = await repos.appendConsentEvents(tx, by, batch);
       summary.imported += added.length;
       summary.duplicates += batch.length - added.length;
       batch = [];
@@ -88,7 +86,7 @@ export async function importConsentsCsv(
     }
     if (headerProblems.length > 0) return;
     await flush();
-    await writeAudit(tx, {
+    await repos.writeAudit(tx, {
       orgId: opts.orgId,
       actor: opts.actor,
       action: 'consent.imported',

@@ -2,14 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../../deps.js';
-import type { Store } from '../../store/db.js';
-import {
-  type ClaimedJob,
-  claimJobs,
-  type Outcome,
-  recordOutcome,
-} from '../../store/repos/dispatch.js';
 import type { Carrier, SendResult } from './carriers/types.js';
+import type { ClaimedJob, DispatchRepository, Outcome } from './ports.js';
 
 export interface WorkerOptions {
   /** Visibility timeout of a claimed job; longer than any carrier request may take. */
@@ -92,7 +86,7 @@ export interface TickReport {
 }
 
 export interface WorkerDeps {
-  store: Store;
+  repos: DispatchRepository;
   carrier: Carrier;
   clock: Clock;
   logger: Logger;
@@ -122,9 +116,9 @@ export class DispatchWorker {
   }
 
   async tick(): Promise<TickReport> {
-    const { store, carrier, clock } = this.deps;
+    const { repos, carrier, clock } = this.deps;
     const o = this.options;
-    const jobs = await claimJobs(store, {
+    const jobs = await repos.claimJobs({
       nowMs: clock.now(),
       leaseMs: o.leaseMs,
       limit: o.batchSize,
@@ -144,7 +138,7 @@ export class DispatchWorker {
   }
 
   private async run(job: ClaimedJob, report: TickReport): Promise<void> {
-    const { store, carrier, clock, logger, metrics } = this.deps;
+    const { repos, carrier, clock, logger, metrics } = this.deps;
     let outcome: Outcome;
     if (job.priorUnknown && !carrier.idempotent) {
       // The last hand-over may have reached the carrier; sending again could contact twice.
@@ -166,8 +160,7 @@ export class DispatchWorker {
       }
       outcome = outcomeOf(result, job.attempt, carrier.idempotent, clock.now(), this.options);
     }
-    const kept = await recordOutcome(
-      store,
+    const kept = await repos.recordOutcome(
       job,
       this.options.workerId,
       carrier.name,

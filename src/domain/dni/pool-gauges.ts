@@ -1,7 +1,6 @@
-import type { Store } from '../../store/db.js';
-import { observePool } from '../../store/repos/pool-health.js';
 import { trafficProfile } from './pool-health.js';
 import { recommendSize } from './pool-sizing.js';
+import type { PoolSizingRepository } from './ports.js';
 
 export interface PoolSizingGauge {
   campaignId: string;
@@ -23,7 +22,7 @@ export const GAUGE_TARGET = 0.99;
  * kept for `refreshMs` of the service clock.
  */
 export function cachedPoolSizing(
-  store: Store,
+  repos: PoolSizingRepository,
   now: () => number,
   refreshMs = 5 * 60_000,
 ): () => Promise<PoolSizingGauge[]> {
@@ -31,7 +30,7 @@ export function cachedPoolSizing(
   return () => {
     const t = now();
     if (!last || t - last.at >= refreshMs || t < last.at) {
-      const rows = compute(store, new Date(t));
+      const rows = compute(repos, new Date(t));
       // A failed read is not kept: the next scrape tries again.
       rows.catch(() => {
         if (last?.rows === rows) last = null;
@@ -42,17 +41,12 @@ export function cachedPoolSizing(
   };
 }
 
-async function compute(store: Store, now: Date): Promise<PoolSizingGauge[]> {
-  const campaigns = await store.query<{ id: string; org_id: string; code: string }>(
-    `select c.id, c.org_id, c.code from campaigns c
-      where exists (select 1 from tracking_numbers n where n.campaign_id = c.id and n.role = 'pool')
-      order by c.id`,
-    [],
-  );
+async function compute(repos: PoolSizingRepository, now: Date): Promise<PoolSizingGauge[]> {
+  const campaigns = await repos.campaignsWithPool();
   const out: PoolSizingGauge[] = [];
   for (const c of campaigns) {
     const since = new Date(now.getTime() - GAUGE_WINDOW_DAYS * DAY_MS);
-    const o = await observePool(store, c.id, since, now);
+    const o = await repos.observePool(c.id, since, now);
     const arrivals = o.hours.reduce((s, h) => s + h.arrivals, 0);
     const rec = arrivals > 0 ? recommendSize(trafficProfile(o).profile, GAUGE_TARGET) : null;
     out.push({

@@ -1,10 +1,10 @@
-import type { PoolObservation } from '../../store/repos/pool-health.js';
 import {
   predictAccuracy,
   recommendSize,
   rulesOfThumb,
   type TrafficProfile,
 } from './pool-sizing.js';
+import type { PoolObservation } from './ports.js';
 
 /** Below this many calls the campaign's own call mix is too noisy to use: the defaults stand in. */
 export const MIN_CALLS_FOR_MIX = 30;

@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
-import type { Executor, Store } from '../../store/db.js';
-import { type IdempotencyScope, releaseKey, reserveKey } from '../../store/repos/idempotency.js';
-import { suppressionFacts } from '../../store/repos/suppression.js';
-import { contactState, findCampaign, recordDecision } from '../../store/repos/touches.js';
-import { emitTouchQueued } from '../../store/repos/webhook-emitters.js';
 import {
   type Channel,
   type ConsentBasis,
@@ -17,7 +12,9 @@ import { engineConsent } from '../consents/consents.js';
 import { buildPayload } from '../dispatch/payload.js';
 import { newId } from '../ids.js';
 import { normalizeE164 } from '../phone/e164.js';
+import type { Executor } from '../ports.js';
 import { type CampaignConfigDoc, campaignConfigProblems, touchConfig } from './campaign-config.js';
+import type { IdempotencyScope, TouchRepository } from './ports.js';
 
 /** The validated body of `POST /tracking/campaigns/{campaign_code}/outbound` (contract §5). */
 export interface TouchRequest {
@@ -83,14 +80,15 @@ interface Prepared {
 }
 
 async function decide(
+  repos: TouchRepository,
   ex: Executor,
   caller: TouchCaller,
   p: Prepared,
   req: TouchRequest,
   nowMs: number,
 ) {
-  const state = await contactState(ex, caller.orgId, p.to, new Date(nowMs - HISTORY_MS));
-  const suppression = await suppressionFacts(ex, caller.orgId, p.to);
+  const state = await repos.contactState(ex, caller.orgId, p.to, new Date(nowMs - HISTORY_MS));
+  const suppression = await repos.suppressionFacts(ex, caller.orgId, p.to);
   const { records, revocations: consentRevocations } = engineConsent(state.consent);
   // An internal do-not-call entry is a revocation too (Part A point 2: consent_revoked).
   const internal = suppression.hits.filter((h) => h.list === 'internal');
@@ -119,19 +117,19 @@ async function decide(
  * its dispatch job, the audit line and the idempotency record, committed together or not at all.
  */
 function decideAndRecord(
-  store: Store,
+  repos: TouchRepository,
   caller: TouchCaller,
   p: Prepared,
   req: TouchRequest,
   nowMs: number,
   idem: { scope: IdempotencyScope; owner: string } | null,
 ): Promise<TouchReply> {
-  return store.db.transaction(async (tx) => {
-    const d = await decide(tx, caller, p, req, nowMs);
+  return repos.transaction(async (tx) => {
+    const d = await decide(repos, tx, caller, p, req, nowMs);
     const touchId = newId('tch', nowMs);
     const out = reply(d.allowed ? 'queued' : 'blocked', touchId, req, d);
     const at = new Date(nowMs);
-    const completed = await recordDecision(tx, {
+    const completed = await repos.recordDecision(tx, {
       touch: {
         id: touchId,
         orgId: caller.orgId,
@@ -183,7 +181,7 @@ function decideAndRecord(
     // Another request took the key over as stale: roll back rather than decide twice.
     if (!completed) throw errors.idempotencyKeyInUse();
     if (d.allowed) {
-      await emitTouchQueued(
+      await repos.emitTouchQueued(
         tx,
         {
           touchId,
@@ -204,12 +202,12 @@ function decideAndRecord(
 
 /** Campaign lookup and the checks that need it: 404, then 422 at funnel_node. */
 async function prepare(
-  store: Store,
+  repos: TouchRepository,
   caller: TouchCaller,
   campaignCode: string,
   req: TouchRequest,
 ): Promise<Prepared> {
-  const campaign = await findCampaign(store.db, caller.orgId, campaignCode);
+  const campaign = await repos.findTouchCampaign(repos.db, caller.orgId, campaignCode);
   if (!campaign) throw errors.campaignNotFound();
   const problems = campaignConfigProblems(campaign.config);
   // The admin API rejects such configs on write; one stored before that is an operator problem.
@@ -232,23 +230,23 @@ async function prepare(
  * directly. Dry runs read and decide but write nothing and ignore `idempotency_key`.
  */
 export async function executeTouch(
-  store: Store,
+  repos: TouchRepository,
   caller: TouchCaller,
   campaignCode: string,
   req: TouchRequest,
   nowMs: number,
 ): Promise<TouchReply> {
-  const p = await prepare(store, caller, campaignCode, req);
+  const p = await prepare(repos, caller, campaignCode, req);
   if (req.dry_run) {
-    const d = await decide(store.db, caller, p, req, nowMs);
+    const d = await decide(repos, repos.db, caller, p, req, nowMs);
     return reply(d.allowed ? 'would_queue' : 'would_block', null, req, d);
   }
   if (req.idempotency_key === undefined) {
-    return decideAndRecord(store, caller, p, req, nowMs, null);
+    return decideAndRecord(repos, caller, p, req, nowMs, null);
   }
   const scope = { orgId: caller.orgId, campaignId: p.campaignId, key: req.idempotency_key };
   const owner = randomUUID();
-  const r = await reserveKey(store, scope, {
+  const r = await repos.reserveKey(scope, {
     hash: sha256Hex(canonicalJson(req)),
     owner,
     nowMs,
@@ -275,9 +273,9 @@ export async function executeTouch(
     };
   }
   try {
-    return await decideAndRecord(store, caller, p, req, nowMs, { scope, owner });
+    return await decideAndRecord(repos, caller, p, req, nowMs, { scope, owner });
   } catch (err) {
-    await releaseKey(store, scope, owner).catch(() => {});
+    await repos.releaseKey(scope, owner).catch(() => {});
     throw err;
   }
 }

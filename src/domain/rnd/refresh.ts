@@ -1,24 +1,20 @@
 import type { Logger } from 'pino';
-import type { Store } from '../../store/db.js';
-import { saveRndAnswer } from '../../store/repos/suppression.js';
 import type { RndChecker } from './checker.js';
+import type { RndRepository, RndWork } from './ports.js';
 
 const DAY = 86_400_000;
 
-export interface RndWork {
-  e164: string;
-  consent_date: string;
-}
+export type { RndWork };
 
 /** Queries the checker and stores the answer for (number, consent date). */
 export async function checkAndStore(
-  store: Store,
+  repos: RndRepository,
   checker: RndChecker,
   work: RndWork,
   nowMs: number,
 ): Promise<void> {
   const result = await checker.query(work.e164, work.consent_date);
-  await saveRndAnswer(store.db, work.e164, {
+  await repos.saveRndAnswer(repos.db, work.e164, {
     consent_date: work.consent_date,
     result,
     checked_at: nowMs,
@@ -30,23 +26,13 @@ export async function checkAndStore(
  * (number, consent date) pairs of current grants with no stored answer, or an answer older than
  * `maxAgeDays` (numbers are disconnected and reassigned all the time, so answers age).
  */
-export async function dueChecks(
-  store: Store,
+export function dueChecks(
+  repos: RndRepository,
   nowMs: number,
   maxAgeDays: number,
   limit: number,
 ): Promise<RndWork[]> {
-  const before = new Date(nowMs - maxAgeDays * DAY).toISOString();
-  return store.query<{ e164: string; consent_date: string }>(
-    `select distinct g.e164, (g.captured_at at time zone 'UTC')::date::text as consent_date
-       from consent_events g
-       left join rnd_results r
-         on r.e164 = g.e164 and r.consent_date = (g.captured_at at time zone 'UTC')::date
-      where g.kind = 'grant' and (r.e164 is null or r.checked_at < $1::timestamptz)
-      order by 1, 2
-      limit $2`,
-    [before, limit],
-  );
+  return repos.dueRndChecks(new Date(nowMs - maxAgeDays * DAY), limit);
 }
 
 /**
@@ -59,7 +45,7 @@ export class RndRefresher {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly store: Store,
+    private readonly repos: RndRepository,
     private readonly checker: RndChecker,
     private readonly now: () => number,
     private readonly logger: Pick<Logger, 'warn'>,
@@ -68,13 +54,13 @@ export class RndRefresher {
 
   /** Fire and forget: a grant's check must not delay or fail the request that recorded it. */
   checkSoon(work: RndWork): Promise<void> {
-    return checkAndStore(this.store, this.checker, work, this.now()).catch((err: unknown) => {
+    return checkAndStore(this.repos, this.checker, work, this.now()).catch((err: unknown) => {
       this.logger.warn({ err, e164: work.e164 }, 'RND check failed; the schedule retries it');
     });
   }
 
   async runOnce(): Promise<number> {
-    const due = await dueChecks(this.store, this.now(), this.o.maxAgeDays, this.o.batch);
+    const due = await dueChecks(this.repos, this.now(), this.o.maxAgeDays, this.o.batch);
     for (const work of due) await this.checkSoon(work);
     return due.length;
   }

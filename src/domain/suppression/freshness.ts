@@ -1,6 +1,5 @@
-import type { Executor } from '../../store/db.js';
-import { nationalListDates } from '../../store/repos/suppression.js';
 import { NATIONAL_LIST_MAX_AGE_DAYS } from '../compliance/index.js';
+import type { ListFreshnessRepository } from './ports.js';
 
 /** Warn this many days before a national list copy goes stale. */
 export const STALE_WARNING_DAYS = 7;
@@ -21,10 +20,13 @@ export interface ListNote {
  * stale or goes stale within a week. Organizations that never imported one are not listed here:
  * their marketing touches below pewc already answer dnc_list_stale.
  */
-export async function suppressionListNotes(ex: Executor, nowMs: number): Promise<ListNote[]> {
+export async function suppressionListNotes(
+  r: ListFreshnessRepository,
+  nowMs: number,
+): Promise<ListNote[]> {
   const today = Date.parse(`${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00Z`);
   const notes: ListNote[] = [];
-  for (const row of await nationalListDates(ex)) {
+  for (const row of await r.nationalListDates(r.db)) {
     const listed = Date.parse(`${row.listed_on}T00:00:00Z`);
     const age = Math.round((today - listed) / DAY);
     if (age < NATIONAL_LIST_MAX_AGE_DAYS + 1 - STALE_WARNING_DAYS) continue;

@@ -1,15 +1,7 @@
-import type { Store } from '../../store/db.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import {
-  type BatchRow,
-  deleteBatch,
-  recordImport,
-  removeUntouched,
-  upsertBatch,
-} from '../../store/repos/suppression.js';
 import type { SuppressionList } from '../compliance/index.js';
 import { newId } from '../ids.js';
 import { lines, parseLine } from './lines.js';
+import type { BatchRow, SuppressionImportRepository } from './ports.js';
 
 /** `add`: upsert (and apply D lines); `replace`: the file is the whole list for what it covers. */
 export type ImportMode = 'add' | 'replace';
@@ -52,7 +44,7 @@ export interface SuppressionImportSummary {
  * that the freshness rule reads is written only when the whole file is in.
  */
 export async function importSuppressionList(
-  store: Store,
+  repos: SuppressionImportRepository,
   source: AsyncIterable<Buffer | string>,
   o: SuppressionImportOptions,
 ): Promise<SuppressionImportSummary> {
@@ -81,8 +73,8 @@ export async function importSuppressionList(
     if (s.rejected.length < maxListed) s.rejected.push({ line, error });
   };
   const flush = async () => {
-    s.added += await upsertBatch(store.db, o.orgId, b, adds);
-    s.removed += await deleteBatch(store.db, o.orgId, o.list, deletes);
+    s.added += await repos.upsertBatch(repos.db, o.orgId, b, adds);
+    s.removed += await repos.deleteBatch(repos.db, o.orgId, o.list, deletes);
     adds = [];
     deletes = [];
     o.onProgress?.({
@@ -126,11 +118,11 @@ export async function importSuppressionList(
           : {};
     // A replace with nothing in it would empty the list: refuse that reading of an empty file.
     if (s.rows - s.rejected_count > 0) {
-      s.removed += await removeUntouched(store.db, o.orgId, o.list, importId, scope);
+      s.removed += await repos.removeUntouched(repos.db, o.orgId, o.list, importId, scope);
     }
   }
-  await store.db.transaction(async (tx) => {
-    await recordImport(tx, {
+  await repos.transaction(async (tx) => {
+    await repos.recordImport(tx, {
       id: importId,
       orgId: o.orgId,
       list: o.list,
@@ -145,7 +137,7 @@ export async function importSuppressionList(
       finishedAt: new Date(o.now?.() ?? o.nowMs),
       actor: o.actor,
     });
-    await writeAudit(tx, {
+    await repos.writeAudit(tx, {
       orgId: o.orgId,
       actor: o.actor,
       action: 'suppression.imported',

@@ -1,8 +1,12 @@
 import type { Logger } from 'pino';
-import type { Store } from '../../store/db.js';
-import type { OpenedSession } from '../../store/repos/dni.js';
-import { emitPoolExhausted } from '../../store/repos/webhook-emitters.js';
-import { poolSizeOf } from '../../store/repos/webhooks.js';
+import type { PoolAlertRepository } from './ports.js';
+
+/** What the alert reads of an opened DNI session. */
+export interface OpenedSessionFacts {
+  campaignId: string;
+  trackingNumber: string;
+  outcome: 'sticky' | 'allocated' | 'shared' | 'overflow';
+}
 
 /**
  * pool.exhausted, written from Node just after dni_open_session committed a shared or overflow
@@ -16,20 +20,25 @@ export class PoolAlerts {
   private readonly lastMs = new Map<string, number>();
 
   constructor(
-    private readonly store: Store,
+    private readonly repos: PoolAlertRepository,
     private readonly intervalMs: number,
     private readonly logger: Logger,
   ) {}
 
-  async exhausted(orgId: string, campaignCode: string, s: OpenedSession, now: Date): Promise<void> {
+  async exhausted(
+    orgId: string,
+    campaignCode: string,
+    s: OpenedSessionFacts,
+    now: Date,
+  ): Promise<void> {
     if (s.outcome !== 'shared' && s.outcome !== 'overflow') return;
     const last = this.lastMs.get(s.campaignId);
     if (last !== undefined && now.getTime() - last < this.intervalMs) return;
     this.lastMs.set(s.campaignId, now.getTime());
     try {
-      const poolSize = await poolSizeOf(this.store.db, s.campaignId);
-      await emitPoolExhausted(
-        this.store.db,
+      const poolSize = await this.repos.poolSizeOf(this.repos.db, s.campaignId);
+      await this.repos.emitPoolExhausted(
+        this.repos.db,
         {
           orgId,
           campaignId: s.campaignId,

@@ -2,13 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../../deps.js';
-import type { Store } from '../../store/db.js';
-import {
-  type AttemptRecord,
-  type ClaimedDelivery,
-  claimDeliveries,
-  recordAttempt,
-} from '../../store/repos/webhook-deliveries.js';
+import type { AttemptRecord, ClaimedDelivery, DeliveryRepository } from './ports.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
 
@@ -86,7 +80,7 @@ export function attemptOf(
 }
 
 export interface DeliveryDeps {
-  store: Store;
+  repos: DeliveryRepository;
   sender: WebhookSender;
   clock: Clock;
   logger: Logger;
@@ -125,7 +119,7 @@ export class WebhookWorker {
 
   private async claimAndStart(): Promise<Promise<void>[]> {
     const o = this.options;
-    const claimed = await claimDeliveries(this.deps.store, {
+    const claimed = await this.deps.repos.claimDeliveries({
       nowMs: this.deps.clock.now(),
       leaseMs: o.leaseMs,
       limit: o.concurrency - this.inFlight.size,
@@ -143,7 +137,7 @@ export class WebhookWorker {
   }
 
   private async deliver(d: ClaimedDelivery): Promise<void> {
-    const { store, sender, clock, logger, metrics } = this.deps;
+    const { repos, sender, clock, logger, metrics } = this.deps;
     const startedAt = new Date(clock.now());
     let result: SendResult;
     try {
@@ -154,8 +148,7 @@ export class WebhookWorker {
     }
     const a = attemptOf(result, d.attempt, clock.now(), this.options);
     try {
-      const { kept, disabled } = await recordAttempt(
-        store,
+      const { kept, disabled } = await repos.recordAttempt(
         d,
         this.options.workerId,
         { ...a, startedAt },

@@ -56,7 +56,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     async (req) => {
       const { params, query } = getCalls.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listCalls(db, params.org_id, {
         limit: query.limit + 1,
         after,
@@ -81,7 +81,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     },
     async (req) => {
       const { params } = getCallsByCallId.read(req);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const call = await findCall(db, params.org_id, params.call_id);
       if (!call) throw errors.callNotFound();
       return callView(call);
@@ -104,7 +104,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     async (req) => {
       const { params, query } = getTouches.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listTouches(db, params.org_id, {
         limit: query.limit + 1,
         after,
@@ -143,7 +143,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     async (req) => {
       const { params, query } = getConsents.read(req);
       const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listConsentEvents(db, params.org_id, {
         limit: query.limit + 1,
         after: after === undefined ? undefined : Number(after),

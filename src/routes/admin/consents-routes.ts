@@ -13,11 +13,11 @@ import {
   revocationProblems,
 } from '../../domain/consents/consents.js';
 import { importConsentsCsv } from '../../domain/consents/import.js';
+import type { ConsentLog } from '../../domain/consents/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
+import type { Executor } from '../../domain/ports.js';
 import { errors } from '../../errors.js';
 import { contentTypeOf, validateRequest } from '../../http/validate.js';
-import type { Executor } from '../../store/db.js';
-import { contactHistory } from '../../store/repos/consents.js';
 import { adminDoc } from './openapi.js';
 import * as S from './schemas.js';
 
@@ -25,8 +25,14 @@ const ACTOR = 'admin';
 /** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
 const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 
-async function consentView(ex: Executor, orgId: string, e164: string, nowMs: number) {
-  const history = await contactHistory(ex, orgId, e164);
+async function consentView(
+  r: ConsentLog,
+  ex: Executor,
+  orgId: string,
+  e164: string,
+  nowMs: number,
+) {
+  const history = await r.contactHistory(ex, orgId, e164);
   return {
     org_id: orgId,
     e164,
@@ -51,10 +57,11 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const record = async (req: FastifyRequest, orgId: string, event: NewConsentEvent) => {
     const nowMs = deps.clock.now();
     const at = new Date(nowMs);
-    await getOrg(deps.store.db, orgId);
-    return deps.store.db.transaction(async (tx) => {
-      await recordConsentEvent(tx, { orgId, actor: ACTOR, requestId: req.id, at }, event);
-      return consentView(tx, orgId, event.e164, nowMs);
+    await getOrg(deps.repos, orgId);
+    return deps.repos.transaction(async (tx) => {
+      const by = { orgId, actor: ACTOR, requestId: req.id, at };
+      await recordConsentEvent(deps.repos, tx, by, event);
+      return consentView(deps.repos, tx, orgId, event.e164, nowMs);
     });
   };
   const e164Of = (raw: string) => normalizeE164(raw) ?? raw;
@@ -70,8 +77,14 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
     async (req) => {
       const { params } = getConsentsByE164.read(req);
-      await getOrg(deps.store.db, params.org_id);
-      return consentView(deps.store.db, params.org_id, e164Of(params.e164), deps.clock.now());
+      await getOrg(deps.repos, params.org_id);
+      return consentView(
+        deps.repos,
+        deps.repos.db,
+        params.org_id,
+        e164Of(params.e164),
+        deps.clock.now(),
+      );
     },
   );
   const putConsentsByE164 = validateRequest({
@@ -140,9 +153,9 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
         ?.trim()
         .toLowerCase();
       if (type !== 'text/csv') throw errors.unsupportedMediaType();
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-      const result = await importConsentsCsv(deps.store, text, {
+      const result = await importConsentsCsv(deps.repos, text, {
         orgId: params.org_id,
         nowMs: deps.clock.now(),
         actor: ACTOR,

@@ -30,8 +30,8 @@ export function exportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { preHandler: getCampaignsByCodeExportsConversions.hook },
     async (req, reply) => {
       const { params, query } = getCampaignsByCodeExportsConversions.read(req);
-      await getOrg(deps.store.db, params.org_id);
-      const opened = await openConversionExport(deps.store.db, {
+      await getOrg(deps.repos, params.org_id);
+      const opened = await openConversionExport(deps.repos, {
         orgId: params.org_id,
         campaignCode: params.code,
         format: query.format,

@@ -72,7 +72,7 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     async (req) => {
       const { params, query } = getKeys.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listKeys(db, params.org_id, {
         limit: query.limit + 1,
         after,
@@ -116,14 +116,14 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     async (req) => {
       const { params, query } = getCampaigns.read(req);
       const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listCampaigns(db, params.org_id, { limit: query.limit + 1, after });
       return answer(rows, query.limit, (r) => r.campaign.id, campaignSummary);
     },
   );
 
   const campaignOf = async (orgId: string, code: string) => {
-    await getOrg(db, orgId);
+    await getOrg(deps.repos, orgId);
     const c = await findCampaignByCode(db, orgId, code);
     if (!c) throw errors.campaignNotFound();
     return c;

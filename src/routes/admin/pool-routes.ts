@@ -30,7 +30,7 @@ export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
     async (req) => {
       const { params, query } = getCampaignsByCodePool.read(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const c = await findCampaign(deps.store.db, params.org_id, params.code);
       if (!c) throw errors.campaignNotFound();
       const now = new Date(deps.clock.now());

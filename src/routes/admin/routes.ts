@@ -49,8 +49,8 @@ export function adminRoutes(
   adminToken: string,
   metricsToken: string = adminToken,
 ): void {
-  const ctx = (request: FastifyRequest): AdminContext => ({
-    db: deps.store.db,
+  const ctx = (request: FastifyRequest): AdminContext<AppDeps['repos']> => ({
+    repos: deps.repos,
     keyring: deps.keyring,
     now: () => new Date(deps.clock.now()),
     requestId: request.id,
@@ -88,7 +88,7 @@ export function adminRoutes(
       },
       async (req) => {
         const { params } = getOrgsByOrgId.read(req);
-        return orgView(await getOrg(deps.store.db, params.org_id));
+        return orgView(await getOrg(deps.repos, params.org_id));
       },
     );
     const patchOrgsByOrgId = validateRequest({ params: S.OrgIdParams, body: S.UpdateOrg });
@@ -260,7 +260,7 @@ export function adminRoutes(
         const { params, body } = postCalls.read(req);
         const c = ctx(req);
         const now = c.now();
-        await getOrg(deps.store.db, params.org_id);
+        await getOrg(deps.repos, params.org_id);
         const call = await deps.store.db.transaction((tx) =>
           recordInboundCall(
             tx,
@@ -306,7 +306,7 @@ export function adminRoutes(
       },
       async (req) => {
         const { params, query } = getAudit.read(req);
-        await getOrg(deps.store.db, params.org_id);
+        await getOrg(deps.repos, params.org_id);
         // One row past the page says whether another page exists.
         const rows = await listAudit(deps.store.db, params.org_id, {
           limit: query.limit + 1,

@@ -79,11 +79,11 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
             ?.trim()
             .toLowerCase() ?? '';
         if (!STREAMED_TYPES.includes(type)) throw errors.unsupportedMediaType();
-        await getOrg(deps.store.db, params.org_id);
+        await getOrg(deps.repos, params.org_id);
         const nowMs = deps.clock.now();
         // An empty body never reaches the parser: an empty file.
         const body = (req.body as Readable | undefined) ?? Readable.from([]);
-        return importSuppressionList(deps.store, body, {
+        return importSuppressionList(deps.repos, body, {
           orgId: params.org_id,
           list: params.list,
           mode: query.mode ?? 'add',
@@ -105,7 +105,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { preHandler: getSuppressionSettings.hook },
     async (req) => {
       const { params } = getSuppressionSettings.read(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       return { litigator_blocks: await litigatorBlocks(deps.store.db, params.org_id) };
     },
   );
@@ -118,7 +118,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { preHandler: putSuppressionSettings.hook },
     async (req) => {
       const { params, body } = putSuppressionSettings.read(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const at = new Date(deps.clock.now());
       await deps.store.db.transaction(async (tx) => {
         await setLitigatorBlocks(tx, params.org_id, body.litigator_blocks, at);
@@ -155,7 +155,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     async (req) => {
       const { params, query } = getSuppressionByList.read(req);
       const after = decodeCursor(query.cursor, STORED_NUMBER);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const rows = await listEntries(deps.store.db, params.org_id, params.list, {
         limit: query.limit + 1,
         after,
@@ -177,7 +177,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { preHandler: getSuppressionByListByE164.hook },
     async (req) => {
       const { params } = getSuppressionByListByE164.read(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const e = await getEntry(deps.store.db, params.org_id, params.list, numberOf(params.e164));
       if (!e) throw errors.suppressionEntryNotFound();
       return entryView(params.org_id, e);
@@ -198,7 +198,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       if (params.list === 'state' && !body.state) {
         throw errors.field(['body', 'state'], 'a state list entry needs its state', null);
       }
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const nowMs = deps.clock.now();
       const at = new Date(nowMs);
       const number = numberOf(params.e164);
@@ -243,7 +243,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
     async (req) => {
       const { params, body } = deleteSuppressionByListByE164.read(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const at = new Date(deps.clock.now());
       const number = numberOf(params.e164);
       await deps.store.db.transaction(async (tx) => {

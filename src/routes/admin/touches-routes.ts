@@ -22,7 +22,7 @@ export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
     async (req) => {
       const { params } = getTouchesByTouchId.read(req);
-      await getOrg(deps.store.db, params.org_id);
+      await getOrg(deps.repos, params.org_id);
       const t = await getTouch(deps.store.db, params.org_id, params.touch_id);
       if (!t) throw errors.touchNotFound();
       const view = touchView(t);

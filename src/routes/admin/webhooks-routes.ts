@@ -15,7 +15,7 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
 export function webhookRoutes(
   admin: FastifyInstance,
   deps: AppDeps,
-  ctx: (req: FastifyRequest) => AdminContext,
+  ctx: (req: FastifyRequest) => AdminContext<AppDeps['repos']>,
 ): void {
   const service = (req: FastifyRequest) => new WebhookAdmin(ctx(req), deps.webhooks);
   const base = '/admin/orgs/:org_id/webhooks';

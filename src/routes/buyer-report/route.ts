@@ -46,7 +46,7 @@ export function buyerReportRoute(app: FastifyInstance, deps: AppDeps): void {
       const { params, body } = postDniCampaignsByCampaignCodeBuyerReport.read(request);
       const p = principalOf(request);
       const outcome = await postBuyerReport(
-        deps.store.db,
+        deps.repos,
         { orgId: p.orgId, keyId: p.keyId, requestId: request.id, now: new Date(now()) },
         params.campaign_code,
         body,

@@ -89,7 +89,7 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(TWILIO_VOICE_PATH, { schema: { hide: true } }, async (request, reply) => {
     const params = verified(request);
     required(params, ['CallSid', 'To', 'From']);
-    const answer = await acceptInboundCall(deps.store.db, ctx(request), {
+    const answer = await acceptInboundCall(deps.repos, ctx(request), {
       callSid: one(params, 'CallSid')!,
       to: one(params, 'To')!,
       from: one(params, 'From')!,
@@ -112,7 +112,7 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     const params = verified(request);
     required(params, ['CallSid', 'CallStatus']);
     const duration = Number(one(params, 'CallDuration'));
-    const outcome = await recordCallStatus(deps.store.db, ctx(request), {
+    const outcome = await recordCallStatus(deps.repos, ctx(request), {
       callSid: one(params, 'CallSid')!,
       status: one(params, 'CallStatus')!,
       durationSeconds: Number.isInteger(duration) && duration >= 0 ? duration : null,
@@ -129,7 +129,7 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post(TWILIO_MESSAGE_PATH, { schema: { hide: true } }, async (request, reply) => {
     const params = verified(request);
     required(params, ['MessageSid', 'From', 'To']);
-    const outcome = await acceptInboundMessage(deps.store.db, ctx(request), {
+    const outcome = await acceptInboundMessage(deps.repos, ctx(request), {
       messageSid: one(params, 'MessageSid')!,
       from: one(params, 'From')!,
       to: one(params, 'To')!,
@@ -156,7 +156,7 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (typeof touchId !== 'string' || touchId === '')
       throw errors.invalidCarrierRequest(['touch']);
     required(params, ['CallSid']);
-    const outcome = await acceptKeypress(deps.store.db, ctx(request), {
+    const outcome = await acceptKeypress(deps.repos, ctx(request), {
       touchId,
       callSid: one(params, 'CallSid')!,
       digits: one(params, 'Digits') ?? '',

@@ -16,7 +16,7 @@ export function dniSessionRoute(
 ): void {
   const now = () => deps.clock.now();
   const alerts = new PoolAlerts(
-    deps.store,
+    deps.repos,
     (deps.webhooks ?? DEFAULT_WEBHOOK_SETTINGS).poolAlertIntervalMs,
     deps.logger,
   );

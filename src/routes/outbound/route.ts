@@ -20,7 +20,7 @@ export function outboundRoute(app: FastifyInstance, deps: AppDeps): void {
       const { params, body } = postTrackingCampaignsByCampaignCodeOutbound.read(request);
       const p = principalOf(request);
       const out = await executeTouch(
-        deps.store,
+        deps.repos,
         { orgId: p.orgId, actor: `key:${p.keyId}`, requestId: request.id },
         params.campaign_code,
         body,

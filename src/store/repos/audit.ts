@@ -1,18 +1,10 @@
 import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
+import type { AuditEntry } from '../../domain/ports.js';
 import type { Executor } from '../db.js';
 import { auditLog } from '../schema/index.js';
 
-export interface AuditEntry {
-  orgId: string | null;
-  actor: string;
-  action: string;
-  subjectType: string;
-  subjectId: string;
-  detail?: Record<string, unknown>;
-  requestId?: string | null;
-  at: Date;
-}
+export type { AuditEntry };
 
 /** Written in the caller's transaction, so the record and the change commit together. */
 export async function writeAudit(ex: Executor, e: AuditEntry): Promise<void> {

@@ -1,40 +1,16 @@
 import { and, eq } from 'drizzle-orm';
+import type {
+  Disposition,
+  NewReport,
+  ReportCampaign,
+  ReportedCall,
+  StoredReport,
+} from '../../domain/buyer-reports/ports.js';
 import type { Executor, Tx } from '../db.js';
 import { calls, campaigns } from '../schema/index.js';
 import { buyerReportEvents } from '../schema/reports.js';
 
-export type Disposition = 'success' | 'rejected';
-
-export interface ReportCampaign {
-  id: string;
-  code: string;
-  reportWindowDays: number;
-}
-
-export interface ReportedCall {
-  id: string;
-  startedAt: Date;
-}
-
-export interface StoredReport {
-  eventId: string;
-  callId: string;
-  disposition: Disposition;
-  notes: string | null;
-}
-
-export interface NewReport {
-  eventId: string;
-  orgId: string;
-  campaignId: string;
-  callId: string;
-  reportId: string;
-  disposition: Disposition;
-  notes: string | null;
-  keyId: string;
-  requestId: string | null;
-  at: Date;
-}
+export type { Disposition, NewReport, ReportCampaign, ReportedCall, StoredReport };
 
 export async function findReportCampaign(
   ex: Executor,

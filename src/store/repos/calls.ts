@@ -1,28 +1,13 @@
 import { and, desc, eq, isNotNull, lte } from 'drizzle-orm';
-import { type Attribution, attributeCall } from '../../domain/dni/attribution.js';
+import type { InboundCall, RecordedCall } from '../../domain/carrier-inbound/ports.js';
+import { attributeCall } from '../../domain/dni/attribution.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions, trackingNumbers } from '../schema/index.js';
 import { writeAudit } from './audit.js';
 import { emitCallReceived } from './webhook-emitters.js';
 
-export interface InboundCall {
-  /** The tracking number that was dialled, E.164. */
-  to: string;
-  from: string;
-  startedAt: Date;
-  /** Set for calls that reach us through a carrier webhook. */
-  carrier?: { name: string; callSid: string; status: string | null } | undefined;
-}
-
-export interface RecordedCall {
-  callId: string;
-  orgId: string;
-  campaignId: string;
-  campaignCode: string;
-  forwardTo: string | null;
-  attribution: Attribution;
-}
+export type { InboundCall, RecordedCall };
 
 // Enough to find the live holders of a shared number and its last holder.
 const SESSIONS_SCANNED = 50;

@@ -1,8 +1,14 @@
-import { and, eq } from 'drizzle-orm';
-import type { Executor } from '../db.js';
-import { campaigns } from '../schema/index.js';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import type {
+  Campaign,
+  CampaignChange,
+  CampaignNumber,
+  NumberRole,
+} from '../../domain/admin/ports.js';
+import type { Executor, Tx } from '../db.js';
+import { campaigns, trackingNumbers } from '../schema/index.js';
 
-export type Campaign = typeof campaigns.$inferSelect;
+export type { Campaign };
 
 /**
  * The campaign with this code in this organization, or null. A campaign of
@@ -19,4 +25,77 @@ export async function findCampaign(
     .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)))
     .limit(1);
   return c ?? null;
+}
+
+export async function insertCampaign(tx: Tx, c: Campaign): Promise<Campaign> {
+  const [row] = await tx.insert(campaigns).values(c).returning();
+  return row!;
+}
+
+export async function updateCampaign(
+  tx: Tx,
+  campaignId: string,
+  change: CampaignChange,
+): Promise<Campaign> {
+  const [row] = await tx
+    .update(campaigns)
+    .set(change)
+    .where(eq(campaigns.id, campaignId))
+    .returning();
+  return row!;
+}
+
+export async function campaignNumbers(ex: Executor, campaignId: string): Promise<CampaignNumber[]> {
+  return ex
+    .select({ e164: trackingNumbers.e164, role: trackingNumbers.role })
+    .from(trackingNumbers)
+    .where(eq(trackingNumbers.campaignId, campaignId))
+    .orderBy(asc(trackingNumbers.e164));
+}
+
+export async function numbersInUse(
+  tx: Tx,
+  numbers: readonly string[],
+): Promise<(CampaignNumber & { campaignId: string })[]> {
+  return tx
+    .select({
+      e164: trackingNumbers.e164,
+      campaignId: trackingNumbers.campaignId,
+      role: trackingNumbers.role,
+    })
+    .from(trackingNumbers)
+    .where(inArray(trackingNumbers.e164, [...numbers]));
+}
+
+export async function insertNumbers(
+  tx: Tx,
+  c: { orgId: string; campaignId: string },
+  numbers: readonly string[],
+  role: NumberRole,
+  at: Date,
+): Promise<void> {
+  await tx
+    .insert(trackingNumbers)
+    .values(numbers.map((e164) => ({ e164, ...c, role, createdAt: at })));
+}
+
+export async function removeNumbers(
+  tx: Tx,
+  campaignId: string,
+  role: NumberRole,
+  keep: readonly string[],
+): Promise<void> {
+  await tx
+    .delete(trackingNumbers)
+    .where(
+      and(
+        eq(trackingNumbers.campaignId, campaignId),
+        eq(trackingNumbers.role, role),
+        keep.length > 0 ? notInArray(trackingNumbers.e164, [...keep]) : undefined,
+      ),
+    );
+}
+
+export async function analyzeNumbers(ex: Executor): Promise<void> {
+  await ex.execute(sql`analyze tracking_numbers`);
 }

@@ -1,14 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { CallStatusChange, CarrierCall } from '../../domain/carrier-inbound/ports.js';
 import type { Executor, Tx } from '../db.js';
 import { calls, campaigns } from '../schema/index.js';
 
-export interface CarrierCall {
-  callId: string;
-  orgId: string;
-  campaignCode: string;
-  forwardTo: string | null;
-  status: string | null;
-}
+export type { CallStatusChange, CarrierCall };
 
 /**
  * Serialises webhooks for one carrier call until the transaction ends, so a
@@ -37,12 +32,6 @@ export async function findCarrierCall(
     .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
     .where(and(eq(calls.carrier, carrier), eq(calls.carrierCallSid, callSid)));
   return c ?? null;
-}
-
-export interface CallStatusChange {
-  status: string;
-  durationSeconds: number | null;
-  endedAt: Date | null;
 }
 
 export async function setCarrierCallStatus(

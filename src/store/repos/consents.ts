@@ -4,11 +4,14 @@ import {
   consentFingerprint,
   type NewConsentEvent,
 } from '../../domain/consents/events.js';
+import type { Recorder } from '../../domain/consents/ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
 import { consentEvents } from '../schema/outbound.js';
 import { emitConsentRevoked } from './webhook-emitters.js';
 import { wantsEvent } from './webhook-outbox.js';
+
+export type { Recorder };
 
 type Row = typeof consentEvents.$inferSelect;
 
@@ -40,13 +43,6 @@ export async function contactHistory(
     .where(and(eq(consentEvents.orgId, orgId), eq(consentEvents.e164, e164)))
     .orderBy(asc(consentEvents.seq));
   return rows.map(toEvent);
-}
-
-export interface Recorder {
-  orgId: string;
-  actor: string;
-  requestId: string | null;
-  at: Date;
 }
 
 /**

@@ -1,29 +1,12 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DispatchPayload } from '../../domain/dispatch/payload.js';
+import type { Claim, ClaimedJob, Outcome } from '../../domain/dispatch/ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor, Store } from '../db.js';
 import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema/outbound.js';
 import { emitTouchFinal } from './webhook-emitters.js';
 
-export interface ClaimedJob {
-  jobId: string;
-  touchId: string;
-  orgId: string;
-  /** 1 for the first hand-over. */
-  attempt: number;
-  payload: DispatchPayload;
-  attemptId: string;
-  /** An earlier attempt was started and never recorded: its worker died or lost the lease. */
-  priorUnknown: boolean;
-}
-
-export interface Claim {
-  nowMs: number;
-  leaseMs: number;
-  limit: number;
-  worker: string;
-  carrier: string;
-}
+export type { Claim, ClaimedJob, Outcome };
 
 /**
  * Leases due jobs to one worker. SKIP LOCKED lets several workers claim at once without waiting
@@ -90,17 +73,6 @@ export async function claimJobs(store: Store, c: Claim): Promise<ClaimedJob[]> {
     );
     return claimed;
   });
-}
-
-export interface Outcome {
-  /** What happened to this attempt. */
-  attempt: 'accepted' | 'retry' | 'failed' | 'unknown' | 'skipped';
-  carrierId: string | null;
-  error: string | null;
-  /** The job afterwards: due again at `retryAtMs`, or finished with the touch's final state. */
-  next:
-    | { state: 'pending'; retryAtMs: number }
-    | { state: 'final'; touch: 'delivered' | 'failed' | 'unknown' };
 }
 
 /**

@@ -1,13 +1,10 @@
 import { and, asc, count, eq, gt, gte, or } from 'drizzle-orm';
+import type { ConversionQuery, ExportCampaign } from '../../domain/exports/ports.js';
 import type { ConversionRow } from '../../domain/exports/types.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 
-export interface ExportCampaign {
-  id: string;
-  code: string;
-  config: unknown;
-}
+export type { ConversionQuery, ExportCampaign };
 
 export async function findExportCampaign(
   ex: Executor,
@@ -19,13 +16,6 @@ export async function findExportCampaign(
     .from(campaigns)
     .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
   return c ?? null;
-}
-
-export interface ConversionQuery {
-  orgId: string;
-  campaignId: string;
-  /** Calls that started at or after this time. */
-  since: Date;
 }
 
 const successfulCalls = (q: ConversionQuery) =>

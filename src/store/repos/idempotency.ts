@@ -1,18 +1,9 @@
 import { and, eq, lte, or } from 'drizzle-orm';
+import type { IdempotencyScope, Reservation } from '../../domain/outbound/ports.js';
 import type { Store } from '../db.js';
 import { outboundIdempotency as idem } from '../schema/outbound.js';
 
-export interface IdempotencyScope {
-  orgId: string;
-  campaignId: string;
-  key: string;
-}
-
-export type Reservation =
-  | { kind: 'reserved' }
-  | { kind: 'mismatch' }
-  | { kind: 'in_flight' }
-  | { kind: 'done'; statusCode: number; response: string };
+export type { IdempotencyScope, Reservation };
 
 const matches = (s: IdempotencyScope) =>
   and(eq(idem.orgId, s.orgId), eq(idem.campaignId, s.campaignId), eq(idem.key, s.key));

@@ -1,15 +1,11 @@
 import { eq, inArray, sql } from 'drizzle-orm';
+import type { KeypressTouch, NumberOwner } from '../../domain/carrier-inbound/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
 import { campaigns, orgs, trackingNumbers } from '../schema/index.js';
 import { outboundTouches } from '../schema/outbound.js';
 
-export interface NumberOwner {
-  orgId: string;
-  optOutPhrases: string[];
-  /** The organization's campaigns that use the number, by id (for the confirmation text). */
-  campaigns: { id: string; config: Record<string, unknown> }[];
-}
+export type { KeypressTouch, NumberOwner };
 
 type Config = Record<string, unknown> & { variants?: Record<string, Record<string, unknown>> };
 
@@ -64,7 +60,10 @@ export async function ownersOfNumber(ex: Executor, e164: string): Promise<Number
 }
 
 /** The touch a keypress answers, whatever its organization: the id in the URL is the only key. */
-export async function touchForKeypress(ex: Executor, touchId: string) {
+export async function touchForKeypress(
+  ex: Executor,
+  touchId: string,
+): Promise<KeypressTouch | null> {
   const [t] = await ex
     .select({
       id: outboundTouches.id,

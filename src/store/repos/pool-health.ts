@@ -1,30 +1,7 @@
+import type { PoolObservation } from '../../domain/dni/ports.js';
 import type { Store } from '../db.js';
 
-/** What one campaign's own rows say about its pool over a window (all counts in the window). */
-export interface PoolObservation {
-  numbers: number;
-  hasOverflow: boolean;
-  heldNow: number;
-  /** One row per hour of the window, oldest first: new sessions and peak concurrent held numbers. */
-  hours: { hour: Date; arrivals: number; peakHeld: number }[];
-  sessions: { allocated: number; sticky: number; shared: number; overflow: number };
-  /**
-   * Mean seconds a session holds its number, creation to (slid) expiry; a live
-   * session counts with its current expiry, which later requests may extend.
-   */
-  meanHoldSeconds: number | null;
-  calls: {
-    total: number;
-    holder: number;
-    grace: number;
-    repeatCaller: number;
-    campaignOnly: number;
-    /** Calls on a number shared by several live sessions, or given to a session that shared one. */
-    onSharedNumber: number;
-  };
-  /** Seconds after the holder's expiry of every call attributed by the grace rule. */
-  graceLateness: number[];
-}
+export type { PoolObservation };
 
 type Num = string | number;
 
@@ -143,4 +120,16 @@ export async function observePool(
     },
     graceLateness: c?.grace_lateness ? String(c.grace_lateness).split(',').map(Number) : [],
   };
+}
+
+/** Every campaign with a pool, for the sizing gauges. */
+export function campaignsWithPool(
+  store: Store,
+): Promise<{ id: string; org_id: string; code: string }[]> {
+  return store.query<{ id: string; org_id: string; code: string }>(
+    `select c.id, c.org_id, c.code from campaigns c
+      where exists (select 1 from tracking_numbers n where n.campaign_id = c.id and n.role = 'pool')
+      order by c.id`,
+    [],
+  );
 }

@@ -1,11 +1,9 @@
 import { sql } from 'drizzle-orm';
+import type { NewSimulatedMessage } from '../../domain/dispatch/ports.js';
 import type { Executor } from '../db.js';
 import { simulatedCarrierMessages as messages } from '../schema/outbound.js';
 
-export type NewSimulatedMessage = Omit<
-  typeof messages.$inferInsert,
-  'requests' | 'lastRequestAt'
-> & { createdAt: Date };
+export type { NewSimulatedMessage };
 
 /**
  * Records a message the simulated carrier accepted; a repeated idempotency key

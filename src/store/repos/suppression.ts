@@ -9,7 +9,10 @@ import type {
   SuppressionFacts,
   SuppressionList,
 } from '../../domain/compliance/index.js';
-import type { Executor } from '../db.js';
+import type { BatchInfo, BatchRow, ImportRecord } from '../../domain/suppression/ports.js';
+import type { Executor, Store } from '../db.js';
+
+export type { BatchRow, ImportRecord };
 
 async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
   const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
@@ -143,16 +146,11 @@ export async function deleteEntry(
 const arrayLiteral = (values: readonly (string | null)[]) =>
   `{${values.map((v) => (v === null ? 'NULL' : `"${v}"`)).join(',')}}`;
 
-export interface BatchRow {
-  number: string;
-  state: string | null;
-}
-
 /** Upserts one batch in one statement; returns how many rows it inserted or changed. */
 export async function upsertBatch(
   ex: Executor,
   orgId: string,
-  b: { list: SuppressionList; source: string; listedOn: string; at: Date; importId: string },
+  b: BatchInfo,
   rows: readonly BatchRow[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
@@ -216,22 +214,6 @@ export async function removeUntouched(
   return Number(out[0]?.n ?? 0);
 }
 
-export interface ImportRecord {
-  id: string;
-  orgId: string;
-  list: SuppressionList;
-  mode: string;
-  source: string;
-  listedOn: string;
-  rows: number;
-  added: number;
-  removed: number;
-  rejected: number;
-  startedAt: Date;
-  finishedAt: Date;
-  actor: string;
-}
-
 export async function recordImport(ex: Executor, r: ImportRecord): Promise<void> {
   await ex.execute(sql`insert into suppression_imports
     (id, org_id, list, mode, source, listed_on, rows, added, removed, rejected, started_at, finished_at, actor)
@@ -281,4 +263,25 @@ export async function saveRndAnswer(
       ${new Date(a.checked_at).toISOString()}::timestamptz)
     on conflict (e164, consent_date) do update set result = excluded.result,
       checker = excluded.checker, checked_at = excluded.checked_at`);
+}
+
+/**
+ * (number, consent date) pairs of current grants with no stored RND answer, or one checked
+ * before `before`.
+ */
+export async function dueRndChecks(
+  store: Store,
+  before: Date,
+  limit: number,
+): Promise<{ e164: string; consent_date: string }[]> {
+  return store.query<{ e164: string; consent_date: string }>(
+    `select distinct g.e164, (g.captured_at at time zone 'UTC')::date::text as consent_date
+       from consent_events g
+       left join rnd_results r
+         on r.e164 = g.e164 and r.consent_date = (g.captured_at at time zone 'UTC')::date
+      where g.kind = 'grant' and (r.e164 is null or r.checked_at < $1::timestamptz)
+      order by 1, 2
+      limit $2`,
+    [before.toISOString(), limit],
+  );
 }

@@ -2,11 +2,12 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { PlacedTouch } from '../../domain/compliance/index.js';
 import type { ConsentFacts } from '../../domain/consents/consents.js';
 import { newId } from '../../domain/ids.js';
+import type { ContactState, Decision } from '../../domain/outbound/ports.js';
 import type { Executor, Tx } from '../db.js';
 import { campaigns } from '../schema/index.js';
 import { outboundTouches } from '../schema/outbound.js';
-import type { AuditEntry } from './audit.js';
-import type { IdempotencyScope } from './idempotency.js';
+
+export type { ContactState, Decision };
 
 export async function findCampaign(
   ex: Executor,
@@ -28,12 +29,6 @@ async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
 /** The lock outbound_contact_state takes (migration 0016); tests hold it to stall a decision. */
 export async function lockContact(tx: Tx, orgId: string, e164: string): Promise<void> {
   await tx.execute(sql`select outbound_contact_lock(${orgId}, ${e164})`);
-}
-
-export interface ContactState {
-  consent: ConsentFacts[];
-  /** Placed touches decided after `since` (later ones included: they were placed). */
-  history: PlacedTouch[];
 }
 
 type StateJson = {
@@ -74,21 +69,6 @@ export async function contactState(
     })),
     history: (row?.history ?? []).map((t) => ({ at: Number(t.at), channel: t.channel })),
   };
-}
-
-export type TouchRow = typeof outboundTouches.$inferInsert;
-
-export interface Decision {
-  touch: TouchRow & { decidedAt: Date };
-  /** The dispatch job's payload, for a placed touch. */
-  jobPayload: unknown | null;
-  audit: AuditEntry;
-  idempotency: {
-    scope: IdempotencyScope;
-    owner: string;
-    statusCode: number;
-    response: string;
-  } | null;
 }
 
 const json = (v: unknown) =>

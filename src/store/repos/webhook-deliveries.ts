@@ -1,5 +1,11 @@
 import { and, desc, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryClaim,
+  DisableRule,
+} from '../../domain/webhooks/ports.js';
 import type { Executor, Store } from '../db.js';
 import {
   webhookAttempts,
@@ -10,27 +16,7 @@ import {
 import { writeAudit } from './audit.js';
 import { rowsOf } from './webhook-outbox.js';
 
-export interface ClaimedDelivery {
-  deliveryId: string;
-  eventId: string;
-  endpointId: string;
-  orgId: string;
-  /** 1 for the first attempt. */
-  attempt: number;
-  body: string;
-  url: string;
-  secrets: string[];
-}
-
-export interface DeliveryClaim {
-  nowMs: number;
-  leaseMs: number;
-  /** How many to take now (the worker's free slots). */
-  limit: number;
-  /** In flight per endpoint, counting those other workers hold. */
-  perEndpoint: number;
-  worker: string;
-}
+export type { AttemptRecord, ClaimedDelivery, DeliveryClaim, DisableRule };
 
 // Serialises claimers for the length of a claim, so per-endpoint limits hold across workers.
 const CLAIM_LOCK = 7_350_011;
@@ -99,22 +85,6 @@ export async function claimDeliveries(store: Store, c: DeliveryClaim): Promise<C
       };
     });
   });
-}
-
-export interface AttemptRecord {
-  outcome: 'delivered' | 'failed' | 'gone';
-  statusCode: number | null;
-  latencyMs: number;
-  responseHead: string | null;
-  error: string | null;
-  startedAt: Date;
-  /** Where the delivery goes next. */
-  next: { state: 'delivered' } | { state: 'pending'; retryAtMs: number } | { state: 'failed' };
-}
-
-export interface DisableRule {
-  afterFailures: number;
-  afterMs: number;
 }
 
 /**

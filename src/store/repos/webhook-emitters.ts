@@ -1,8 +1,17 @@
 import { eq } from 'drizzle-orm';
-import type { Attribution } from '../../domain/dni/attribution.js';
+import type {
+  Exhaustion,
+  ReceivedCall,
+  RecordedReport,
+  Revocation,
+  TouchFacts,
+  TouchFinal,
+} from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { emitEvent, poolAlertGate } from './webhook-outbox.js';
+
+export type { Exhaustion, ReceivedCall, RecordedReport, Revocation, TouchFacts, TouchFinal };
 
 /**
  * One function per event type: each reads what its payload needs and writes the event in the
@@ -39,18 +48,6 @@ async function sessionView(ex: Executor, sessionId: string | null) {
       content: s.utmContent,
     },
   };
-}
-
-export interface ReceivedCall {
-  callId: string;
-  orgId: string;
-  campaignId: string;
-  campaignCode: string;
-  trackingNumber: string;
-  caller: string;
-  startedAt: Date;
-  attribution: Attribution;
-  carrier: { name: string; callSid: string } | null;
 }
 
 export async function emitCallReceived(ex: Executor, c: ReceivedCall, at: Date) {
@@ -102,16 +99,6 @@ export async function emitCallCompleted(ex: Executor, callId: string, at: Date) 
   });
 }
 
-export interface RecordedReport {
-  orgId: string;
-  eventId: string;
-  reportId: string;
-  callId: string;
-  campaignCode: string;
-  disposition: string;
-  notes: string | null;
-}
-
 export function emitBuyerReport(ex: Executor, r: RecordedReport, at: Date) {
   return emitEvent(ex, {
     orgId: r.orgId,
@@ -127,17 +114,6 @@ export function emitBuyerReport(ex: Executor, r: RecordedReport, at: Date) {
       reported_at: iso(at),
     },
   });
-}
-
-export interface TouchFacts {
-  touchId: string;
-  orgId: string;
-  campaignId: string;
-  toE164: string;
-  channel: string;
-  consentBasis: string;
-  variant: string | null;
-  cadenceStep: number | null;
 }
 
 const touchData = (t: TouchFacts) => ({
@@ -159,15 +135,6 @@ export function emitTouchQueued(ex: Executor, t: TouchFacts, at: Date) {
   });
 }
 
-export interface TouchFinal {
-  /** delivered: the carrier accepted it; failed or unknown: touch.failed. */
-  dispatchStatus: 'delivered' | 'failed' | 'unknown';
-  attempts: number;
-  carrier: string;
-  carrierIds: string[];
-  lastError: string | null;
-}
-
 export function emitTouchFinal(ex: Executor, t: TouchFacts, f: TouchFinal, at: Date) {
   return emitEvent(ex, {
     orgId: t.orgId,
@@ -183,17 +150,6 @@ export function emitTouchFinal(ex: Executor, t: TouchFacts, f: TouchFinal, at: D
       finalized_at: iso(at),
     },
   });
-}
-
-export interface Revocation {
-  orgId: string;
-  consentEventId: string;
-  e164: string;
-  kind: string;
-  source: string | null;
-  reason: string | null;
-  actor: string;
-  revokedAt: Date;
 }
 
 export function emitConsentRevoked(ex: Executor, r: Revocation, at: Date) {
@@ -213,16 +169,6 @@ export function emitConsentRevoked(ex: Executor, r: Revocation, at: Date) {
       recorded_at: iso(at),
     },
   });
-}
-
-export interface Exhaustion {
-  orgId: string;
-  campaignId: string;
-  campaignCode: string;
-  fallback: 'shared' | 'overflow';
-  trackingNumber: string;
-  poolSize: number;
-  intervalMs: number;
 }
 
 export function emitPoolExhausted(ex: Executor, p: Exhaustion, at: Date) {

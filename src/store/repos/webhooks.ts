@@ -1,4 +1,5 @@
 import { and, asc, count, eq } from 'drizzle-orm';
+import type { NewWebhookEndpoint, WebhookEndpointChange } from '../../domain/admin/ports.js';
 import type { Executor } from '../db.js';
 import { trackingNumbers } from '../schema/index.js';
 import { webhookEndpoints } from '../schema/webhooks.js';
@@ -26,7 +27,7 @@ export async function listEndpoints(ex: Executor, orgId: string): Promise<Endpoi
     .orderBy(asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id));
 }
 
-export async function insertEndpoint(ex: Executor, e: typeof webhookEndpoints.$inferInsert) {
+export async function insertEndpoint(ex: Executor, e: NewWebhookEndpoint) {
   const [row] = await ex.insert(webhookEndpoints).values(e).returning();
   return row as Endpoint;
 }
@@ -35,7 +36,7 @@ export async function updateEndpoint(
   ex: Executor,
   orgId: string,
   id: string,
-  change: Partial<typeof webhookEndpoints.$inferInsert>,
+  change: WebhookEndpointChange,
 ): Promise<Endpoint | null> {
   const [row] = await ex
     .update(webhookEndpoints)

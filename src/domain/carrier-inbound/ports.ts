@@ -1,0 +1,84 @@
+import type { ConsentLog } from '../consents/ports.js';
+import type { Attribution } from '../dni/attribution.js';
+import type { TouchRecorder } from '../outbound/ports.js';
+import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { WebhookEmitters } from '../webhooks/ports.js';
+
+/** A carrier's voice and status webhooks (inbound.ts). */
+export interface InboundCallRepository
+  extends UnitOfWork,
+    AuditLog,
+    Pick<WebhookEmitters, 'emitCallCompleted'> {
+  /** Serialises webhooks for one carrier call until the transaction ends. */
+  lockCarrierCall(tx: Transaction, carrier: string, callSid: string): Promise<void>;
+  findCarrierCall(ex: Executor, carrier: string, callSid: string): Promise<CarrierCall | null>;
+  setCarrierCallStatus(tx: Transaction, callId: string, change: CallStatusChange): Promise<void>;
+  /**
+   * Attributes an inbound call to the session that held the number and stores it. `orgId`
+   * restricts the lookup to one organization; null accepts any organization's number.
+   * Null: no campaign answers for that number.
+   */
+  recordInboundCall(
+    ex: Executor,
+    orgId: string | null,
+    call: InboundCall,
+    actor: string,
+    requestId: string | null,
+    now: Date,
+  ): Promise<RecordedCall | null>;
+}
+
+/** STOP replies and keypress opt-outs (opt-out.ts). */
+export interface OptOutRepository extends UnitOfWork, ConsentLog, TouchRecorder {
+  /** Every organization that owns a number: as a tracking number or as a campaign's caller id. */
+  ownersOfNumber(ex: Executor, e164: string): Promise<NumberOwner[]>;
+  /** The touch a keypress answers, whatever its organization: the id in the URL is the only key. */
+  touchForKeypress(ex: Executor, touchId: string): Promise<KeypressTouch | null>;
+}
+
+export interface KeypressTouch {
+  id: string;
+  orgId: string;
+  campaignId: string;
+  toE164: string;
+  channel: string;
+}
+
+export interface NumberOwner {
+  orgId: string;
+  optOutPhrases: string[];
+  /** The organization's campaigns that use the number, by id (for the confirmation text). */
+  campaigns: { id: string; config: Record<string, unknown> }[];
+}
+
+export interface CarrierCall {
+  callId: string;
+  orgId: string;
+  campaignCode: string;
+  forwardTo: string | null;
+  status: string | null;
+}
+
+export interface CallStatusChange {
+  status: string;
+  durationSeconds: number | null;
+  endedAt: Date | null;
+}
+
+export interface InboundCall {
+  /** The tracking number that was dialled, E.164. */
+  to: string;
+  from: string;
+  startedAt: Date;
+  /** Set for calls that reach us through a carrier webhook. */
+  carrier?: { name: string; callSid: string; status: string | null } | undefined;
+}
+
+export interface RecordedCall {
+  callId: string;
+  orgId: string;
+  campaignId: string;
+  campaignCode: string;
+  forwardTo: string | null;
+  attribution: Attribution;
+}
