@@ -31,6 +31,11 @@ async function main(): Promise<void> {
       const k = String(v.labels.outcome);
       outcomes[k] = (outcomes[k] ?? 0) + v.value;
     }
+    // Batches and the requests in them (dni_batch_size): their ratio is the mean batch size.
+    for (const v of (await runtime.metrics.dniBatchSize.get()).values) {
+      if (v.metricName === 'dni_batch_size_count') outcomes.batches = v.value;
+      if (v.metricName === 'dni_batch_size_sum') outcomes.batched = v.value;
+    }
     return { ...ownUsage(), outcomes };
   };
   process.on('message', (m: Message) => {
