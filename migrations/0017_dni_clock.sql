@@ -34,6 +34,7 @@ UPDATE "campaigns" c SET "pool_size" = (
 DROP INDEX "tracking_numbers_free_idx";--> statement-breakpoint
 DROP INDEX "tracking_numbers_lra_idx";--> statement-breakpoint
 CREATE INDEX "tracking_numbers_slot_idx" ON "tracking_numbers" USING btree ("campaign_id","slot") WHERE "role" = 'pool';--> statement-breakpoint
+CREATE INDEX "tracking_numbers_overflow_idx" ON "tracking_numbers" USING btree ("campaign_id") WHERE "role" = 'overflow';--> statement-breakpoint
 ALTER TABLE "tracking_numbers" SET (fillfactor = 50);--> statement-breakpoint
 
 -- The sticky lookup needs (campaign, visitor) only: with expires_at out of the
@@ -41,6 +42,10 @@ ALTER TABLE "tracking_numbers" SET (fillfactor = 50);--> statement-breakpoint
 DROP INDEX "dni_sessions_visitor_idx";--> statement-breakpoint
 CREATE INDEX "dni_sessions_visitor_idx" ON "dni_sessions" USING btree ("campaign_id","visitor_id");--> statement-breakpoint
 ALTER TABLE "dni_sessions" SET (fillfactor = 85);--> statement-breakpoint
+-- Sharing a number flags the live sessions on it that are not flagged yet:
+-- this index holds only those, so the cost does not grow with the sessions
+-- that already share the number (the exhausted-pool row of bench/README.md).
+CREATE INDEX "dni_sessions_unflagged_idx" ON "dni_sessions" USING btree ("tracking_number") WHERE NOT "ambiguous";--> statement-breakpoint
 
 -- One clock hand per campaign.
 CREATE FUNCTION dni_clock_name(p_campaign text) RETURNS text
@@ -153,7 +158,10 @@ BEGIN
          array_agg(c.pool_size ORDER BY r.o), array_agg(c.pool_full_until ORDER BY r.o)
     INTO v_campaigns, v_ttls, v_sizes, v_full
     FROM unnest(p_orgs, p_codes) WITH ORDINALITY AS r(org, code, o)
-    LEFT JOIN campaigns c ON c.org_id = r.org AND c.code = r.code;
+    -- LIMIT keeps this a lookup in campaigns_org_code_key per request (no hash of every campaign).
+    LEFT JOIN LATERAL (SELECT c1.id, c1.session_ttl_seconds, c1.pool_size, c1.pool_full_until
+                         FROM campaigns c1 WHERE c1.org_id = r.org AND c1.code = r.code
+                        LIMIT 1) c ON true;
 
   -- 1. Visitors, in key order.
   PERFORM pg_advisory_xact_lock(x.key)
@@ -232,7 +240,7 @@ BEGIN
         -- Nothing free: remember until when, for this batch and (if the
         -- campaign row is not busy) for the next ones.
         SELECT min(t.held_until) INTO v_min FROM tracking_numbers t
-         WHERE t.campaign_id = v_campaign AND t.role = 'pool';
+         WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot >= 0;
         IF v_min > v_now THEN
           FOR k IN i .. n LOOP
             IF v_campaigns[k] = v_campaign THEN v_full[k] := v_min; END IF;

@@ -130,7 +130,10 @@ export const trackingNumbers = pgTable(
   },
   // held_until and last_assigned_at are not indexed, so taking a number is a
   // HOT update; the clock walks the slots (migration 0017, fill factor 50).
-  (t) => [index('tracking_numbers_slot_idx').on(t.campaignId, t.slot).where(sql`role = 'pool'`)],
+  (t) => [
+    index('tracking_numbers_slot_idx').on(t.campaignId, t.slot).where(sql`role = 'pool'`),
+    index('tracking_numbers_overflow_idx').on(t.campaignId).where(sql`role = 'overflow'`),
+  ],
 );
 
 export const dniSessions = pgTable(
@@ -165,6 +168,7 @@ export const dniSessions = pgTable(
   (t) => [
     index('dni_sessions_visitor_idx').on(t.campaignId, t.visitorId),
     index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
+    index('dni_sessions_unflagged_idx').on(t.trackingNumber).where(sql`NOT ambiguous`),
     index('dni_sessions_campaign_created_idx').on(t.campaignId, t.createdAt),
     ownCampaign('dni_sessions_campaign_fk', t),
   ],
