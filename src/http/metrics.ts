@@ -153,7 +153,7 @@ export function createMetrics(
 
 /** Request count and latency by route pattern, never by raw URL (bounded label values). */
 export function instrument(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: request.method,
       route: request.routeOptions.url ?? 'unmatched',
@@ -161,5 +161,6 @@ export function instrument(app: FastifyInstance, metrics: Metrics): void {
     };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 }
