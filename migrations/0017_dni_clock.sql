@@ -88,25 +88,21 @@ LANGUAGE sql AS $$
    WHERE c.id = ANY (p_campaigns);
 $$;--> statement-breakpoint
 
-CREATE FUNCTION tracking_numbers_added() RETURNS trigger
+CREATE FUNCTION tracking_numbers_changed() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM dni_pool_renumber(ARRAY(SELECT DISTINCT campaign_id FROM added));
+  IF TG_OP = 'INSERT' THEN
+    PERFORM dni_pool_renumber(ARRAY(SELECT DISTINCT campaign_id FROM added));
+  ELSE
+    PERFORM dni_pool_renumber(ARRAY(SELECT DISTINCT campaign_id FROM removed));
+  END IF;
   RETURN NULL;
 END
 $$;--> statement-breakpoint
 CREATE TRIGGER tracking_numbers_added AFTER INSERT ON "tracking_numbers"
-  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION tracking_numbers_added();--> statement-breakpoint
-
-CREATE FUNCTION tracking_numbers_removed() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM dni_pool_renumber(ARRAY(SELECT DISTINCT campaign_id FROM removed));
-  RETURN NULL;
-END
-$$;--> statement-breakpoint
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION tracking_numbers_changed();--> statement-breakpoint
 CREATE TRIGGER tracking_numbers_removed AFTER DELETE ON "tracking_numbers"
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION tracking_numbers_removed();--> statement-breakpoint
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION tracking_numbers_changed();--> statement-breakpoint
 
 -- Many DNI requests in one statement: one row back per request, in order
 -- (ord is the 1-based index into the arrays). Each request sees the ones
