@@ -2,14 +2,17 @@ import { RECENT_HOLDER_GRACE_MS } from '../src/domain/dni/attribution.js';
 import { poolHealthView } from '../src/domain/dni/pool-health.js';
 import type { Store } from '../src/store/db.js';
 import { recordInboundCall } from '../src/store/repos/calls.js';
-import { openSessionBatch, type SessionRequest } from '../src/store/repos/dni-batch.js';
+import type { SessionOpenRequest } from '../src/domain/dni/ports.js';
+import { openSessions } from '../src/store/repos/dni.js';
 import { observePool } from '../src/store/repos/pool-health.js';
 import type { SimEvent, TrafficShape } from './traffic.js';
 
 /** The simulated clock starts on a Monday at midnight UTC, so hours of day line up. */
 export const SIM_START = Date.parse('2026-01-05T00:00:00Z');
 const ORG = 'org_sim';
-const BATCH = 400;
+// Page requests per statement. Calls do not cut a batch: they are attributed
+// after it (see flush), so batches stay this large whatever the call rate.
+const BATCH = 2000;
 
 export interface RunResult {
   size: number;
@@ -58,7 +61,17 @@ async function setupCampaign(store: Store, size: number, ttlSeconds: number) {
   return { code, id, run };
 }
 
-/** Replays one trace on a fresh campaign of `size` numbers through the real allocator and attribution. */
+/**
+ * Replays one trace on a fresh campaign of `size` numbers through the real
+ * allocator (dni_open_sessions, in batches) and attribution (recordInboundCall).
+ *
+ * Calls are recorded after the page requests of their batch, even those made
+ * later than the call. That changes no attribution: a call at t reads the
+ * sessions created by t, whether each was live at t (a later request can only
+ * renew a session still live, so that answer stays) and when the expired ones
+ * ended (never renewed again); and allocation never reads calls. Calls are
+ * recorded in time order among themselves (the repeat-caller rule reads earlier calls).
+ */
 export async function replay(
   store: Store,
   shape: TrafficShape,
@@ -72,18 +85,45 @@ export async function replay(
   const expiresAt = new Float64Array(trace.visitors);
   const calledBefore = new Uint8Array(trace.visitors);
   const visitorOf = new Map<string, number>();
-  let batch: SessionRequest[] = [];
-  let batchVisitors: number[] = [];
+  let pending: SimEvent[] = [];
+  let hits = 0;
   let seq = 0;
   let sessions = 0;
   let shared = 0;
   const r = { calls: 0, correct: 0, wrongVisitor: 0, campaignOnly: 0, campaignOnlyUnavoidable: 0 };
 
   const flush = async () => {
-    if (batch.length === 0) return;
-    const opened = (await openSessionBatch(store, ORG, c.code, batch))!;
-    opened.forEach((o, i) => {
-      const v = batchVisitors[i]!;
+    if (pending.length === 0) return;
+    const requests: SessionOpenRequest[] = [];
+    for (const e of pending) {
+      if (e.kind !== 'hit') continue;
+      requests.push({
+        orgId: ORG,
+        campaignCode: c.code,
+        visitorId: `v${e.visitor}`,
+        now: new Date(SIM_START + e.t),
+        newSessionId: `ds_${c.run}_${seq++}`,
+        attrs: {},
+      });
+    }
+    const opened = requests.length > 0 ? await openSessions(store, requests) : [];
+    // Walk the batch in time order: each call sees the number its caller was
+    // shown and their session's expiry as they stood at the call.
+    const calls: { visitor: number; at: Date; to: string; graceEnds: number }[] = [];
+    let k = 0;
+    for (const e of pending) {
+      const v = e.visitor;
+      if (e.kind === 'call') {
+        calls.push({
+          visitor: v,
+          at: new Date(SIM_START + e.t),
+          to: numberOf[v]!,
+          graceEnds: expiresAt[v]! + RECENT_HOLDER_GRACE_MS,
+        });
+        continue;
+      }
+      const o = opened[k++]!;
+      if (!('sessionId' in o)) throw new Error(`simulated request failed: ${o.outcome}`);
       if (o.outcome !== 'sticky') {
         sessions++;
         visitorOf.set(o.sessionId, v);
@@ -91,44 +131,41 @@ export async function replay(
       if (o.outcome === 'shared') shared++;
       numberOf[v] = o.trackingNumber;
       expiresAt[v] = o.expiresAt.getTime();
+    }
+    pending = [];
+    hits = 0;
+    if (calls.length === 0) return;
+    // One transaction for the batch's calls: fewer commits, the same statements.
+    await store.db.transaction(async (tx) => {
+      for (const call of calls) {
+        const v = call.visitor;
+        const recorded = await recordInboundCall(
+          tx,
+          ORG,
+          { to: call.to, from: `+1555${String(v).padStart(7, '0')}`, startedAt: call.at },
+          'simulator',
+          null,
+          call.at,
+        );
+        const sid = recorded!.attribution.sessionId;
+        // Could any rule know the caller? Their session live or in grace, or an earlier attributed call.
+        const knowable = call.at.getTime() <= call.graceEnds || calledBefore[v] === 1;
+        r.calls++;
+        if (sid === null) {
+          if (knowable) r.campaignOnly++;
+          else r.campaignOnlyUnavoidable++;
+        } else if (visitorOf.get(sid) === v) r.correct++;
+        else r.wrongVisitor++;
+        if (sid !== null) calledBefore[v] = 1;
+      }
     });
-    batch = [];
-    batchVisitors = [];
   };
 
   let last = SIM_START;
   for (const e of trace.events) {
-    const at = new Date(SIM_START + e.t);
-    last = at.getTime();
-    if (e.kind === 'hit') {
-      batch.push({ visitorId: `v${e.visitor}`, at, newSessionId: `ds_${c.run}_${seq++}` });
-      batchVisitors.push(e.visitor);
-      if (batch.length >= BATCH) await flush();
-      continue;
-    }
-    await flush();
-    const v = e.visitor;
-    const recorded = await store.db.transaction((tx) =>
-      recordInboundCall(
-        tx,
-        ORG,
-        { to: numberOf[v]!, from: `+1555${String(v).padStart(7, '0')}`, startedAt: at },
-        'simulator',
-        null,
-        at,
-      ),
-    );
-    const sid = recorded!.attribution.sessionId;
-    // Could any rule know the caller? Their session live or in grace, or an earlier attributed call.
-    const knowable =
-      at.getTime() <= expiresAt[v]! + RECENT_HOLDER_GRACE_MS || calledBefore[v] === 1;
-    r.calls++;
-    if (sid === null) {
-      if (knowable) r.campaignOnly++;
-      else r.campaignOnlyUnavoidable++;
-    } else if (visitorOf.get(sid) === v) r.correct++;
-    else r.wrongVisitor++;
-    if (sid !== null) calledBefore[v] = 1;
+    last = SIM_START + e.t;
+    pending.push(e);
+    if (e.kind === 'hit' && ++hits >= BATCH) await flush();
   }
   await flush();
 
