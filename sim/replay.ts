@@ -1,10 +1,10 @@
 import { RECENT_HOLDER_GRACE_MS } from '../src/domain/dni/attribution.js';
 import { poolHealthView } from '../src/domain/dni/pool-health.js';
-import type { Store } from '../src/store/db.js';
-import { recordInboundCall } from '../src/store/repos/calls.js';
 import type { SessionOpenRequest } from '../src/domain/dni/ports.js';
-import { openSessions } from '../src/store/repos/dni.js';
+import type { Store } from '../src/store/db.js';
 import { observePool } from '../src/store/repos/pool-health.js';
+import { attributeCalls } from './calls.js';
+import { openSessionsWith, type Policy } from './policy.js';
 import type { SimEvent, TrafficShape } from './traffic.js';
 
 /** The simulated clock starts on a Monday at midnight UTC, so hours of day line up. */
@@ -16,6 +16,7 @@ const BATCH = 2000;
 
 export interface RunResult {
   size: number;
+  policy: Policy;
   sessions: number;
   sharedSessions: number;
   calls: number;
@@ -27,6 +28,8 @@ export interface RunResult {
   campaignOnly: number;
   /** Left at campaign level, rightly: the caller's session was long over and they never called before. */
   campaignOnlyUnavoidable: number;
+  /** Wrong-visitor calls by the rule that gave them: holder (a live session), grace, repeat caller. */
+  wrongBy: { holder: number; grace: number; repeat: number };
   /** (correct + campaignOnlyUnavoidable) / calls */
   accuracy: number;
   /** The pool endpoint's answer for this run's campaign, over the simulated period. */
@@ -63,14 +66,15 @@ async function setupCampaign(store: Store, size: number, ttlSeconds: number) {
 
 /**
  * Replays one trace on a fresh campaign of `size` numbers through the real
- * allocator (dni_open_sessions, in batches) and attribution (recordInboundCall).
+ * allocator (dni_open_sessions, in batches) and attribution rule (attributeCall
+ * over recordInboundCall's reads, sim/calls.ts).
  *
- * Calls are recorded after the page requests of their batch, even those made
+ * Calls are attributed after the page requests of their batch, even those made
  * later than the call. That changes no attribution: a call at t reads the
  * sessions created by t, whether each was live at t (a later request can only
  * renew a session still live, so that answer stays) and when the expired ones
  * ended (never renewed again); and allocation never reads calls. Calls are
- * recorded in time order among themselves (the repeat-caller rule reads earlier calls).
+ * attributed in time order among themselves (the repeat-caller rule reads earlier calls).
  */
 export async function replay(
   store: Store,
@@ -78,6 +82,7 @@ export async function replay(
   trace: { events: SimEvent[]; visitors: number },
   size: number,
   target = 0.99,
+  policy: Policy = 'clock',
 ): Promise<RunResult> {
   const started = performance.now();
   const c = await setupCampaign(store, size, shape.ttlSeconds);
@@ -91,6 +96,10 @@ export async function replay(
   let sessions = 0;
   let shared = 0;
   const r = { calls: 0, correct: 0, wrongVisitor: 0, campaignOnly: 0, campaignOnlyUnavoidable: 0 };
+  const wrongBy = { holder: 0, grace: 0, repeat: 0 };
+  const repeatOf = new Map<string, string>();
+  const callSeq = { next: 0 };
+  const ruleOf = { session: 'holder', recent_holder: 'grace', repeat_caller: 'repeat' } as const;
 
   const flush = async () => {
     if (pending.length === 0) return;
@@ -106,16 +115,17 @@ export async function replay(
         attrs: {},
       });
     }
-    const opened = requests.length > 0 ? await openSessions(store, requests) : [];
+    const opened = requests.length > 0 ? await openSessionsWith(store, policy, requests) : [];
     // Walk the batch in time order: each call sees the number its caller was
     // shown and their session's expiry as they stood at the call.
-    const calls: { visitor: number; at: Date; to: string; graceEnds: number }[] = [];
+    const calls: { visitor: number; from: string; at: Date; to: string; graceEnds: number }[] = [];
     let k = 0;
     for (const e of pending) {
       const v = e.visitor;
       if (e.kind === 'call') {
         calls.push({
           visitor: v,
+          from: `+1555${String(v).padStart(7, '0')}`,
           at: new Date(SIM_START + e.t),
           to: numberOf[v]!,
           graceEnds: expiresAt[v]! + RECENT_HOLDER_GRACE_MS,
@@ -135,29 +145,28 @@ export async function replay(
     pending = [];
     hits = 0;
     if (calls.length === 0) return;
-    // One transaction for the batch's calls: fewer commits, the same statements.
-    await store.db.transaction(async (tx) => {
-      for (const call of calls) {
-        const v = call.visitor;
-        const recorded = await recordInboundCall(
-          tx,
-          ORG,
-          { to: call.to, from: `+1555${String(v).padStart(7, '0')}`, startedAt: call.at },
-          'simulator',
-          null,
-          call.at,
-        );
-        const sid = recorded!.attribution.sessionId;
-        // Could any rule know the caller? Their session live or in grace, or an earlier attributed call.
-        const knowable = call.at.getTime() <= call.graceEnds || calledBefore[v] === 1;
-        r.calls++;
-        if (sid === null) {
-          if (knowable) r.campaignOnly++;
-          else r.campaignOnlyUnavoidable++;
-        } else if (visitorOf.get(sid) === v) r.correct++;
-        else r.wrongVisitor++;
-        if (sid !== null) calledBefore[v] = 1;
+    const attributed = await attributeCalls(
+      store,
+      { orgId: ORG, id: c.id, run: c.run },
+      calls.map((k) => ({ to: k.to, from: k.from, at: k.at })),
+      repeatOf,
+      callSeq,
+    );
+    calls.forEach((call, i) => {
+      const v = call.visitor;
+      const { sessionId: sid, kind } = attributed[i]!;
+      // Could any rule know the caller? Their session live or in grace, or an earlier attributed call.
+      const knowable = call.at.getTime() <= call.graceEnds || calledBefore[v] === 1;
+      r.calls++;
+      if (sid === null) {
+        if (knowable) r.campaignOnly++;
+        else r.campaignOnlyUnavoidable++;
+      } else if (visitorOf.get(sid) === v) r.correct++;
+      else {
+        r.wrongVisitor++;
+        if (kind !== 'campaign') wrongBy[ruleOf[kind]]++;
       }
+      if (sid !== null) calledBefore[v] = 1;
     });
   };
 
@@ -176,9 +185,11 @@ export async function replay(
   const health = poolHealthView(c.code, observed, { days, target, since, now });
   return {
     size,
+    policy,
     sessions,
     sharedSessions: shared,
     ...r,
+    wrongBy,
     accuracy: r.calls === 0 ? 1 : (r.correct + r.campaignOnlyUnavoidable) / r.calls,
     health,
     seconds: (performance.now() - started) / 1000,

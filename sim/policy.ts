@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import type { SessionOpenRequest, SessionOpenResult } from '../src/domain/dni/ports.js';
+import type { Store } from '../src/store/db.js';
+import { openSessions } from '../src/store/repos/dni.js';
+
+/**
+ * Allocation policies the simulator can replay a trace with: the service's own
+ * (clock: dni_open_sessions, migration 0017) and, for comparison only, the
+ * ones of sim/policies.sql, installed in the simulator's scratch database.
+ */
+export const POLICIES = ['clock', 'lrr', 'quarantine'] as const;
+export type Policy = (typeof POLICIES)[number];
+
+export function isPolicy(s: string): s is Policy {
+  return (POLICIES as readonly string[]).includes(s);
+}
+
+const installed = new WeakSet<Store>();
+
+/** Creates the comparison functions (and the old policy's indexes) once per store. */
+export async function installPolicies(store: Store): Promise<void> {
+  if (installed.has(store)) return;
+  const text = readFileSync(new URL('./policies.sql', import.meta.url), 'utf8');
+  for (const statement of text.split('--> statement-breakpoint')) {
+    if (statement.replace(/--.*$/gm, '').trim()) await store.query(statement, []);
+  }
+  installed.add(store);
+}
+
+interface Row extends Record<string, unknown> {
+  ord: number;
+  session_id: string | null;
+  tracking_number: string | null;
+  expires_at: Date | string | null;
+  outcome: string;
+  campaign_id: string | null;
+}
+
+/** openSessions, through the policy's batch function (the same arguments and rows). */
+export async function openSessionsWith(
+  store: Store,
+  policy: Policy,
+  requests: readonly SessionOpenRequest[],
+): Promise<SessionOpenResult[]> {
+  if (policy === 'clock') return openSessions(store, requests);
+  await installPolicies(store);
+  const rows = await store.query<Row>(
+    `select * from dni_open_sessions_${policy}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`,
+    [
+      requests.map((r) => r.orgId),
+      requests.map((r) => r.campaignCode),
+      requests.map((r) => r.visitorId),
+      requests.map((r) => r.now.toISOString()),
+      requests.map((r) => r.newSessionId),
+      requests.map((r) => JSON.stringify(r.attrs)),
+    ],
+  );
+  return rows.map((r) =>
+    r.outcome === 'campaign_not_found' || r.outcome === 'no_numbers'
+      ? { outcome: r.outcome }
+      : {
+          sessionId: r.session_id as string,
+          trackingNumber: r.tracking_number as string,
+          expiresAt: new Date(r.expires_at as string),
+          outcome: r.outcome as 'allocated' | 'sticky' | 'shared' | 'overflow',
+          campaignId: r.campaign_id as string,
+        },
+  );
+}
