@@ -107,7 +107,7 @@ for (const size of [...sizes].sort((a, b) => b - a)) {
 const advice = runs[0]!.health;
 mkdirSync(out, { recursive: true });
 const header =
-  'policy,size,sessions,shared_sessions,calls,correct,wrong_visitor,wrong_holder,wrong_grace,wrong_repeat,campaign_only,campaign_only_unavoidable,accuracy,seconds';
+  'policy,size,sessions,shared_sessions,calls,correct,wrong_visitor,wrong_live,wrong_grace,wrong_late,campaign_only,campaign_only_unavoidable,accuracy,seconds';
 const lines = [...runs]
   .sort((a, b) => a.size - b.size)
   .map((r) =>
@@ -119,9 +119,9 @@ const lines = [...runs]
       r.calls,
       r.correct,
       r.wrongVisitor,
-      r.wrongBy.holder,
-      r.wrongBy.grace,
-      r.wrongBy.repeat,
+      r.byTiming.live.wrong,
+      r.byTiming.grace.wrong,
+      r.byTiming.late.wrong,
       r.campaignOnly,
       r.campaignOnlyUnavoidable,
       r.accuracy.toFixed(5),

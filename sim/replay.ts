@@ -2,7 +2,7 @@ import { RECENT_HOLDER_GRACE_MS } from '../src/domain/dni/attribution.js';
 import { poolHealthView } from '../src/domain/dni/pool-health.js';
 import type { SessionOpenRequest } from '../src/domain/dni/ports.js';
 import type { Store } from '../src/store/db.js';
-import { observePool } from '../src/store/repos/pool-health.js';
+import { observePool, type PoolObservation } from '../src/store/repos/pool-health.js';
 import { attributeCalls } from './calls.js';
 import { openSessionsWith, type Policy } from './policy.js';
 import type { SimEvent, TrafficShape } from './traffic.js';
@@ -28,14 +28,22 @@ export interface RunResult {
   campaignOnly: number;
   /** Left at campaign level, rightly: the caller's session was long over and they never called before. */
   campaignOnlyUnavoidable: number;
-  /** Wrong-visitor calls by the rule that gave them: holder (a live session), grace, repeat caller. */
-  wrongBy: { holder: number; grace: number; repeat: number };
+  /**
+   * Calls, and wrong-visitor calls, by when the caller called (the sizing
+   * model's call mix): while their session was live, in the 30 minutes after
+   * it, or later.
+   */
+  byTiming: Record<CallTiming, { calls: number; wrong: number }>;
   /** (correct + campaignOnlyUnavoidable) / calls */
   accuracy: number;
   /** The pool endpoint's answer for this run's campaign, over the simulated period. */
   health: ReturnType<typeof poolHealthView>;
+  /** What it was computed from. */
+  observed: PoolObservation;
   seconds: number;
 }
+
+export type CallTiming = 'live' | 'grace' | 'late';
 
 let runSeq = 0;
 
@@ -96,10 +104,13 @@ export async function replay(
   let sessions = 0;
   let shared = 0;
   const r = { calls: 0, correct: 0, wrongVisitor: 0, campaignOnly: 0, campaignOnlyUnavoidable: 0 };
-  const wrongBy = { holder: 0, grace: 0, repeat: 0 };
+  const byTiming: RunResult['byTiming'] = {
+    live: { calls: 0, wrong: 0 },
+    grace: { calls: 0, wrong: 0 },
+    late: { calls: 0, wrong: 0 },
+  };
   const repeatOf = new Map<string, string>();
   const callSeq = { next: 0 };
-  const ruleOf = { session: 'holder', recent_holder: 'grace', repeat_caller: 'repeat' } as const;
 
   const flush = async () => {
     if (pending.length === 0) return;
@@ -118,7 +129,7 @@ export async function replay(
     const opened = requests.length > 0 ? await openSessionsWith(store, policy, requests) : [];
     // Walk the batch in time order: each call sees the number its caller was
     // shown and their session's expiry as they stood at the call.
-    const calls: { visitor: number; from: string; at: Date; to: string; graceEnds: number }[] = [];
+    const calls: { visitor: number; from: string; at: Date; to: string; timing: CallTiming }[] = [];
     let k = 0;
     for (const e of pending) {
       const v = e.visitor;
@@ -128,7 +139,12 @@ export async function replay(
           from: `+1555${String(v).padStart(7, '0')}`,
           at: new Date(SIM_START + e.t),
           to: numberOf[v]!,
-          graceEnds: expiresAt[v]! + RECENT_HOLDER_GRACE_MS,
+          timing:
+            e.t + SIM_START < expiresAt[v]!
+              ? 'live'
+              : e.t + SIM_START <= expiresAt[v]! + RECENT_HOLDER_GRACE_MS
+                ? 'grace'
+                : 'late',
         });
         continue;
       }
@@ -154,17 +170,18 @@ export async function replay(
     );
     calls.forEach((call, i) => {
       const v = call.visitor;
-      const { sessionId: sid, kind } = attributed[i]!;
+      const sid = attributed[i]!.sessionId;
       // Could any rule know the caller? Their session live or in grace, or an earlier attributed call.
-      const knowable = call.at.getTime() <= call.graceEnds || calledBefore[v] === 1;
+      const knowable = call.timing !== 'late' || calledBefore[v] === 1;
       r.calls++;
+      byTiming[call.timing].calls++;
       if (sid === null) {
         if (knowable) r.campaignOnly++;
         else r.campaignOnlyUnavoidable++;
       } else if (visitorOf.get(sid) === v) r.correct++;
       else {
         r.wrongVisitor++;
-        if (kind !== 'campaign') wrongBy[ruleOf[kind]]++;
+        byTiming[call.timing].wrong++;
       }
       if (sid !== null) calledBefore[v] = 1;
     });
@@ -189,9 +206,10 @@ export async function replay(
     sessions,
     sharedSessions: shared,
     ...r,
-    wrongBy,
+    byTiming,
     accuracy: r.calls === 0 ? 1 : (r.correct + r.campaignOnlyUnavoidable) / r.calls,
     health,
+    observed,
     seconds: (performance.now() - started) / 1000,
   };
 }
