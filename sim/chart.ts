@@ -77,17 +77,6 @@ export function chartSvg(title: string, runs: RunResult[], target: number, marke
   );
   // Labels carry a white halo so lines behind them do not cross the digits.
   const halo = 'stroke="white" stroke-width="4" paint-order="stroke"';
-  let prevX = Number.NEGATIVE_INFINITY;
-  let prevBelow = false;
-  for (const r of rows) {
-    // Points closer than a label's width: alternate below and above the curve.
-    const below: boolean = x(r.size) - prevX < 42 ? !prevBelow : true;
-    out.push(
-      `<text x="${x(r.size)}" y="${y(r.accuracy) + (below ? 20 : -10)}" text-anchor="middle" font-size="12" fill="#1f77b4" ${halo}>${(r.accuracy * 100).toFixed(1)}%</text>`,
-    );
-    prevX = x(r.size);
-    prevBelow = below;
-  }
   // Marker labels run up along their own line, so neighbouring markers never overlap.
   for (const m of markers) {
     const lx = x(m.size) - 4;
@@ -96,6 +85,19 @@ export function chartSvg(title: string, runs: RunResult[], target: number, marke
       `<text x="${lx}" y="${ly}" transform="rotate(-90 ${lx} ${ly})" fill="${markerColor(m)}" font-size="13" ${halo}>${esc(m.label)} ${m.size}</text>`,
     );
   }
+  // Point labels last, over everything. Where the curve climbs to the next
+  // point, below and to the right of the point (the segments leave it up and
+  // arrive from below-left); elsewhere above it, over a flat or falling curve.
+  rows.forEach((r, i) => {
+    const next = rows[i + 1];
+    const climbs = next !== undefined && y(next.accuracy) < y(r.accuracy) - 4;
+    const [lx, ly, anchor] = climbs
+      ? [x(r.size) + 7, y(r.accuracy) + 17, 'start']
+      : [x(r.size), y(r.accuracy) - 10, 'middle'];
+    out.push(
+      `<text x="${lx}" y="${ly}" text-anchor="${anchor}" font-size="12" fill="#1f77b4" ${halo}>${(r.accuracy * 100).toFixed(1)}%</text>`,
+    );
+  });
   const legend = [
     ['measured accuracy', '#1f77b4'],
     ['1 − wrong-visitor share', '#d62728', '6 5'],

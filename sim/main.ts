@@ -4,13 +4,14 @@ import { parseArgs } from 'node:util';
 import { openStore } from '../src/store/db.js';
 import { chartSvg } from './chart.js';
 import { busyHourLoad } from './evaluate.js';
+import { isPolicy, POLICIES } from './policy.js';
 import { type RunResult, replay } from './replay.js';
 import { DEFAULT_SHAPE, generateTrace, type TrafficShape } from './traffic.js';
 
 const HELP = `npm run simulate -- [options]
 
 Replays synthetic DNI traffic on the embedded store through the real
-allocation (dni_open_session) and attribution (recordInboundCall), for several
+allocation (dni_open_sessions) and attribution (recordInboundCall), for several
 pool sizes, and writes <out>/pool-sim.csv and <out>/pool-sim.svg.
 
   --peak <n>           new visitors per hour at the busy hour (${DEFAULT_SHAPE.peakPerHour})
@@ -26,6 +27,9 @@ pool sizes, and writes <out>/pool-sim.csv and <out>/pool-sim.svg.
   --seed <n>           random seed (${DEFAULT_SHAPE.seed})
   --sizes <a,b,…>      pool sizes (default: 8 sizes from 0.5x to 4x the busy-hour load)
   --target <share>     accuracy the advice aims at (0.99)
+  --policy <name>      allocation: clock (the service's), or for comparison lrr
+                       (free number released longest ago, before the clock) or
+                       quarantine (lrr, never reusing a number within 30 min) (clock)
   --out <dir>          output directory (sim-out)
 `;
 
@@ -43,6 +47,7 @@ const NAMES = [
   'seed',
   'sizes',
   'target',
+  'policy',
   'out',
   'help',
 ];
@@ -73,6 +78,11 @@ const shape: TrafficShape = {
 };
 const target = num('target', 0.99);
 const out = String(values.out ?? 'sim-out');
+const policy = String(values.policy ?? 'clock');
+if (!isPolicy(policy)) {
+  process.stderr.write(`--policy: one of ${POLICIES.join(', ')}\n`);
+  process.exit(2);
+}
 const load = busyHourLoad(shape);
 const sizes = values.sizes
   ? String(values.sizes).split(',').map(Number)
@@ -88,7 +98,7 @@ process.stderr.write(
 const runs: RunResult[] = [];
 // Largest first: the advice is read from the amplest pool, as an unstarved campaign would show it.
 for (const size of [...sizes].sort((a, b) => b - a)) {
-  const r = await replay(store, shape, trace, size, target);
+  const r = await replay(store, shape, trace, size, target, policy);
   runs.push(r);
   process.stderr.write(
     `size ${size}: accuracy ${(r.accuracy * 100).toFixed(2)}%, wrong ${r.wrongVisitor}, campaign only ${r.campaignOnly}+${r.campaignOnlyUnavoidable}, shared sessions ${r.sharedSessions}, ${r.seconds.toFixed(1)} s\n`,
@@ -97,17 +107,21 @@ for (const size of [...sizes].sort((a, b) => b - a)) {
 const advice = runs[0]!.health;
 mkdirSync(out, { recursive: true });
 const header =
-  'size,sessions,shared_sessions,calls,correct,wrong_visitor,campaign_only,campaign_only_unavoidable,accuracy,seconds';
+  'policy,size,sessions,shared_sessions,calls,correct,wrong_visitor,wrong_live,wrong_grace,wrong_late,campaign_only,campaign_only_unavoidable,accuracy,seconds';
 const lines = [...runs]
   .sort((a, b) => a.size - b.size)
   .map((r) =>
     [
+      r.policy,
       r.size,
       r.sessions,
       r.sharedSessions,
       r.calls,
       r.correct,
       r.wrongVisitor,
+      r.byTiming.live.wrong,
+      r.byTiming.grace.wrong,
+      r.byTiming.late.wrong,
       r.campaignOnly,
       r.campaignOnlyUnavoidable,
       r.accuracy.toFixed(5),
@@ -124,7 +138,7 @@ const markers = [
 writeFileSync(
   join(out, 'pool-sim.svg'),
   chartSvg(
-    `${shape.peakPerHour} visitors/h peak, ${shape.hours} h, ${shape.callShare * 100}% call`,
+    `${shape.peakPerHour} visitors/h peak, ${shape.hours} h, ${shape.callShare * 100}% call${policy === 'clock' ? '' : `, ${policy} policy`}`,
     runs,
     target,
     markers.filter((m) => m.size <= Math.max(...sizes) * 1.5),

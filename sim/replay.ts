@@ -1,18 +1,22 @@
 import { RECENT_HOLDER_GRACE_MS } from '../src/domain/dni/attribution.js';
 import { poolHealthView } from '../src/domain/dni/pool-health.js';
+import type { SessionOpenRequest } from '../src/domain/dni/ports.js';
 import type { Store } from '../src/store/db.js';
-import { recordInboundCall } from '../src/store/repos/calls.js';
-import { openSessionBatch, type SessionRequest } from '../src/store/repos/dni-batch.js';
-import { observePool } from '../src/store/repos/pool-health.js';
+import { observePool, type PoolObservation } from '../src/store/repos/pool-health.js';
+import { attributeCalls } from './calls.js';
+import { openSessionsWith, type Policy } from './policy.js';
 import type { SimEvent, TrafficShape } from './traffic.js';
 
 /** The simulated clock starts on a Monday at midnight UTC, so hours of day line up. */
 export const SIM_START = Date.parse('2026-01-05T00:00:00Z');
 const ORG = 'org_sim';
-const BATCH = 400;
+// Page requests per statement. Calls do not cut a batch: they are attributed
+// after it (see flush), so batches stay this large whatever the call rate.
+const BATCH = 2000;
 
 export interface RunResult {
   size: number;
+  policy: Policy;
   sessions: number;
   sharedSessions: number;
   calls: number;
@@ -24,12 +28,22 @@ export interface RunResult {
   campaignOnly: number;
   /** Left at campaign level, rightly: the caller's session was long over and they never called before. */
   campaignOnlyUnavoidable: number;
+  /**
+   * Calls, and wrong-visitor calls, by when the caller called (the sizing
+   * model's call mix): while their session was live, in the 30 minutes after
+   * it, or later.
+   */
+  byTiming: Record<CallTiming, { calls: number; wrong: number }>;
   /** (correct + campaignOnlyUnavoidable) / calls */
   accuracy: number;
   /** The pool endpoint's answer for this run's campaign, over the simulated period. */
   health: ReturnType<typeof poolHealthView>;
+  /** What it was computed from. */
+  observed: PoolObservation;
   seconds: number;
 }
+
+export type CallTiming = 'live' | 'grace' | 'late';
 
 let runSeq = 0;
 
@@ -58,13 +72,25 @@ async function setupCampaign(store: Store, size: number, ttlSeconds: number) {
   return { code, id, run };
 }
 
-/** Replays one trace on a fresh campaign of `size` numbers through the real allocator and attribution. */
+/**
+ * Replays one trace on a fresh campaign of `size` numbers through the real
+ * allocator (dni_open_sessions, in batches) and attribution rule (attributeCall
+ * over recordInboundCall's reads, sim/calls.ts).
+ *
+ * Calls are attributed after the page requests of their batch, even those made
+ * later than the call. That changes no attribution: a call at t reads the
+ * sessions created by t, whether each was live at t (a later request can only
+ * renew a session still live, so that answer stays) and when the expired ones
+ * ended (never renewed again); and allocation never reads calls. Calls are
+ * attributed in time order among themselves (the repeat-caller rule reads earlier calls).
+ */
 export async function replay(
   store: Store,
   shape: TrafficShape,
   trace: { events: SimEvent[]; visitors: number },
   size: number,
   target = 0.99,
+  policy: Policy = 'clock',
 ): Promise<RunResult> {
   const started = performance.now();
   const c = await setupCampaign(store, size, shape.ttlSeconds);
@@ -72,18 +98,58 @@ export async function replay(
   const expiresAt = new Float64Array(trace.visitors);
   const calledBefore = new Uint8Array(trace.visitors);
   const visitorOf = new Map<string, number>();
-  let batch: SessionRequest[] = [];
-  let batchVisitors: number[] = [];
+  let pending: SimEvent[] = [];
+  let hits = 0;
   let seq = 0;
   let sessions = 0;
   let shared = 0;
   const r = { calls: 0, correct: 0, wrongVisitor: 0, campaignOnly: 0, campaignOnlyUnavoidable: 0 };
+  const byTiming: RunResult['byTiming'] = {
+    live: { calls: 0, wrong: 0 },
+    grace: { calls: 0, wrong: 0 },
+    late: { calls: 0, wrong: 0 },
+  };
+  const repeatOf = new Map<string, string>();
+  const callSeq = { next: 0 };
 
   const flush = async () => {
-    if (batch.length === 0) return;
-    const opened = (await openSessionBatch(store, ORG, c.code, batch))!;
-    opened.forEach((o, i) => {
-      const v = batchVisitors[i]!;
+    if (pending.length === 0) return;
+    const requests: SessionOpenRequest[] = [];
+    for (const e of pending) {
+      if (e.kind !== 'hit') continue;
+      requests.push({
+        orgId: ORG,
+        campaignCode: c.code,
+        visitorId: `v${e.visitor}`,
+        now: new Date(SIM_START + e.t),
+        newSessionId: `ds_${c.run}_${seq++}`,
+        attrs: {},
+      });
+    }
+    const opened = requests.length > 0 ? await openSessionsWith(store, policy, requests) : [];
+    // Walk the batch in time order: each call sees the number its caller was
+    // shown and their session's expiry as they stood at the call.
+    const calls: { visitor: number; from: string; at: Date; to: string; timing: CallTiming }[] = [];
+    let k = 0;
+    for (const e of pending) {
+      const v = e.visitor;
+      if (e.kind === 'call') {
+        calls.push({
+          visitor: v,
+          from: `+1555${String(v).padStart(7, '0')}`,
+          at: new Date(SIM_START + e.t),
+          to: numberOf[v]!,
+          timing:
+            e.t + SIM_START < expiresAt[v]!
+              ? 'live'
+              : e.t + SIM_START <= expiresAt[v]! + RECENT_HOLDER_GRACE_MS
+                ? 'grace'
+                : 'late',
+        });
+        continue;
+      }
+      const o = opened[k++]!;
+      if (!('sessionId' in o)) throw new Error(`simulated request failed: ${o.outcome}`);
       if (o.outcome !== 'sticky') {
         sessions++;
         visitorOf.set(o.sessionId, v);
@@ -91,44 +157,41 @@ export async function replay(
       if (o.outcome === 'shared') shared++;
       numberOf[v] = o.trackingNumber;
       expiresAt[v] = o.expiresAt.getTime();
+    }
+    pending = [];
+    hits = 0;
+    if (calls.length === 0) return;
+    const attributed = await attributeCalls(
+      store,
+      { orgId: ORG, id: c.id, run: c.run },
+      calls.map((k) => ({ to: k.to, from: k.from, at: k.at })),
+      repeatOf,
+      callSeq,
+    );
+    calls.forEach((call, i) => {
+      const v = call.visitor;
+      const sid = attributed[i]!.sessionId;
+      // Could any rule know the caller? Their session live or in grace, or an earlier attributed call.
+      const knowable = call.timing !== 'late' || calledBefore[v] === 1;
+      r.calls++;
+      byTiming[call.timing].calls++;
+      if (sid === null) {
+        if (knowable) r.campaignOnly++;
+        else r.campaignOnlyUnavoidable++;
+      } else if (visitorOf.get(sid) === v) r.correct++;
+      else {
+        r.wrongVisitor++;
+        byTiming[call.timing].wrong++;
+      }
+      if (sid !== null) calledBefore[v] = 1;
     });
-    batch = [];
-    batchVisitors = [];
   };
 
   let last = SIM_START;
   for (const e of trace.events) {
-    const at = new Date(SIM_START + e.t);
-    last = at.getTime();
-    if (e.kind === 'hit') {
-      batch.push({ visitorId: `v${e.visitor}`, at, newSessionId: `ds_${c.run}_${seq++}` });
-      batchVisitors.push(e.visitor);
-      if (batch.length >= BATCH) await flush();
-      continue;
-    }
-    await flush();
-    const v = e.visitor;
-    const recorded = await store.db.transaction((tx) =>
-      recordInboundCall(
-        tx,
-        ORG,
-        { to: numberOf[v]!, from: `+1555${String(v).padStart(7, '0')}`, startedAt: at },
-        'simulator',
-        null,
-        at,
-      ),
-    );
-    const sid = recorded!.attribution.sessionId;
-    // Could any rule know the caller? Their session live or in grace, or an earlier attributed call.
-    const knowable =
-      at.getTime() <= expiresAt[v]! + RECENT_HOLDER_GRACE_MS || calledBefore[v] === 1;
-    r.calls++;
-    if (sid === null) {
-      if (knowable) r.campaignOnly++;
-      else r.campaignOnlyUnavoidable++;
-    } else if (visitorOf.get(sid) === v) r.correct++;
-    else r.wrongVisitor++;
-    if (sid !== null) calledBefore[v] = 1;
+    last = SIM_START + e.t;
+    pending.push(e);
+    if (e.kind === 'hit' && ++hits >= BATCH) await flush();
   }
   await flush();
 
@@ -139,11 +202,14 @@ export async function replay(
   const health = poolHealthView(c.code, observed, { days, target, since, now });
   return {
     size,
+    policy,
     sessions,
     sharedSessions: shared,
     ...r,
+    byTiming,
     accuracy: r.calls === 0 ? 1 : (r.correct + r.campaignOnlyUnavoidable) / r.calls,
     health,
+    observed,
     seconds: (performance.now() - started) / 1000,
   };
 }

@@ -41,6 +41,11 @@ export function trafficProfile(o: PoolObservation): {
         : { ...ASSUMED_CALL_MIX },
       graceLateness:
         observed && o.graceLateness.length > 0 ? o.graceLateness : ASSUMED_GRACE_LATENESS,
+      // Assumed: live calls anywhere in the hold, on average half-way through it.
+      liveCallDelaySeconds:
+        observed && o.liveCallDelaySeconds !== null
+          ? o.liveCallDelaySeconds
+          : (o.meanHoldSeconds ?? 0) / 2,
     },
     callMixSource: observed ? 'observed' : 'assumed',
   };

@@ -13,15 +13,11 @@ export interface TrafficProfile {
   callMix: { live: number; grace: number; late: number };
   /** Seconds after the holder's expiry of calls made in the grace window (any order). */
   graceLateness: number[];
+  /** Mean seconds from a session's creation to the calls made while it was live. */
+  liveCallDelaySeconds: number;
 }
 
 const GRACE_S = RECENT_HOLDER_GRACE_MS / 1000;
-/**
- * Share of the calls of a visitor who shared a number that go wrong: the
- * holder rule gives a shared number's call to its newest holder, right for
- * the newcomer and wrong for the earlier one; calibrated on the simulator.
- */
-export const SHARED_CALL_ERROR = 0.5;
 
 /** Erlang B blocking for 0..max servers at offered load a (the stable recursion). */
 export function erlangB(a: number, max: number): Float64Array {
@@ -48,7 +44,10 @@ function shareAbove(sorted: readonly number[], x: number): number {
  * Predicted share of calls attributed right, for each pool size 1..maxSize,
  * averaged over the hours weighted by their arrivals (calls follow visitors).
  * In an hour with arrival rate λ and offered load A = λ·hold:
- * - a live-session call may be wrong when its visitor had to share (Erlang B);
+ * - a live-session call is wrong when a newcomer was given its number between
+ *   the session's start and the call: the pool is full (Erlang B) and the
+ *   newcomers who share, λ of them an hour spread over the n numbers, reach
+ *   this one within the call's delay d: λ·d/n;
  * - a grace call is wrong when the number was handed out again before it:
  *   least-recently-released order queues free numbers, so a released number
  *   waits (size − A)/λ before its next holder;
@@ -57,8 +56,25 @@ function shareAbove(sorted: readonly number[], x: number): number {
  */
 export function predictAccuracy(p: TrafficProfile, maxSize: number): Float64Array {
   const acc = new Float64Array(maxSize + 1);
+  const e = predictErrors(p, maxSize);
+  if (e.total <= 0) return acc.fill(1);
+  for (let n = 1; n <= maxSize; n++) acc[n] = 1 - e.wrong[n]!;
+  return acc;
+}
+
+/**
+ * The errors behind predictAccuracy, each term as a share of all calls, for
+ * pool sizes 0..maxSize: `wrong` is their sum capped at 1 per hour.
+ */
+export function predictErrors(p: TrafficProfile, maxSize: number) {
+  const live = new Float64Array(maxSize + 1);
+  const grace = new Float64Array(maxSize + 1);
+  const late = new Float64Array(maxSize + 1);
+  const wrong = new Float64Array(maxSize + 1).fill(1);
   const total = p.hourlyArrivals.reduce((s, x) => s + x, 0);
-  if (total <= 0) return acc.fill(1);
+  if (total <= 0) return { total, live, grace, late, wrong };
+  wrong.fill(0);
+  wrong[0] = 1;
   const lateness = [...p.graceLateness].sort((x, y) => x - y);
   const hold = p.meanHoldSeconds;
   // Hours with the same arrivals give the same errors: compute each once.
@@ -73,15 +89,16 @@ export function predictAccuracy(p: TrafficProfile, maxSize: number): Float64Arra
       const wait = n > load ? (n - load) / lambda : 0;
       const wrongGrace = wait > 0 ? shareAbove(lateness, wait) : 1;
       const wrongLate = Math.min(1, (hold + Math.min(GRACE_S, wait)) / (hold + wait));
-      const err =
-        p.callMix.live * SHARED_CALL_ERROR * blocking[n]! +
-        p.callMix.grace * wrongGrace +
-        p.callMix.late * wrongLate;
-      acc[n]! += weight * (1 - Math.min(1, err));
+      const l = p.callMix.live * blocking[n]! * Math.min(1, (lambda * p.liveCallDelaySeconds) / n);
+      const g = p.callMix.grace * wrongGrace;
+      const t = p.callMix.late * wrongLate;
+      live[n]! += weight * l;
+      grace[n]! += weight * g;
+      late[n]! += weight * t;
+      wrong[n]! += weight * Math.min(1, l + g + t);
     }
   }
-  acc[0] = 0;
-  return acc;
+  return { total, live, grace, late, wrong };
 }
 
 export interface Recommendation {

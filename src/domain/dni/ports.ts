@@ -83,4 +83,6 @@ export interface PoolObservation {
   };
   /** Seconds after the holder's expiry of every call attributed by the grace rule. */
   graceLateness: number[];
+  /** Mean seconds from the session's creation of the calls attributed by the holder rule; null: none. */
+  liveCallDelaySeconds: number | null;
 }

@@ -64,7 +64,9 @@ select count(*) as total,
        count(*) filter (where c.attribution = 'campaign') as campaign_only,
        count(*) filter (where c.ambiguous or s.ambiguous or s.kind = 'shared') as on_shared,
        string_agg(extract(epoch from c.started_at - s.expires_at)::text, ',')
-         filter (where c.attribution = 'recent_holder') as grace_lateness
+         filter (where c.attribution = 'recent_holder') as grace_lateness,
+       avg(extract(epoch from c.started_at - s.created_at))
+         filter (where c.attribution = 'session') as live_delay
   from calls c left join dni_sessions s on s.id = c.dni_session_id
  where c.campaign_id = $1 and c.started_at >= $2::timestamptz and c.started_at <= $3::timestamptz`;
 
@@ -119,6 +121,7 @@ export async function observePool(
       onSharedNumber: n(c?.on_shared),
     },
     graceLateness: c?.grace_lateness ? String(c.grace_lateness).split(',').map(Number) : [],
+    liveCallDelaySeconds: c?.live_delay == null ? null : Number(c.live_delay),
   };
 }
 

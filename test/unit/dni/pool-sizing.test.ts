@@ -12,6 +12,7 @@ const profile: TrafficProfile = {
   meanHoldSeconds: 34 * 60,
   callMix: { live: 0.9, grace: 0.08, late: 0.02 },
   graceLateness: [60, 300, 600, 900, 1200, 1500],
+  liveCallDelaySeconds: 8 * 60,
 };
 
 describe('Erlang B', () => {
