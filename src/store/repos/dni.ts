@@ -63,8 +63,10 @@ interface BatchRow extends Record<string, unknown> {
   campaign_id: string | null;
 }
 
-const OPEN_MANY_SQL =
-  'select * from dni_open_sessions($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])';
+/** The batch statement; `fn` is dni_open_sessions or, in the simulator only, a policy to compare with. */
+const openManySql = (fn: string) =>
+  `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`;
+const OPEN_MANY_SQL = openManySql('dni_open_sessions');
 
 /**
  * Many DNI requests (any organizations and campaigns) in one statement and
@@ -75,8 +77,11 @@ const OPEN_MANY_SQL =
 export async function openSessions(
   store: Store,
   requests: readonly SessionOpenRequest[],
+  /** npm run simulate only: another allocation policy's function with the same signature. */
+  policyFunction?: string,
 ): Promise<SessionOpenResult[]> {
-  const rows = await store.query<BatchRow>(OPEN_MANY_SQL, [
+  const text = policyFunction ? openManySql(policyFunction) : OPEN_MANY_SQL;
+  const rows = await store.query<BatchRow>(text, [
     requests.map((r) => r.orgId),
     requests.map((r) => r.campaignCode),
     requests.map((r) => r.visitorId),
