@@ -1,12 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
-import {
-  type Channel,
-  type ConsentBasis,
-  evaluateTouch,
-  LONGEST_WINDOW_HOURS,
-  type TouchDecision,
-} from '../compliance/index.js';
+import { evaluateTouch, LONGEST_WINDOW_HOURS, type TouchDecision } from '../compliance/index.js';
 import { canonicalJson, sha256Hex } from '../consents/canonical-json.js';
 import { engineConsent } from '../consents/consents.js';
 import { buildPayload } from '../dispatch/payload.js';
@@ -15,21 +9,7 @@ import { normalizeE164 } from '../phone/e164.js';
 import type { Executor } from '../ports.js';
 import { type CampaignConfig, storedConfigProblems, touchConfig } from './campaign-config.js';
 import type { IdempotencyScope, TouchRepository } from './ports.js';
-
-/** The validated body of `POST /tracking/campaigns/{campaign_code}/outbound` (contract §5). */
-export interface TouchRequest {
-  to_e164: string;
-  channel: Channel;
-  consent_basis: ConsentBasis;
-  funnel_node?: string | undefined;
-  scenario_ref?: string | undefined;
-  template_id?: string | undefined;
-  dynamic_variables?: Record<string, string | number | boolean | null> | undefined;
-  lead_timezone?: string | undefined;
-  cadence_step?: number | undefined;
-  idempotency_key?: string | undefined;
-  dry_run?: boolean | undefined;
-}
+import type { TouchRequest } from './touch-request.js';
 
 export interface TouchCaller {
   orgId: string;
