@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
-import { campaignConfigProblems } from '../domain/outbound/campaign-config.js';
+import { configChecks } from '../domain/outbound/config-checks.js';
 import { e164Problem } from '../domain/phone/e164.js';
 import { errors, type PydanticError, ValidationFailed } from '../errors.js';
 import {
@@ -68,10 +68,8 @@ export const checks: Record<string, Check> = {
     if (Object.keys(v).length > 50) return 'must have at most 50 keys';
     return Buffer.byteLength(JSON.stringify(v)) > 8192 ? 'must be at most 8 KiB as JSON' : null;
   },
-  campaign_config: (v) => {
-    const problems = campaignConfigProblems(v);
-    return problems.length === 0 ? null : problems.join('; ');
-  },
+  // The campaign config's (src/domain/outbound/config-schema.ts)
+  ...configChecks,
 };
 
 /** The schemas of one route's request parts; validation answers `Static<...>` of each. */

@@ -1,12 +1,7 @@
-import Type, { type Static, type TSchema } from 'typebox';
+import Type from 'typebox';
 import { type HeaderName, type Named, reply } from './openapi.js';
 
-/**
- * An optional field the validator fills with `value` when it is absent, as a Pydantic field with a
- * default: the handler reads it as present (`Valid` in src/http/validate.ts).
- */
-export const withDefault = <T extends TSchema>(schema: T, value: Static<T>) =>
-  Type.Optional(Object.assign(schema, { default: value }));
+export { withDefault } from '../domain/schema.js';
 
 /** `{"detail":"<code>"}`: the body of 401, 403, 404, 409, 413, 429 and 503, named `$id`. */
 export const Detail = ($id: string, codes: [string, ...string[]], description: string): Named =>

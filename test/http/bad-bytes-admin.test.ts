@@ -96,10 +96,10 @@ describe('admin bodies with bad bytes', () => {
       'Infinity deep in a campaign config',
       'POST',
       () => `/admin/orgs/${t.orgId}/campaigns`,
-      campaign('zz2', ',"config":{"templates":{"a":{"weight":[1,-Infinity]}}}'),
+      campaign('zz2', ',"config":{"custom":{"a":{"weight":[1,-Infinity]}}}'),
       {
         type: 'finite_number',
-        loc: ['body', 'config', 'templates', 'a', 'weight', 1],
+        loc: ['body', 'config', 'custom', 'a', 'weight', 1],
         msg: 'Input should be a finite number',
         input: '-Infinity',
       },

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.js';
 import { newId } from '../ids.js';
+import type { CampaignConfig } from '../outbound/config-schema.js';
 import type { Executor, Transaction } from '../ports.js';
 import { type AdminContext, getOrg } from './orgs-keys.js';
 import type { Campaign, CampaignRepository, NumberRole } from './ports.js';
@@ -15,7 +16,7 @@ export interface CampaignInput {
   forward_to?: string | null;
   session_ttl_seconds?: number;
   report_window_days?: number;
-  config?: Record<string, unknown>;
+  config?: CampaignConfig;
 }
 
 async function view(repos: CampaignRepository, ex: Executor, c: CampaignRow) {

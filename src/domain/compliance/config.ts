@@ -1,4 +1,4 @@
-import { parseHhmm, WEEKDAYS } from './tables.js';
+import { parseHhmm } from './tables.js';
 import type {
   CallingWindow,
   CampaignComplianceConfig,
@@ -99,88 +99,4 @@ export function mergeConfig<T extends CampaignComplianceConfig>(
     delete merged.agent_dialed;
   }
   return merged;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-
-const CAP_KEYS = ['per_24h', 'per_7d', 'voicemail_per_24h', 'sms_per_24h'];
-const WINDOW_KEYS = ['start', 'end', 'days'];
-
-/**
- * Problems with a campaign's compliance config, for the admin API to reject on write. It takes
- * any JSON (the config arrives from an operator), so wrong shapes are reported, never thrown on:
- * a key the engine would silently ignore (a misspelt cap) is a problem too, because ignoring it
- * would loosen what the operator meant to tighten.
- */
-export function validateConfig(config: CampaignComplianceConfig): string[] {
-  const raw: unknown = config;
-  if (!isObject(raw)) return ['config must be an object'];
-  const problems: string[] = [];
-  if (
-    raw.purpose !== undefined &&
-    !['marketing', 'informational'].includes(raw.purpose as string)
-  ) {
-    problems.push('purpose must be "marketing" or "informational"');
-  }
-  if (raw.allowed_channels !== undefined) {
-    if (!Array.isArray(raw.allowed_channels)) problems.push('allowed_channels must be a list');
-    else
-      for (const c of raw.allowed_channels) {
-        if (!CHANNELS.includes(c)) problems.push(`allowed_channels: unknown channel ${String(c)}`);
-      }
-  }
-  const w = raw.calling_window;
-  if (w !== undefined) {
-    if (!isObject(w)) problems.push('calling_window must be an object with start and end');
-    else {
-      try {
-        if (parseHhmm(w.start as string) >= parseHhmm(w.end as string))
-          problems.push('calling_window: start must precede end');
-      } catch {
-        problems.push('calling_window: start and end must be HH:MM');
-      }
-      if (w.days !== undefined && !Array.isArray(w.days)) {
-        problems.push('calling_window.days must be a list');
-      } else {
-        for (const d of (w.days as unknown[] | undefined) ?? []) {
-          if (!WEEKDAYS.includes(d as never))
-            problems.push(`calling_window.days: unknown day ${String(d)}`);
-        }
-      }
-      for (const key of Object.keys(w)) {
-        if (!WINDOW_KEYS.includes(key)) problems.push(`calling_window: unknown key ${key}`);
-      }
-    }
-  }
-  const caps = raw.frequency_caps;
-  if (caps !== undefined) {
-    if (!isObject(caps)) problems.push('frequency_caps must be an object');
-    else
-      for (const [key, value] of Object.entries(caps)) {
-        if (!CAP_KEYS.includes(key)) problems.push(`frequency_caps: unknown cap ${key}`);
-        else if (!Number.isInteger(value) || (value as number) < 0) {
-          problems.push(`frequency_caps.${key} must be a non-negative integer`);
-        }
-      }
-  }
-  for (const key of ['dnc_scrub', 'agent_dialed']) {
-    if (raw[key] !== undefined && typeof raw[key] !== 'boolean') {
-      problems.push(`${key} must be true or false`);
-    }
-  }
-  const tiers = raw.required_tier;
-  if (tiers !== undefined) {
-    if (!isObject(tiers)) problems.push('required_tier must be an object of channel to tier');
-    else
-      for (const [channel, tier] of Object.entries(tiers)) {
-        if (
-          !CHANNELS.includes(channel as Channel) ||
-          !['pewc', 'pec', 'ebr'].includes(tier as string)
-        ) {
-          problems.push(`required_tier.${channel}: must be pewc, pec or ebr for a known channel`);
-        }
-      }
-  }
-  return problems;
 }

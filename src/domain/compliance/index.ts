@@ -1,4 +1,4 @@
-export { mergeConfig, requiredTier, validateConfig } from './config.js';
+export { mergeConfig, requiredTier } from './config.js';
 export { type ConsentCheck, type ConsentCode, checkConsent } from './consent.js';
 export { evaluateTouch, type TouchDecision } from './evaluate.js';
 export {

@@ -1,5 +1,12 @@
+import type { CampaignComplianceConfig } from './config-schema.js';
 import type { TouchChannel, Weekday } from './data/state-rules.js';
 
+/** The campaign config's compliance keys, from their schema (contract §5). */
+export type {
+  CallingWindow,
+  CampaignComplianceConfig,
+  FrequencyCapsConfig,
+} from './config-schema.js';
 export type { TouchChannel as Channel, Weekday };
 
 export type Purpose = 'marketing' | 'informational';
@@ -26,39 +33,6 @@ export type ReasonCode =
 export interface Reason {
   code: ReasonCode;
   message: string;
-}
-
-/** A campaign's own window, applied in every candidate zone; it can only narrow. */
-export interface CallingWindow {
-  start: string;
-  end: string;
-  /** Weekdays the window is open; absent: every day. */
-  days?: Weekday[];
-}
-
-/** Campaign caps: only values below the defaults have an effect. */
-export interface FrequencyCapsConfig {
-  per_24h?: number;
-  per_7d?: number;
-  voicemail_per_24h?: number;
-  sms_per_24h?: number;
-}
-
-/** The compliance part of a campaign `config` (contract §5); other keys pass through untouched. */
-export interface CampaignComplianceConfig {
-  purpose?: Purpose;
-  allowed_channels?: TouchChannel[];
-  calling_window?: CallingWindow;
-  frequency_caps?: FrequencyCapsConfig;
-  /** Per-channel tier the campaign requires; only raises the Part A requirement. */
-  required_tier?: Partial<Record<TouchChannel, ConsentBasis>>;
-  /**
-   * Marketing touches whose outcome depends on the national DNC list need a registry copy at most
-   * 31 days old (Part B §1.5). Absent: on for marketing; `false` turns the freshness rule off.
-   */
-  dnc_scrub?: boolean;
-  /** The campaign attests live, agent-dialed calls: an `ebr` in its window passes a DNC hit. */
-  agent_dialed?: boolean;
 }
 
 export interface ConsentRecord {

@@ -1,35 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '../../errors.js';
-import {
-  type Channel,
-  type ConsentBasis,
-  evaluateTouch,
-  LONGEST_WINDOW_HOURS,
-  type TouchDecision,
-} from '../compliance/index.js';
+import { evaluateTouch, LONGEST_WINDOW_HOURS, type TouchDecision } from '../compliance/index.js';
 import { canonicalJson, sha256Hex } from '../consents/canonical-json.js';
 import { engineConsent } from '../consents/consents.js';
 import { buildPayload } from '../dispatch/payload.js';
 import { newId } from '../ids.js';
 import { normalizeE164 } from '../phone/e164.js';
 import type { Executor } from '../ports.js';
-import { type CampaignConfigDoc, campaignConfigProblems, touchConfig } from './campaign-config.js';
+import { type CampaignConfig, storedConfigProblems, touchConfig } from './campaign-config.js';
 import type { IdempotencyScope, TouchRepository } from './ports.js';
-
-/** The validated body of `POST /tracking/campaigns/{campaign_code}/outbound` (contract §5). */
-export interface TouchRequest {
-  to_e164: string;
-  channel: Channel;
-  consent_basis: ConsentBasis;
-  funnel_node?: string | undefined;
-  scenario_ref?: string | undefined;
-  template_id?: string | undefined;
-  dynamic_variables?: Record<string, string | number | boolean | null> | undefined;
-  lead_timezone?: string | undefined;
-  cadence_step?: number | undefined;
-  idempotency_key?: string | undefined;
-  dry_run?: boolean | undefined;
-}
+import type { TouchRequest } from './touch-request.js';
 
 export interface TouchCaller {
   orgId: string;
@@ -209,12 +189,12 @@ async function prepare(
 ): Promise<Prepared> {
   const campaign = await repos.findTouchCampaign(repos.db, caller.orgId, campaignCode);
   if (!campaign) throw errors.campaignNotFound();
-  const problems = campaignConfigProblems(campaign.config);
+  const problems = storedConfigProblems(campaign.config);
   // The admin API rejects such configs on write; one stored before that is an operator problem.
   if (problems.length > 0) {
     throw new Error(`campaign ${campaign.id} has an invalid config: ${problems.join('; ')}`);
   }
-  const config = touchConfig(campaign.config as CampaignConfigDoc, req.funnel_node);
+  const config = touchConfig(campaign.config as CampaignConfig, req.funnel_node);
   if (!config) {
     throw errors.field(
       ['body', 'funnel_node'],

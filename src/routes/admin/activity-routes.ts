@@ -3,7 +3,6 @@ import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import { validateRequest } from '../../http/validate.js';
 import {
   findCall,
   listCalls,
@@ -16,7 +15,7 @@ import { toEvent } from '../../store/repos/consents.js';
 import { decodeCursor, ID_SHAPE } from '../../store/repos/paging.js';
 import { answer } from './list-routes.js';
 import * as L from './list-schemas.js';
-import { adminDoc } from './openapi.js';
+import { adminRoute } from './openapi.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 import { callView, consentEventView, touchView } from './views.js';
@@ -40,123 +39,100 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     return c.id;
   };
 
-  const getCalls = validateRequest({ params: S.OrgIdParams, query: L.CallListQuery });
-  admin.get(
-    '/admin/orgs/:org_id/calls',
-    {
-      schema: adminDoc('calls', 'List calls with their attribution, newest first', {
-        params: S.OrgIdParams,
-        querystring: L.CallListQuery,
-        list: true,
-        answer: V.CallItem,
-        description: '`since`/`until` apply to the time the call started.',
-      }),
-      preHandler: getCalls.hook,
-    },
-    async (req) => {
-      const { params, query } = getCalls.read(req);
-      const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(deps.repos, params.org_id);
-      const rows = await listCalls(db, params.org_id, {
-        limit: query.limit + 1,
-        after,
-        campaignId: await campaignIdOf(params.org_id, query.campaign),
-        status: query.status,
-        attribution: query.attribution,
-        ...rangeOf(query),
-      });
-      return answer(rows, query.limit, (r) => r.call.id, callView);
-    },
-  );
-
-  const getCallsByCallId = validateRequest({ params: L.CallParams });
-  admin.get(
-    '/admin/orgs/:org_id/calls/:call_id',
-    {
-      schema: adminDoc('calls', 'Show a call with its attribution', {
-        params: L.CallParams,
-        answer: V.CallItem,
-      }),
-      preHandler: getCallsByCallId.hook,
-    },
-    async (req) => {
-      const { params } = getCallsByCallId.read(req);
-      await getOrg(deps.repos, params.org_id);
-      const call = await findCall(db, params.org_id, params.call_id);
-      if (!call) throw errors.callNotFound();
-      return callView(call);
-    },
-  );
-
-  const getTouches = validateRequest({ params: S.OrgIdParams, query: L.TouchListQuery });
-  admin.get(
-    '/admin/orgs/:org_id/touches',
-    {
-      schema: adminDoc('touches', 'List outbound touches with their checks and dispatch state', {
-        params: S.OrgIdParams,
-        querystring: L.TouchListQuery,
-        list: true,
-        answer: V.TouchItem,
-        description: '`since`/`until` apply to the time the touch was decided.',
-      }),
-      preHandler: getTouches.hook,
-    },
-    async (req) => {
-      const { params, query } = getTouches.read(req);
-      const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(deps.repos, params.org_id);
-      const rows = await listTouches(db, params.org_id, {
-        limit: query.limit + 1,
-        after,
-        campaignId: await campaignIdOf(params.org_id, query.campaign),
-        status: query.status,
-        dispatchStatus: query.dispatch_status,
-        toE164: query.to ? (normalizeE164(query.to) ?? query.to) : undefined,
-        ...rangeOf(query),
-      });
-      return answer(
-        rows,
-        query.limit,
-        (r) => r.touch.id,
-        (r) => touchView(r.touch, r.campaignCode),
-      );
-    },
-  );
-
-  const getConsents = validateRequest({
+  const getCalls = adminRoute('calls', 'List calls with their attribution, newest first', {
     params: S.OrgIdParams,
-    query: L.ConsentListQuery,
+    query: L.CallListQuery,
+    list: true,
+    answer: V.CallItem,
+    description: '`since`/`until` apply to the time the call started.',
   });
-  admin.get(
-    '/admin/orgs/:org_id/consents',
+  admin.get('/admin/orgs/:org_id/calls', getCalls.options, async (req) => {
+    const { params, query } = getCalls.read(req);
+    const after = decodeCursor(query.cursor, ID_SHAPE);
+    await getOrg(deps.repos, params.org_id);
+    const rows = await listCalls(db, params.org_id, {
+      limit: query.limit + 1,
+      after,
+      campaignId: await campaignIdOf(params.org_id, query.campaign),
+      status: query.status,
+      attribution: query.attribution,
+      ...rangeOf(query),
+    });
+    return answer(rows, query.limit, (r) => r.call.id, callView);
+  });
+
+  const getCallsByCallId = adminRoute('calls', 'Show a call with its attribution', {
+    params: L.CallParams,
+    answer: V.CallItem,
+  });
+  admin.get('/admin/orgs/:org_id/calls/:call_id', getCallsByCallId.options, async (req) => {
+    const { params } = getCallsByCallId.read(req);
+    await getOrg(deps.repos, params.org_id);
+    const call = await findCall(db, params.org_id, params.call_id);
+    if (!call) throw errors.callNotFound();
+    return callView(call);
+  });
+
+  const getTouches = adminRoute(
+    'touches',
+    'List outbound touches with their checks and dispatch state',
     {
-      schema: adminDoc('consents', 'List consent events (grants and revocations), newest first', {
-        params: S.OrgIdParams,
-        querystring: L.ConsentListQuery,
-        list: true,
-        answer: V.ConsentEventItem,
-        description:
-          'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
-      }),
-      preHandler: getConsents.hook,
-    },
-    async (req) => {
-      const { params, query } = getConsents.read(req);
-      const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
-      await getOrg(deps.repos, params.org_id);
-      const rows = await listConsentEvents(db, params.org_id, {
-        limit: query.limit + 1,
-        after: after === undefined ? undefined : Number(after),
-        e164: query.e164 ? (normalizeE164(query.e164) ?? query.e164) : undefined,
-        kind: query.kind,
-        ...rangeOf(query),
-      });
-      return answer(
-        rows,
-        query.limit,
-        (r) => String(r.seq),
-        (r) => consentEventView(r.e164, toEvent(r)),
-      );
+      params: S.OrgIdParams,
+      query: L.TouchListQuery,
+      list: true,
+      answer: V.TouchItem,
+      description: '`since`/`until` apply to the time the touch was decided.',
     },
   );
+  admin.get('/admin/orgs/:org_id/touches', getTouches.options, async (req) => {
+    const { params, query } = getTouches.read(req);
+    const after = decodeCursor(query.cursor, ID_SHAPE);
+    await getOrg(deps.repos, params.org_id);
+    const rows = await listTouches(db, params.org_id, {
+      limit: query.limit + 1,
+      after,
+      campaignId: await campaignIdOf(params.org_id, query.campaign),
+      status: query.status,
+      dispatchStatus: query.dispatch_status,
+      toE164: query.to ? (normalizeE164(query.to) ?? query.to) : undefined,
+      ...rangeOf(query),
+    });
+    return answer(
+      rows,
+      query.limit,
+      (r) => r.touch.id,
+      (r) => touchView(r.touch, r.campaignCode),
+    );
+  });
+
+  const getConsents = adminRoute(
+    'consents',
+    'List consent events (grants and revocations), newest first',
+    {
+      params: S.OrgIdParams,
+      query: L.ConsentListQuery,
+      list: true,
+      answer: V.ConsentEventItem,
+      description:
+        'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
+    },
+  );
+  admin.get('/admin/orgs/:org_id/consents', getConsents.options, async (req) => {
+    const { params, query } = getConsents.read(req);
+    const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
+    await getOrg(deps.repos, params.org_id);
+    const rows = await listConsentEvents(db, params.org_id, {
+      limit: query.limit + 1,
+      after: after === undefined ? undefined : Number(after),
+      e164: query.e164 ? (normalizeE164(query.e164) ?? query.e164) : undefined,
+      kind: query.kind,
+      ...rangeOf(query),
+    });
+    return answer(
+      rows,
+      query.limit,
+      (r) => String(r.seq),
+      (r) => consentEventView(r.e164, toEvent(r)),
+    );
+  });
 }

@@ -17,8 +17,8 @@ import type { ConsentLog } from '../../domain/consents/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../../domain/ports.js';
 import { errors } from '../../errors.js';
-import { contentTypeOf, validateRequest } from '../../http/validate.js';
-import { adminDoc } from './openapi.js';
+import { contentTypeOf } from '../../http/validate.js';
+import { adminRoute } from './openapi.js';
 import * as S from './schemas.js';
 
 const ACTOR = 'admin';
@@ -66,68 +66,45 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   };
   const e164Of = (raw: string) => normalizeE164(raw) ?? raw;
 
-  const getConsentsByE164 = validateRequest({ params: S.ConsentParams });
-  admin.get(
-    '/admin/orgs/:org_id/consents/:e164',
-    {
-      schema: adminDoc('consents', 'A contact’s consent standing and history', {
-        params: S.ConsentParams,
-      }),
-      preHandler: getConsentsByE164.hook,
-    },
-    async (req) => {
-      const { params } = getConsentsByE164.read(req);
-      await getOrg(deps.repos, params.org_id);
-      return consentView(
-        deps.repos,
-        deps.repos.db,
-        params.org_id,
-        e164Of(params.e164),
-        deps.clock.now(),
-      );
-    },
-  );
-  const putConsentsByE164 = validateRequest({
+  const getConsentsByE164 = adminRoute('consents', 'A contact’s consent standing and history', {
+    params: S.ConsentParams,
+  });
+  admin.get('/admin/orgs/:org_id/consents/:e164', getConsentsByE164.options, async (req) => {
+    const { params } = getConsentsByE164.read(req);
+    await getOrg(deps.repos, params.org_id);
+    return consentView(
+      deps.repos,
+      deps.repos.db,
+      params.org_id,
+      e164Of(params.e164),
+      deps.clock.now(),
+    );
+  });
+  const putConsentsByE164 = adminRoute('consents', 'Record a consent grant (a new event)', {
     params: S.ConsentParams,
     body: S.PutConsent,
   });
-  admin.put(
-    '/admin/orgs/:org_id/consents/:e164',
-    {
-      schema: adminDoc('consents', 'Record a consent grant (a new event)', {
-        params: S.ConsentParams,
-        body: S.PutConsent,
-      }),
-      preHandler: putConsentsByE164.hook,
-    },
-    async (req) => {
-      const { params, body } = putConsentsByE164.read(req);
-      const nowMs = deps.clock.now();
-      reject(grantProblems(body, nowMs), body);
-      const event = grantEvent(e164Of(params.e164), body, nowMs);
-      const view = await record(req, params.org_id, event);
-      // After the commit, off the response: the RND query is slow; the schedule retries failures.
-      void deps.rnd?.checkSoon({
-        e164: event.e164,
-        consent_date: event.capturedAt.toISOString().slice(0, 10),
-      });
-      return view;
-    },
-  );
-  const postConsentsByE164Revoke = validateRequest({
-    params: S.ConsentParams,
-    body: S.RevokeConsent,
-    bodyOptional: true,
+  admin.put('/admin/orgs/:org_id/consents/:e164', putConsentsByE164.options, async (req) => {
+    const { params, body } = putConsentsByE164.read(req);
+    const nowMs = deps.clock.now();
+    reject(grantProblems(body, nowMs), body);
+    const event = grantEvent(e164Of(params.e164), body, nowMs);
+    const view = await record(req, params.org_id, event);
+    // After the commit, off the response: the RND query is slow; the schedule retries failures.
+    void deps.rnd?.checkSoon({
+      e164: event.e164,
+      consent_date: event.capturedAt.toISOString().slice(0, 10),
+    });
+    return view;
   });
+  const postConsentsByE164Revoke = adminRoute(
+    'consents',
+    'Record a revocation, opt-out or internal DNC (a new event)',
+    { params: S.ConsentParams, body: S.RevokeConsent, bodyOptional: true },
+  );
   admin.post(
     '/admin/orgs/:org_id/consents/:e164/revoke',
-    {
-      schema: adminDoc('consents', 'Record a revocation, opt-out or internal DNC (a new event)', {
-        params: S.ConsentParams,
-        body: S.RevokeConsent,
-      }),
-      preHandler: postConsentsByE164Revoke.hook,
-    },
+    postConsentsByE164Revoke.options,
     async (req) => {
       const { params, body } = postConsentsByE164Revoke.read(req);
       const nowMs = deps.clock.now();
@@ -136,16 +113,14 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return record(req, params.org_id, event);
     },
   );
-  const postConsentsImport = validateRequest({ params: S.OrgIdParams });
+  const postConsentsImport = adminRoute(
+    'consents',
+    'Import consent events from a CSV file (text/csv)',
+    { params: S.OrgIdParams },
+  );
   admin.post(
     '/admin/orgs/:org_id/consents/import',
-    {
-      bodyLimit: IMPORT_BODY_LIMIT,
-      schema: adminDoc('consents', 'Import consent events from a CSV file (text/csv)', {
-        params: S.OrgIdParams,
-      }),
-      preHandler: postConsentsImport.hook,
-    },
+    { ...postConsentsImport.options, bodyLimit: IMPORT_BODY_LIMIT },
     async (req) => {
       const { params } = postConsentsImport.read(req);
       const type = String(contentTypeOf(req) ?? '')

@@ -3,7 +3,6 @@ import type { AppDeps } from '../../deps.js';
 import { getOrg, keyView, orgView } from '../../domain/admin/orgs-keys.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import { validateRequest } from '../../http/validate.js';
 import {
   findCampaignByCode,
   findKey,
@@ -15,7 +14,7 @@ import {
 } from '../../store/repos/admin-lists.js';
 import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../store/repos/paging.js';
 import * as L from './list-schemas.js';
-import { adminDoc } from './openapi.js';
+import { adminRoute } from './openapi.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 import { campaignSummary, numberView } from './views.js';
@@ -38,89 +37,60 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const db = deps.store.db;
   const now = () => new Date(deps.clock.now());
 
-  const getOrgs = validateRequest({ query: L.PageQuery });
-  admin.get(
-    '/admin/orgs',
-    {
-      schema: adminDoc('organizations', 'List organizations, newest first', {
-        querystring: L.PageQuery,
-        list: true,
-        answer: V.OrgItem,
-      }),
-      preHandler: getOrgs.hook,
-    },
-    async (req) => {
-      const { query } = getOrgs.read(req);
-      const after = decodeCursor(query.cursor, ID_SHAPE);
-      const rows = await listOrgs(db, { limit: query.limit + 1, after });
-      return answer(rows, query.limit, (r) => r.id, orgView);
-    },
-  );
+  const getOrgs = adminRoute('organizations', 'List organizations, newest first', {
+    query: L.PageQuery,
+    list: true,
+    answer: V.OrgItem,
+  });
+  admin.get('/admin/orgs', getOrgs.options, async (req) => {
+    const { query } = getOrgs.read(req);
+    const after = decodeCursor(query.cursor, ID_SHAPE);
+    const rows = await listOrgs(db, { limit: query.limit + 1, after });
+    return answer(rows, query.limit, (r) => r.id, orgView);
+  });
 
-  const getKeys = validateRequest({ params: S.OrgIdParams, query: L.KeyListQuery });
-  admin.get(
-    '/admin/orgs/:org_id/keys',
-    {
-      schema: adminDoc('keys', "List an organization's API keys (never the key itself)", {
-        params: S.OrgIdParams,
-        querystring: L.KeyListQuery,
-        list: true,
-        answer: V.KeyItem,
-      }),
-      preHandler: getKeys.hook,
-    },
-    async (req) => {
-      const { params, query } = getKeys.read(req);
-      const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(deps.repos, params.org_id);
-      const rows = await listKeys(db, params.org_id, {
-        limit: query.limit + 1,
-        after,
-        status: query.status,
-        now: now(),
-      });
-      return answer(rows, query.limit, (r) => r.id, keyView);
-    },
-  );
+  const getKeys = adminRoute('keys', "List an organization's API keys (never the key itself)", {
+    params: S.OrgIdParams,
+    query: L.KeyListQuery,
+    list: true,
+    answer: V.KeyItem,
+  });
+  admin.get('/admin/orgs/:org_id/keys', getKeys.options, async (req) => {
+    const { params, query } = getKeys.read(req);
+    const after = decodeCursor(query.cursor, ID_SHAPE);
+    await getOrg(deps.repos, params.org_id);
+    const rows = await listKeys(db, params.org_id, {
+      limit: query.limit + 1,
+      after,
+      status: query.status,
+      now: now(),
+    });
+    return answer(rows, query.limit, (r) => r.id, keyView);
+  });
 
-  const getKeysByKeyId = validateRequest({ params: S.KeyIdParams });
-  admin.get(
-    '/admin/keys/:key_id',
-    {
-      schema: adminDoc('keys', 'Show an API key (never the key itself)', {
-        params: S.KeyIdParams,
-        answer: V.KeyItem,
-      }),
-      preHandler: getKeysByKeyId.hook,
-    },
-    async (req) => {
-      const { params } = getKeysByKeyId.read(req);
-      const key = await findKey(db, params.key_id);
-      if (!key) throw errors.keyNotFound();
-      return keyView(key);
-    },
-  );
+  const getKeysByKeyId = adminRoute('keys', 'Show an API key (never the key itself)', {
+    params: S.KeyIdParams,
+    answer: V.KeyItem,
+  });
+  admin.get('/admin/keys/:key_id', getKeysByKeyId.options, async (req) => {
+    const { params } = getKeysByKeyId.read(req);
+    const key = await findKey(db, params.key_id);
+    if (!key) throw errors.keyNotFound();
+    return keyView(key);
+  });
 
-  const getCampaigns = validateRequest({ params: S.OrgIdParams, query: L.PageQuery });
-  admin.get(
-    '/admin/orgs/:org_id/campaigns',
-    {
-      schema: adminDoc('campaigns', "List an organization's campaigns with their pool size", {
-        params: S.OrgIdParams,
-        querystring: L.PageQuery,
-        list: true,
-        answer: V.CampaignItem,
-      }),
-      preHandler: getCampaigns.hook,
-    },
-    async (req) => {
-      const { params, query } = getCampaigns.read(req);
-      const after = decodeCursor(query.cursor, ID_SHAPE);
-      await getOrg(deps.repos, params.org_id);
-      const rows = await listCampaigns(db, params.org_id, { limit: query.limit + 1, after });
-      return answer(rows, query.limit, (r) => r.campaign.id, campaignSummary);
-    },
+  const getCampaigns = adminRoute(
+    'campaigns',
+    "List an organization's campaigns with their pool size",
+    { params: S.OrgIdParams, query: L.PageQuery, list: true, answer: V.CampaignItem },
   );
+  admin.get('/admin/orgs/:org_id/campaigns', getCampaigns.options, async (req) => {
+    const { params, query } = getCampaigns.read(req);
+    const after = decodeCursor(query.cursor, ID_SHAPE);
+    await getOrg(deps.repos, params.org_id);
+    const rows = await listCampaigns(db, params.org_id, { limit: query.limit + 1, after });
+    return answer(rows, query.limit, (r) => r.campaign.id, campaignSummary);
+  });
 
   const campaignOf = async (orgId: string, code: string) => {
     await getOrg(deps.repos, orgId);
@@ -129,23 +99,21 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     return c;
   };
 
-  const getCampaignsByCodeNumbers = validateRequest({
-    params: S.CampaignParams,
-    query: L.NumberListQuery,
-  });
+  const getCampaignsByCodeNumbers = adminRoute(
+    'campaigns',
+    "List a campaign's numbers with their current holder",
+    {
+      params: S.CampaignParams,
+      query: L.NumberListQuery,
+      list: true,
+      answer: V.NumberItem,
+      description:
+        'In number order. `holder` is the DNI session holding the number now (null when free); `held_until` is when it frees.',
+    },
+  );
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/numbers',
-    {
-      schema: adminDoc('campaigns', "List a campaign's numbers with their current holder", {
-        params: S.CampaignParams,
-        querystring: L.NumberListQuery,
-        list: true,
-        answer: V.NumberItem,
-        description:
-          'In number order. `holder` is the DNI session holding the number now (null when free); `held_until` is when it frees.',
-      }),
-      preHandler: getCampaignsByCodeNumbers.hook,
-    },
+    getCampaignsByCodeNumbers.options,
     async (req) => {
       const { params, query } = getCampaignsByCodeNumbers.read(req);
       const after = decodeCursor(query.cursor, E164_SHAPE);
@@ -161,16 +129,14 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
   );
 
-  const getCampaignsByCodeNumbersByE164 = validateRequest({ params: L.NumberParams });
+  const getCampaignsByCodeNumbersByE164 = adminRoute(
+    'campaigns',
+    'Show one number of a campaign with its current holder',
+    { params: L.NumberParams, answer: V.NumberItem },
+  );
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/numbers/:e164',
-    {
-      schema: adminDoc('campaigns', 'Show one number of a campaign with its current holder', {
-        params: L.NumberParams,
-        answer: V.NumberItem,
-      }),
-      preHandler: getCampaignsByCodeNumbersByE164.hook,
-    },
+    getCampaignsByCodeNumbersByE164.options,
     async (req) => {
       const { params } = getCampaignsByCodeNumbersByE164.read(req);
       const c = await campaignOf(params.org_id, params.code);

@@ -1,13 +1,14 @@
 import type { TSchema } from 'typebox';
+import { type RequestSchemas, validateRequest } from '../../http/validate.js';
 import { pageOfItems } from './view-schemas.js';
 
 /**
  * The OpenAPI description of an admin route (served at /admin/openapi.json).
  * Validation stays with validateRequest (src/http/validate.ts): the admin app
  * compiles no validators or serializers from these, so documenting a route
- * cannot change what it accepts or answers.
+ * cannot change what it accepts or answers. Routes take it through `adminRoute`.
  */
-export function adminDoc(
+function adminDoc(
   tag: string,
   summary: string,
   parts: {
@@ -41,5 +42,34 @@ export function adminDoc(
       404: { description: 'No such item in this organization', type: 'object' },
       422: { description: 'Bad input, in FastAPI’s shape', type: 'object' },
     },
+  };
+}
+
+/** What an admin route's OpenAPI description says besides its request schemas (see adminDoc). */
+interface DocParts {
+  description?: string;
+  status?: number;
+  answer?: TSchema;
+  list?: boolean;
+}
+
+/**
+ * One spec for an admin route: the OpenAPI description (`options.schema`) and the validating
+ * `preHandler` (`options.preHandler`, then `read` in the handler) come from the same schemas,
+ * so what the document says a route takes is what it accepts.
+ */
+export function adminRoute<S extends RequestSchemas>(
+  tag: string,
+  summary: string,
+  spec: S & DocParts = {} as S & DocParts,
+) {
+  const validator = validateRequest(spec);
+  const { params, query, body, bodyOptional: _, ...doc } = spec;
+  return {
+    options: {
+      schema: adminDoc(tag, summary, { ...doc, params, querystring: query, body }),
+      preHandler: validator.hook,
+    },
+    read: validator.read,
   };
 }

@@ -3,31 +3,28 @@ import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { poolHealthView } from '../../domain/dni/pool-health.js';
 import { errors } from '../../errors.js';
-import { validateRequest } from '../../http/validate.js';
 import { findCampaign } from '../../store/repos/campaigns.js';
 import { observePool } from '../../store/repos/pool-health.js';
-import { adminDoc } from './openapi.js';
+import { adminRoute } from './openapi.js';
 import * as S from './schemas.js';
 
 const DAY_MS = 86_400_000;
 
 /** Pool health: how busy a campaign's pool is, how accurate its attribution, how many numbers it needs. */
 export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const getCampaignsByCodePool = validateRequest({
-    params: S.CampaignParams,
-    query: S.PoolQuery,
-  });
+  const getCampaignsByCodePool = adminRoute(
+    'campaigns',
+    'Pool health, attribution accuracy and recommended size',
+    {
+      params: S.CampaignParams,
+      query: S.PoolQuery,
+      description:
+        'Numbers, held now, peak held numbers per hour, sessions by outcome and calls by attribution rule over the last `days`; the estimated accuracy and the pool size the sizing model (docs/pool-sizing.md) recommends for `target`.',
+    },
+  );
   admin.get(
     '/admin/orgs/:org_id/campaigns/:code/pool',
-    {
-      schema: adminDoc('campaigns', 'Pool health, attribution accuracy and recommended size', {
-        params: S.CampaignParams,
-        querystring: S.PoolQuery,
-        description:
-          'Numbers, held now, peak held numbers per hour, sessions by outcome and calls by attribution rule over the last `days`; the estimated accuracy and the pool size the sizing model (docs/pool-sizing.md) recommends for `target`.',
-      }),
-      preHandler: getCampaignsByCodePool.hook,
-    },
+    getCampaignsByCodePool.options,
     async (req) => {
       const { params, query } = getCampaignsByCodePool.read(req);
       await getOrg(deps.repos, params.org_id);

@@ -1,4 +1,5 @@
 import Type from 'typebox';
+import { CampaignConfig } from '../../domain/outbound/config-schema.js';
 import { withDefault } from '../common.js';
 
 const e164 = Type.String({ 'x-check': 'e164', description: 'E.164 number' });
@@ -64,9 +65,7 @@ const campaignFields = {
   forward_to: Type.Optional(Type.Union([e164, Type.Null()])),
   session_ttl_seconds: Type.Optional(Type.Integer({ minimum: 300, maximum: 7200 })),
   report_window_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365 })),
-  config: Type.Optional(
-    Type.Record(Type.String(), Type.Unknown(), { 'x-check': 'campaign_config' }),
-  ),
+  config: Type.Optional(CampaignConfig),
 };
 
 export const CreateCampaign = Type.Object(

@@ -21,7 +21,7 @@ import {
 } from '../../store/repos/suppression.js';
 import { answer } from './list-routes.js';
 import * as L from './list-schemas.js';
-import { adminDoc } from './openapi.js';
+import { adminRoute } from './openapi.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 
@@ -136,39 +136,33 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return { litigator_blocks: body.litigator_blocks };
     },
   );
-  const getSuppressionByList = validateRequest({
-    params: S.SuppressionListParams,
-    query: L.SuppressionListQuery,
-  });
-  admin.get(
-    '/admin/orgs/:org_id/suppression/:list',
+  const getSuppressionByList = adminRoute(
+    'suppression',
+    "List the entries of one of an organization's lists",
     {
-      schema: adminDoc('suppression', "List the entries of one of an organization's lists", {
-        params: S.SuppressionListParams,
-        querystring: L.SuppressionListQuery,
-        list: true,
-        answer: V.SuppressionEntryItem,
-        description: 'In number order; `state` narrows a state list to one state.',
-      }),
-      preHandler: getSuppressionByList.hook,
-    },
-    async (req) => {
-      const { params, query } = getSuppressionByList.read(req);
-      const after = decodeCursor(query.cursor, STORED_NUMBER);
-      await getOrg(deps.repos, params.org_id);
-      const rows = await listEntries(deps.store.db, params.org_id, params.list, {
-        limit: query.limit + 1,
-        after,
-        state: query.state,
-      });
-      return answer(
-        rows,
-        query.limit,
-        (e) => e.number,
-        (e) => entryView(params.org_id, e),
-      );
+      params: S.SuppressionListParams,
+      query: L.SuppressionListQuery,
+      list: true,
+      answer: V.SuppressionEntryItem,
+      description: 'In number order; `state` narrows a state list to one state.',
     },
   );
+  admin.get('/admin/orgs/:org_id/suppression/:list', getSuppressionByList.options, async (req) => {
+    const { params, query } = getSuppressionByList.read(req);
+    const after = decodeCursor(query.cursor, STORED_NUMBER);
+    await getOrg(deps.repos, params.org_id);
+    const rows = await listEntries(deps.store.db, params.org_id, params.list, {
+      limit: query.limit + 1,
+      after,
+      state: query.state,
+    });
+    return answer(
+      rows,
+      query.limit,
+      (e) => e.number,
+      (e) => entryView(params.org_id, e),
+    );
+  });
   const getSuppressionByListByE164 = validateRequest({
     params: S.SuppressionEntryParams,
   });

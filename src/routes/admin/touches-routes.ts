@@ -2,47 +2,41 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { errors } from '../../errors.js';
-import { validateRequest } from '../../http/validate.js';
 import { attemptsOf } from '../../store/repos/dispatch.js';
 import { getTouch } from '../../store/repos/touches.js';
-import { adminDoc } from './openapi.js';
+import { adminRoute } from './openapi.js';
 import * as S from './schemas.js';
 import { touchView } from './views.js';
 
 /** A touch as decided and as dispatched: support answers "was it sent, when, how often tried". */
 export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const getTouchesByTouchId = validateRequest({ params: S.TouchParams });
-  admin.get(
-    '/admin/orgs/:org_id/touches/:touch_id',
-    {
-      schema: adminDoc('touches', 'Show a touch: its decision, checks and every dispatch attempt', {
-        params: S.TouchParams,
-      }),
-      preHandler: getTouchesByTouchId.hook,
-    },
-    async (req) => {
-      const { params } = getTouchesByTouchId.read(req);
-      await getOrg(deps.repos, params.org_id);
-      const t = await getTouch(deps.store.db, params.org_id, params.touch_id);
-      if (!t) throw errors.touchNotFound();
-      const view = touchView(t);
-      if (!view.dispatch) return view;
-      const attempts = await attemptsOf(deps.store.db, t.id);
-      return {
-        ...view,
-        dispatch: {
-          ...view.dispatch,
-          history: attempts.map((a) => ({
-            attempt: a.attempt,
-            outcome: a.outcome,
-            carrier: a.carrier,
-            carrier_id: a.carrierId,
-            error: a.error,
-            started_at: a.startedAt.toISOString(),
-            finished_at: a.finishedAt?.toISOString() ?? null,
-          })),
-        },
-      };
-    },
+  const getTouchesByTouchId = adminRoute(
+    'touches',
+    'Show a touch: its decision, checks and every dispatch attempt',
+    { params: S.TouchParams },
   );
+  admin.get('/admin/orgs/:org_id/touches/:touch_id', getTouchesByTouchId.options, async (req) => {
+    const { params } = getTouchesByTouchId.read(req);
+    await getOrg(deps.repos, params.org_id);
+    const t = await getTouch(deps.store.db, params.org_id, params.touch_id);
+    if (!t) throw errors.touchNotFound();
+    const view = touchView(t);
+    if (!view.dispatch) return view;
+    const attempts = await attemptsOf(deps.store.db, t.id);
+    return {
+      ...view,
+      dispatch: {
+        ...view.dispatch,
+        history: attempts.map((a) => ({
+          attempt: a.attempt,
+          outcome: a.outcome,
+          carrier: a.carrier,
+          carrier_id: a.carrierId,
+          error: a.error,
+          started_at: a.startedAt.toISOString(),
+          finished_at: a.finishedAt?.toISOString() ?? null,
+        })),
+      },
+    };
+  });
 }

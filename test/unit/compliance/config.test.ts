@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ComplianceConfig } from '../../../src/domain/compliance/config-schema.js';
 import {
   type CampaignComplianceConfig,
   mergeConfig,
-  validateConfig,
 } from '../../../src/domain/compliance/index.js';
+import { compileValidator, fromPlain } from '../../../src/http/pydantic/index.js';
+import { checks } from '../../../src/http/validate.js';
 
 type Config = CampaignComplianceConfig & { caller_id?: string; template_id?: string };
 
@@ -58,10 +60,17 @@ describe('mergeConfig', () => {
   });
 });
 
-describe('validateConfig', () => {
+/** The admin API's check of a config's compliance keys: per field, in Pydantic's shape. */
+const validator = compileValidator(ComplianceConfig, { checks, storable: true });
+function problems(config: unknown): [loc: string, type: string, msg: string][] {
+  const r = validator(fromPlain(config), ['config']);
+  return r.ok ? [] : r.errors.map((e) => [e.loc.join('.'), e.type, e.msg]);
+}
+
+describe('the compliance config schema', () => {
   it('accepts a well-formed config', () => {
     expect(
-      validateConfig({
+      problems({
         purpose: 'informational',
         allowed_channels: ['sms'],
         calling_window: { start: '09:00', end: '17:30', days: ['mon'] },
@@ -71,54 +80,94 @@ describe('validateConfig', () => {
     ).toEqual([]);
   });
 
-  it('names each problem', () => {
-    const problems = validateConfig({
-      purpose: 'sales',
-      allowed_channels: ['fax'],
-      calling_window: { start: '18:00', end: '09:00', days: ['funday'] },
-      frequency_caps: { per_24h: -1, per_7d: 1.5 },
-      required_tier: { call: 'none' },
-    } as unknown as CampaignComplianceConfig);
-    expect(problems).toEqual([
-      'purpose must be "marketing" or "informational"',
-      'allowed_channels: unknown channel fax',
-      'calling_window: start must precede end',
-      'calling_window.days: unknown day funday',
-      'frequency_caps.per_24h must be a non-negative integer',
-      'frequency_caps.per_7d must be a non-negative integer',
-      'required_tier.call: must be pewc, pec or ebr for a known channel',
+  it('names each problem at its field', () => {
+    expect(
+      problems({
+        purpose: 'sales',
+        allowed_channels: ['fax'],
+        calling_window: { start: '18:00', end: '09:00', days: ['funday'] },
+        frequency_caps: { per_24h: -1, per_7d: 1.5 },
+        required_tier: { call: 'none' },
+      }),
+    ).toEqual([
+      ['config.purpose', 'literal_error', "Input should be 'marketing' or 'informational'"],
+      [
+        'config.allowed_channels.0',
+        'literal_error',
+        "Input should be 'call', 'sms' or 'voicemail'",
+      ],
+      [
+        'config.calling_window.days.0',
+        'literal_error',
+        "Input should be 'sun', 'mon', 'tue', 'wed', 'thu', 'fri' or 'sat'",
+      ],
+      [
+        'config.frequency_caps.per_24h',
+        'greater_than_equal',
+        'Input should be greater than or equal to 0',
+      ],
+      [
+        'config.frequency_caps.per_7d',
+        'int_from_float',
+        'Input should be a valid integer, got a number with a fractional part',
+      ],
+      ['config.required_tier.call', 'literal_error', "Input should be 'pewc', 'pec' or 'ebr'"],
     ]);
-    expect(validateConfig({ calling_window: { start: '9am', end: '17:00' } })).toEqual([
-      'calling_window: start and end must be HH:MM',
+    expect(problems({ calling_window: { start: '9am', end: '24:30' } })).toEqual([
+      [
+        'config.calling_window.start',
+        'string_pattern_mismatch',
+        "String should match pattern '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$'",
+      ],
+      [
+        'config.calling_window.end',
+        'string_pattern_mismatch',
+        "String should match pattern '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$'",
+      ],
     ]);
+    expect(problems({ calling_window: { start: '18:00', end: '09:00' } })).toEqual([
+      ['config.calling_window', 'value_error', 'Value error, start must be before end'],
+    ]);
+    expect(problems({ calling_window: { start: '09:00', end: '24:00' } })).toEqual([]);
   });
 });
 
-describe('validateConfig on arbitrary JSON', () => {
-  const check = (c: unknown) => validateConfig(c as CampaignComplianceConfig);
-
+describe('the compliance config schema on arbitrary JSON', () => {
   it('reports wrong shapes instead of throwing', () => {
-    expect(check(null)).toEqual(['config must be an object']);
-    expect(check('x')).toEqual(['config must be an object']);
-    expect(check({ allowed_channels: 5 })).toEqual(['allowed_channels must be a list']);
-    expect(check({ calling_window: { start: '09:00', end: '17:00', days: 5 } })).toEqual([
-      'calling_window.days must be a list',
+    const notAModel = 'Input should be a valid dictionary or object to extract fields from';
+    expect(problems(null)).toEqual([['config', 'model_attributes_type', notAModel]]);
+    expect(problems('x')).toEqual([['config', 'model_attributes_type', notAModel]]);
+    expect(problems({ allowed_channels: 5 })).toEqual([
+      ['config.allowed_channels', 'list_type', 'Input should be a valid list'],
     ]);
-    expect(check({ calling_window: 'x' })).toEqual([
-      'calling_window must be an object with start and end',
+    expect(problems({ calling_window: { start: '09:00', end: '17:00', days: 5 } })).toEqual([
+      ['config.calling_window.days', 'list_type', 'Input should be a valid list'],
     ]);
-    expect(check({ frequency_caps: 5 })).toEqual(['frequency_caps must be an object']);
-    expect(check({ required_tier: 'pewc' })).toEqual([
-      'required_tier must be an object of channel to tier',
+    expect(problems({ calling_window: 'x' })).toEqual([
+      ['config.calling_window', 'model_attributes_type', notAModel],
+    ]);
+    expect(problems({ frequency_caps: 5 })).toEqual([
+      ['config.frequency_caps', 'model_attributes_type', notAModel],
+    ]);
+    expect(problems({ required_tier: 'pewc' })).toEqual([
+      ['config.required_tier', 'model_attributes_type', notAModel],
     ]);
   });
 
   it('rejects keys the engine would ignore, so a typo cannot loosen a cap', () => {
-    expect(check({ frequency_caps: { per_day: 1 } })).toEqual([
-      'frequency_caps: unknown cap per_day',
+    const extra = 'Extra inputs are not permitted';
+    expect(problems({ frequency_caps: { per_day: 1 } })).toEqual([
+      ['config.frequency_caps.per_day', 'extra_forbidden', extra],
     ]);
-    expect(check({ calling_window: { start: '09:00', end: '17:00', tz: 'UTC' } })).toEqual([
-      'calling_window: unknown key tz',
+    expect(problems({ calling_window: { start: '09:00', end: '17:00', tz: 'UTC' } })).toEqual([
+      ['config.calling_window.tz', 'extra_forbidden', extra],
     ]);
+    expect(problems({ required_tier: { fax: 'pewc' } })).toEqual([
+      ['config.required_tier.fax', 'extra_forbidden', extra],
+    ]);
+  });
+
+  it('passes keys it does not govern through', () => {
+    expect(problems({ caller_id: 5, conversion: { currency: 'usd' } })).toEqual([]);
   });
 });
