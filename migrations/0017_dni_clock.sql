@@ -69,40 +69,46 @@ BEGIN
 END
 $$;--> statement-breakpoint
 
--- Slots stay dense and in order whenever numbers are added or removed:
--- survivors keep their order, new numbers go last (in number order).
-CREATE FUNCTION dni_pool_renumber(p_campaigns text[]) RETURNS void
-LANGUAGE sql AS $$
+-- A new pool number takes the next slot as it is inserted (set before the
+-- row is written: no second version of it to clean up, which a 150,000-number
+-- pool made autovacuum do under load); removing numbers closes the gaps,
+-- survivors keeping their order.
+CREATE FUNCTION tracking_numbers_slot() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.role = 'pool' THEN
+    UPDATE campaigns c SET pool_size = c.pool_size + 1, pool_full_until = NULL
+     WHERE c.id = NEW.campaign_id
+    RETURNING c.pool_size - 1 INTO NEW.slot;
+  ELSE
+    NEW.slot := NULL;
+  END IF;
+  RETURN NEW;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER tracking_numbers_slot BEFORE INSERT ON "tracking_numbers"
+  FOR EACH ROW EXECUTE FUNCTION tracking_numbers_slot();--> statement-breakpoint
+
+CREATE FUNCTION tracking_numbers_removed() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_campaigns text[] := ARRAY(SELECT DISTINCT campaign_id FROM removed);
+BEGIN
   UPDATE tracking_numbers n SET slot = r.s
-    FROM (SELECT e164, (row_number() OVER (
-            PARTITION BY campaign_id ORDER BY slot NULLS LAST, e164) - 1)::int AS s
+    FROM (SELECT e164, (row_number() OVER (PARTITION BY campaign_id ORDER BY slot) - 1)::int AS s
             FROM tracking_numbers
-           WHERE campaign_id = ANY (p_campaigns) AND role = 'pool') r
+           WHERE campaign_id = ANY (v_campaigns) AND role = 'pool') r
    WHERE n.e164 = r.e164 AND n.slot IS DISTINCT FROM r.s;
-  UPDATE tracking_numbers SET slot = NULL
-   WHERE campaign_id = ANY (p_campaigns) AND role <> 'pool' AND slot IS NOT NULL;
   UPDATE campaigns c
      SET pool_size = (SELECT count(*) FROM tracking_numbers n
                        WHERE n.campaign_id = c.id AND n.role = 'pool'),
          pool_full_until = NULL
-   WHERE c.id = ANY (p_campaigns);
-$$;--> statement-breakpoint
-
-CREATE FUNCTION tracking_numbers_changed() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    PERFORM dni_pool_renumber(ARRAY(SELECT DISTINCT campaign_id FROM added));
-  ELSE
-    PERFORM dni_pool_renumber(ARRAY(SELECT DISTINCT campaign_id FROM removed));
-  END IF;
+   WHERE c.id = ANY (v_campaigns);
   RETURN NULL;
 END
 $$;--> statement-breakpoint
-CREATE TRIGGER tracking_numbers_added AFTER INSERT ON "tracking_numbers"
-  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION tracking_numbers_changed();--> statement-breakpoint
 CREATE TRIGGER tracking_numbers_removed AFTER DELETE ON "tracking_numbers"
-  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION tracking_numbers_changed();--> statement-breakpoint
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION tracking_numbers_removed();--> statement-breakpoint
 
 -- Many DNI requests in one statement: one row back per request, in order
 -- (ord is the 1-based index into the arrays). Each request sees the ones

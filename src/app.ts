@@ -111,13 +111,17 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
 
 /**
  * DNI opens are batched per process and store (src/domain/dni/batcher.ts):
- * two batches in flight on PostgreSQL, one on PGlite, which runs one query at
- * a time anyway.
+ * `connections` batches in flight on PostgreSQL (DNI_BATCH_CONNECTIONS), one
+ * on PGlite, which runs one query at a time anyway.
  */
-export function sessionBatcher(store: Store, metrics?: Metrics): SessionBatcher {
+export function sessionBatcher(
+  store: Store,
+  metrics?: Metrics,
+  o: { connections?: number; maxSize?: number } = {},
+): SessionBatcher {
   return new SessionBatcher(dniSessionStore(store), {
-    inFlight: store.kind === 'pglite' ? 1 : 2,
-    maxSize: 64,
+    inFlight: store.kind === 'pglite' ? 1 : (o.connections ?? 2),
+    maxSize: o.maxSize ?? 64,
     ...(metrics ? { onBatch: (size: number) => metrics.dniBatchSize.observe(size) } : {}),
   });
 }

@@ -27,6 +27,10 @@ export interface Config {
   /** How often other processes' key and org changes are picked up. */
   authRefreshMs: number;
   databasePoolSize: number;
+  /** DNI batches in flight at once on PostgreSQL (PGlite: always 1). */
+  dniBatchConnections: number;
+  /** DNI requests per batch at most. */
+  dniBatchMax: number;
   /** PGlite's shared_buffers; the default keeps the embedded store's RSS small. */
   pgliteSharedBuffers: string;
   trustProxy: boolean;
@@ -197,6 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken: env.ADMIN_TOKEN || undefined,
     authRefreshMs: int(env, 'AUTH_REFRESH_MS', 1000, 100, 5000),
     databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 16, 1, 200),
+    dniBatchConnections: int(env, 'DNI_BATCH_CONNECTIONS', 2, 1, 16),
+    dniBatchMax: int(env, 'DNI_BATCH_MAX', 64, 1, 1_000),
     pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS || '16MB',
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
     twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,

@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
+import { sessionBatcher } from './app.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
@@ -278,6 +279,10 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     readiness,
     readinessTimeoutMs: config.readinessTimeoutMs,
     webhooks: config.webhooks,
+    sessions: sessionBatcher(store, metrics, {
+      connections: config.dniBatchConnections,
+      maxSize: config.dniBatchMax,
+    }),
     worker,
     webhookWorker,
     rnd: rnd ?? undefined,

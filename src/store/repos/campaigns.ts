@@ -74,9 +74,10 @@ export async function insertNumbers(
   role: NumberRole,
   at: Date,
 ): Promise<void> {
+  // In number order: a new pool number takes the next slot as it is inserted (migration 0017).
   await tx
     .insert(trackingNumbers)
-    .values(numbers.map((e164) => ({ e164, ...c, role, createdAt: at })));
+    .values([...numbers].sort().map((e164) => ({ e164, ...c, role, createdAt: at })));
 }
 
 export async function removeNumbers(
