@@ -20,7 +20,7 @@ const settings: BenchSettings = {
   warmupSeconds: num('BENCH_WARMUP_SECONDS', 3),
   connections: num('BENCH_CONNECTIONS', 64),
   logLevel: process.env.BENCH_LOG_LEVEL || process.env.LOG_LEVEL || 'info',
-  poolSize: num('BENCH_POOL', 60_000),
+  poolSize: num('BENCH_POOL', 150_000),
   cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
 };
 const pgUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
