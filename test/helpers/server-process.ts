@@ -10,6 +10,12 @@ export interface ServerProcess {
   adminUrl: string;
   /** Everything the server logged, for failure messages. */
   output(): string;
+  /**
+   * The log from `from` on, once it matches `pattern`: the server writes its
+   * log in blocks at least every 100 ms (src/logger.ts), so a line may arrive
+   * a little after the request that caused it. Throws after `timeoutMs`.
+   */
+  waitForOutput(pattern: RegExp, from?: number, timeoutMs?: number): Promise<string>;
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
@@ -56,6 +62,14 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     apiUrl: listening[0]!,
     adminUrl: listening[1]!,
     output: () => log,
+    async waitForOutput(pattern, from = 0, timeoutMs = 5_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(log.slice(from))) {
+        if (Date.now() > deadline) throw new Error(`no ${pattern} in the log:\n${log.slice(from)}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return log.slice(from);
+    },
     async kill(signal) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
