@@ -27,9 +27,6 @@ export class SessionBatcher {
   private readonly waiting: Waiting[] = [];
   private running = 0;
   private scheduled = false;
-  /** Batches sent and requests in them, for the bench and the metrics. */
-  batches = 0;
-  requests = 0;
 
   constructor(
     private readonly store: SessionStore,
@@ -54,8 +51,6 @@ export class SessionBatcher {
     while (this.running < this.options.inFlight && this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.options.maxSize);
       this.running++;
-      this.batches++;
-      this.requests += batch.length;
       this.options.onBatch?.(batch.length);
       void this.send(batch).finally(() => {
         this.running--;

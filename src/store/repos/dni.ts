@@ -1,6 +1,4 @@
 import type {
-  OpenedSession,
-  SessionAttributes,
   SessionOpenFailure,
   SessionOpenRequest,
   SessionOpenResult,
@@ -9,50 +7,6 @@ import type {
 } from '../../domain/dni/ports.js';
 import type { Store } from '../db.js';
 import { classifyStoreError } from '../errors.js';
-
-export type { OpenedSession, SessionAttributes, SessionOutcome } from '../../domain/dni/ports.js';
-
-interface Row extends Record<string, unknown> {
-  session_id: string;
-  tracking_number: string;
-  expires_at: Date | string;
-  outcome: SessionOutcome;
-  campaign_id: string;
-}
-
-const OPEN_SQL = 'select * from dni_open_session($1, $2, $3, $4::timestamptz, $5, $6::jsonb)';
-
-/**
- * Sticky lookup, allocation and insert in one statement (see the
- * dni_open_session migration). Null: no such campaign in this organization.
- */
-export async function openSession(
-  store: Store,
-  orgId: string,
-  campaignCode: string,
-  visitorId: string,
-  now: Date,
-  newSessionId: string,
-  attrs: SessionAttributes,
-): Promise<OpenedSession | null> {
-  const rows = await store.query<Row>(OPEN_SQL, [
-    orgId,
-    campaignCode,
-    visitorId,
-    now,
-    newSessionId,
-    JSON.stringify(attrs),
-  ]);
-  const r = rows[0];
-  if (!r) return null;
-  return {
-    sessionId: r.session_id,
-    trackingNumber: r.tracking_number,
-    expiresAt: new Date(r.expires_at),
-    outcome: r.outcome,
-    campaignId: r.campaign_id,
-  };
-}
 
 interface BatchRow extends Record<string, unknown> {
   ord: number;
