@@ -74,6 +74,7 @@ export interface Metrics {
   dispatchAttempts: Counter<'carrier' | 'outcome'>;
   webhookAttempts: Counter<'outcome'>;
   webhookEndpointsDisabled: Counter<'reason'>;
+  conversionUploads: Counter<'destination' | 'platform' | 'outcome' | 'reason'>;
 }
 
 export interface TwilioSettings {

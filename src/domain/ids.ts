@@ -16,7 +16,10 @@ export type IdPrefix =
   | 'whk'
   | 'msg'
   | 'wdl'
-  | 'wat';
+  | 'wat'
+  | 'cdst'
+  | 'cup'
+  | 'cua';
 
 /**
  * Opaque prefixed ids. The leading milliseconds keep B-tree inserts close

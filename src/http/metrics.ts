@@ -148,6 +148,12 @@ export function createMetrics(
       labelNames: ['reason'],
       registers: [registry],
     }),
+    conversionUploads: new Counter({
+      name: 'conversion_uploads_total',
+      help: 'Conversion upload attempts per destination and outcome (sent, retry, failed) and reason code',
+      labelNames: ['destination', 'platform', 'outcome', 'reason'],
+      registers: [registry],
+    }),
   };
 }
 

@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'touch.failed',
   'consent.revoked',
   'pool.exhausted',
+  'conversion.upload_failed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

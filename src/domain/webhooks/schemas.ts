@@ -139,6 +139,15 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, TSchema> = {
     at: time('When the pool ran out'),
     interval_seconds: Type.Integer({ description: 'No other pool.exhausted for this long' }),
   }),
+  'conversion.upload_failed': obj({
+    upload_id: str('cup_…'),
+    destination_id: str('cdst_…: the conversion destination'),
+    call_id: str('call_…'),
+    kind: Type.Union([Type.Literal('conversion'), Type.Literal('retraction')]),
+    reason_code: strOrNull('Why, as a code (docs/conversions.md lists them)'),
+    reason: strOrNull("Why, in words, with the platform's own answer"),
+    attempts: Type.Integer({ description: 'Attempts made' }),
+  }),
 };
 
 /** The body of each event type: the envelope with its `data`. */

@@ -1,0 +1,96 @@
+import type {
+  AdPlatformClient,
+  BatchAnswer,
+  ItemResult,
+  SendItem,
+  SendTarget,
+} from '../../domain/conversions/platform.js';
+import { jsonHeaders, NetworkError, networkResult, request, statusResult, times } from './http.js';
+
+/** Measurement Protocol: events may be dated at most 72 hours back. */
+export const GA4_WINDOW_MS = 72 * 3_600_000;
+
+export interface Ga4Options {
+  apiBase: string;
+  timeoutMs: number;
+  now?: () => number;
+}
+
+function body(t: SendTarget, i: SendItem) {
+  const f = i.facts;
+  return {
+    client_id: f.gaClientId,
+    timestamp_micros: Date.parse(f.conversionAt) * 1000,
+    events: [
+      {
+        name: t.settings.event_name ?? 'close_convert_lead',
+        params: {
+          // GA4 deduplicates purchase-like events on transaction_id: the same on every retry.
+          transaction_id: i.dedupeKey,
+          ...(f.value !== null ? { value: f.value, currency: f.currency } : {}),
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * GA4 Measurement Protocol (`/mp/collect`): one client id per request, so one conversion per
+ * request. The collect endpoint answers 2xx without checking; `validateOnly` asks the debug
+ * endpoint, which answers `validationMessages`.
+ */
+export function ga4Client(o: Ga4Options): AdPlatformClient {
+  const now = o.now ?? Date.now;
+  return {
+    maxBatch: 1,
+    async send(t, items, { validateOnly }): Promise<BatchAnswer> {
+      const i = items[0]!;
+      if (!validateOnly && now() - Date.parse(i.facts.conversionAt) > GA4_WINDOW_MS) {
+        return {
+          statusCode: null,
+          results: [
+            {
+              state: 'failed',
+              code: 'too_old',
+              detail: 'more than 72 hours old (Measurement Protocol limit)',
+            },
+          ],
+        };
+      }
+      const q = new URLSearchParams({
+        measurement_id: t.settings.measurement_id ?? '',
+        api_secret: t.secrets.api_secret ?? '',
+      });
+      try {
+        const a = await request(
+          `${o.apiBase}/${validateOnly ? 'debug/mp' : 'mp'}/collect?${q}`,
+          { headers: jsonHeaders, body: JSON.stringify(body(t, i)) },
+          o.timeoutMs,
+        );
+        if (a.status >= 200 && a.status < 300) {
+          const messages =
+            (a.body as { validationMessages?: { description?: string }[] } | null)
+              ?.validationMessages ?? [];
+          const r: ItemResult =
+            messages.length === 0
+              ? { state: 'sent' }
+              : {
+                  state: 'failed',
+                  code: 'rejected_by_platform',
+                  detail: messages.map((m) => m.description).join('; '),
+                };
+          return { statusCode: a.status, results: [r], answer: a.body };
+        }
+        return {
+          statusCode: a.status,
+          results: [statusResult(a, `HTTP ${a.status}`)],
+          answer: a.body,
+        };
+      } catch (err) {
+        if (err instanceof NetworkError)
+          return { statusCode: null, results: times(1, networkResult(err)) };
+        throw err;
+      }
+    },
+  };
+}

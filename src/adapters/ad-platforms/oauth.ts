@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { request } from './http.js';
+
+/** The token endpoint refused the refresh token or client: not worth retrying. */
+export class OAuthRefused extends Error {
+  override name = 'OAuthRefused';
+  constructor(
+    readonly status: number,
+    detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+/** The token endpoint failed in a way that may pass (5xx, 429, no answer). */
+export class OAuthUnavailable extends Error {
+  override name = 'OAuthUnavailable';
+}
+
+interface Cached {
+  token: string;
+  expiresAtMs: number;
+}
+
+/**
+ * Access tokens from OAuth 2.0 refresh tokens (RFC 6749 §6), kept until a minute before they
+ * expire. One refresh in flight per credential, however many batches ask at once.
+ */
+export class TokenCache {
+  private readonly cache = new Map<string, Cached>();
+  private readonly inFlight = new Map<string, Promise<string>>();
+
+  constructor(private readonly timeoutMs: number) {}
+
+  private static keyOf(url: string, c: OAuthClient) {
+    return createHash('sha256').update(`${url}\n${c.client_id}\n${c.refresh_token}`).digest('hex');
+  }
+
+  forget(url: string, c: OAuthClient): void {
+    this.cache.delete(TokenCache.keyOf(url, c));
+  }
+
+  async get(url: string, c: OAuthClient, scope?: string): Promise<string> {
+    const key = TokenCache.keyOf(url, c);
+    const hit = this.cache.get(key);
+    if (hit && hit.expiresAtMs > Date.now()) return hit.token;
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    const p = this.refresh(url, c, scope)
+      .then((t) => {
+        this.cache.set(key, {
+          token: t.token,
+          expiresAtMs: Date.now() + (t.expiresIn - 60) * 1000,
+        });
+        return t.token;
+      })
+      .finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, p);
+    return p;
+  }
+
+  private async refresh(url: string, c: OAuthClient, scope?: string) {
+    const form = new URLSearchParams({
+      grant_type: 'refresh_token',
+      client_id: c.client_id,
+      client_secret: c.client_secret,
+      refresh_token: c.refresh_token,
+      ...(scope ? { scope } : {}),
+    });
+    let a: Awaited<ReturnType<typeof request>>;
+    try {
+      a = await request(
+        url,
+        { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() },
+        this.timeoutMs,
+      );
+    } catch (err) {
+      throw new OAuthUnavailable(`token endpoint: ${(err as Error).message}`);
+    }
+    const b = (a.body ?? {}) as { access_token?: string; expires_in?: number; error?: string };
+    if (a.status === 200 && typeof b.access_token === 'string') {
+      return { token: b.access_token, expiresIn: Number(b.expires_in ?? 3600) };
+    }
+    if (a.status === 429 || a.status >= 500) {
+      throw new OAuthUnavailable(`token endpoint answered ${a.status}`);
+    }
+    throw new OAuthRefused(a.status, `token endpoint answered ${a.status} ${b.error ?? ''}`.trim());
+  }
+}
+
+export interface OAuthClient {
+  client_id: string;
+  client_secret: string;
+  refresh_token: string;
+}
+
+export const oauthClient = (s: Record<string, string>): OAuthClient => ({
+  client_id: s.client_id ?? '',
+  client_secret: s.client_secret ?? '',
+  refresh_token: s.refresh_token ?? '',
+});

@@ -1,0 +1,183 @@
+import type { Logger } from 'pino';
+import type { Clock, Metrics } from '../../deps.js';
+import type { AdPlatforms, ItemResult, SendItem } from './platform.js';
+import type { SecretBox } from './secrets.js';
+import type { ClaimedUpload, UploadNext, UploadRecord, UploadRepository } from './worker-ports.js';
+import { REASONS } from './vocabulary.js';
+
+/**
+ * The upload worker as three small steps a shared leased loop can call: `claim` leases due
+ * rows, `run` sends them grouped per destination and kind in batches the platform allows,
+ * `record` stores every row's attempt. `uploadRound` is the three in order.
+ */
+export interface UploadOptions {
+  leaseMs: number;
+  /** Rows claimed per round. */
+  claimLimit: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  maxAttempts: number;
+  workerId: string;
+}
+
+export const DEFAULT_UPLOAD_OPTIONS: Omit<UploadOptions, 'workerId'> = {
+  leaseMs: 120_000,
+  claimLimit: 2_000,
+  retryBaseMs: 30_000,
+  retryMaxMs: 3_600_000,
+  maxAttempts: 20,
+};
+
+export interface UploadDeps {
+  repos: UploadRepository;
+  platforms: AdPlatforms;
+  box: SecretBox | null;
+  clock: Clock;
+  logger: Logger;
+  metrics?: Metrics | undefined;
+}
+
+/** base·2^(attempt−1) up to the cap, plus up to 20 % jitter; a platform's Retry-After wins. */
+export function uploadRetryDelayMs(
+  attempt: number,
+  o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs'>,
+  retryAfterMs?: number,
+  random: () => number = Math.random,
+): number {
+  if (retryAfterMs !== undefined) return retryAfterMs;
+  const base = Math.min(o.retryMaxMs, o.retryBaseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.min(o.retryMaxMs, Math.round(base * (1 + 0.2 * random())));
+}
+
+/** Where a row goes after this result. */
+export function nextOf(
+  r: ItemResult,
+  attempt: number,
+  nowMs: number,
+  o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'>,
+): UploadNext {
+  if (r.state === 'sent') return { state: 'sent' };
+  const reason = `${REASONS[r.code].words}: ${r.detail}`;
+  if (r.state === 'failed') return { state: 'failed', code: r.code, reason };
+  if (attempt >= o.maxAttempts) {
+    return {
+      state: 'failed',
+      code: 'gave_up',
+      reason: `${reason} (gave up after ${attempt} attempts)`,
+    };
+  }
+  return {
+    state: 'pending',
+    retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, r.retryAfterMs),
+    code: r.code,
+    reason,
+  };
+}
+
+export function claim(deps: UploadDeps, o: UploadOptions): Promise<ClaimedUpload[]> {
+  return deps.repos.claimUploads({
+    nowMs: deps.clock.now(),
+    leaseMs: o.leaseMs,
+    limit: o.claimLimit,
+    worker: o.workerId,
+  });
+}
+
+/** Sends the claimed rows, one request per (destination, kind) chunk; never throws. */
+export async function run(
+  deps: UploadDeps,
+  claimed: ClaimedUpload[],
+  o: UploadOptions,
+): Promise<UploadRecord[]> {
+  const groups = new Map<string, ClaimedUpload[]>();
+  for (const u of claimed) {
+    const key = `${u.destinationId}:${u.kind}`;
+    groups.set(key, [...(groups.get(key) ?? []), u]);
+  }
+  const records: UploadRecord[] = [];
+  await Promise.all(
+    [...groups.values()].map(async (rows) => {
+      const first = rows[0]!;
+      const client = deps.platforms[first.platform];
+      for (let i = 0; i < rows.length; i += client.maxBatch) {
+        const chunk = rows.slice(i, i + client.maxBatch);
+        const startedAt = new Date(deps.clock.now());
+        let statusCode: number | null = null;
+        let results: ItemResult[];
+        try {
+          if (!deps.box) throw new Error('SECRETS_KEY is not set');
+          const secrets = deps.box.open(first.sealedSecrets);
+          const items: SendItem[] = chunk.map((u) => ({
+            uploadId: u.uploadId,
+            kind: u.kind,
+            dedupeKey: u.dedupeKey,
+            facts: u.facts,
+          }));
+          const answer = await client.send(
+            {
+              destinationId: first.destinationId,
+              platform: first.platform,
+              settings: first.settings,
+              secrets,
+            },
+            items,
+            { validateOnly: false },
+          );
+          statusCode = answer.statusCode;
+          results = answer.results;
+        } catch (err) {
+          // A bug or a local failure: logged by name only (messages may quote a request).
+          deps.logger.error(
+            { destination: first.destinationId, error: (err as Error).name },
+            'conversion upload failed locally',
+          );
+          const detail = (err as Error).message.slice(0, 200);
+          results = chunk.map(() => ({ state: 'retry', code: 'network_error', detail }));
+        }
+        const nowMs = deps.clock.now();
+        chunk.forEach((u, j) => {
+          const result = results[j] ?? {
+            state: 'retry',
+            code: 'server_error',
+            detail: 'the platform answered fewer rows than it was sent',
+          };
+          records.push({
+            upload: u,
+            result,
+            next: nextOf(result, u.attempt, nowMs, o),
+            statusCode,
+            startedAt,
+          });
+        });
+      }
+    }),
+  );
+  return records;
+}
+
+export async function record(deps: UploadDeps, records: UploadRecord[], o: UploadOptions) {
+  if (records.length === 0) return 0;
+  const kept = await deps.repos.recordUploads(o.workerId, records, deps.clock.now());
+  for (const r of records) {
+    const outcome =
+      r.next.state === 'sent' ? 'sent' : r.next.state === 'pending' ? 'retry' : 'failed';
+    deps.metrics?.conversionUploads.inc({
+      destination: r.upload.destinationId,
+      platform: r.upload.platform,
+      outcome,
+      reason: r.next.state === 'sent' ? '' : r.next.code,
+    });
+  }
+  if (kept < records.length) {
+    deps.logger.warn({ lost: records.length - kept }, 'upload leases lost before recording');
+  }
+  return kept;
+}
+
+/** One round: claim, send, record. Resolves with how many rows were claimed. */
+export async function uploadRound(deps: UploadDeps, o: UploadOptions): Promise<number> {
+  const claimed = await claim(deps, o);
+  if (claimed.length === 0) return 0;
+  await record(deps, await run(deps, claimed, o), o);
+  return claimed.length;
+}

@@ -1,0 +1,118 @@
+import { conversionSettings } from '../exports/settings.js';
+import { newId } from '../ids.js';
+import type { Transaction } from '../ports.js';
+import { callFacts, skipReason } from './facts.js';
+import type { Destination, Money, NewUpload, UploadOutbox } from './ports.js';
+import { REASONS } from './vocabulary.js';
+
+export interface ReportFacts {
+  orgId: string;
+  campaignCode: string;
+  callId: string;
+  eventId: string;
+  disposition: 'success' | 'rejected';
+  at: Date;
+}
+
+/** The destination's value, else the campaign's `config.conversion` value, else none. */
+function valueOf(d: Destination, campaignConfig: unknown): Money | null {
+  if (d.value) return d.value;
+  const raw = (campaignConfig as { conversion?: unknown } | null)?.conversion;
+  if (raw === undefined || raw === null) return null;
+  const s = conversionSettings(campaignConfig);
+  return s.ok ? { amount: s.settings.value, currency: s.settings.currency } : null;
+}
+
+/**
+ * Writes the uploads a trigger causes, in the caller's transaction: one row per destination
+ * that wants it, pending, or failed at once with the reason when the session carries nothing
+ * that platform can match on (so an operator sees why nothing was sent).
+ */
+export async function enqueueConversions(
+  r: UploadOutbox,
+  tx: Transaction,
+  e: Omit<ReportFacts, 'disposition'>,
+  event: 'buyer_success' | 'answered_call',
+  minSeconds?: (d: Destination) => boolean,
+): Promise<number> {
+  const wanted = (await r.triggeredDestinations(tx, e.orgId, e.campaignCode, event)).filter(
+    (d) => minSeconds?.(d) ?? true,
+  );
+  if (wanted.length === 0) return 0;
+  const subject = await r.callSubject(tx, e.orgId, e.callId);
+  if (!subject) return 0;
+  const rows: NewUpload[] = wanted.map((d) => {
+    const facts = callFacts(subject, valueOf(d, subject.campaignConfig));
+    const skip = skipReason(d.platform, facts);
+    return {
+      id: newId('cup', e.at.getTime()),
+      orgId: e.orgId,
+      destinationId: d.id,
+      callId: e.callId,
+      kind: 'conversion',
+      eventId: e.eventId,
+      // Google's order_id, Meta's event_id, GA4's transaction_id: the call, on every retry.
+      dedupeKey: e.callId,
+      status: skip ? 'failed' : 'pending',
+      facts,
+      reasonCode: skip,
+      reason: skip ? REASONS[skip].words : null,
+      at: e.at,
+    };
+  });
+  return r.insertUploads(tx, rows);
+}
+
+/**
+ * A `rejected` report: a conversion not yet sent is cancelled; one sent (or in flight) is
+ * retracted where the platform can (Google Ads conversion adjustments) and marked
+ * not_retractable where it cannot.
+ */
+export async function retractConversions(
+  r: UploadOutbox,
+  tx: Transaction,
+  e: Omit<ReportFacts, 'disposition' | 'campaignCode'>,
+): Promise<void> {
+  const states = await r.lockConversions(tx, e.orgId, e.callId, e.at);
+  const retractions: NewUpload[] = [];
+  for (const s of states) {
+    if (s.rejected || s.status === 'failed') continue;
+    if (s.status === 'pending' && !s.leased) {
+      await r.markRejected(tx, s.uploadId, {
+        status: 'failed',
+        reasonCode: 'rejected_before_upload',
+        reason: REASONS.rejected_before_upload.words,
+        at: e.at,
+      });
+      continue;
+    }
+    if (s.platform === 'google_ads') {
+      await r.markRejected(tx, s.uploadId, { at: e.at });
+      retractions.push({
+        id: newId('cup', e.at.getTime()),
+        orgId: e.orgId,
+        destinationId: s.destinationId,
+        callId: e.callId,
+        kind: 'retraction',
+        eventId: e.eventId,
+        dedupeKey: s.dedupeKey,
+        status: 'pending',
+        facts: s.facts,
+        reasonCode: null,
+        reason: null,
+        at: e.at,
+      });
+    } else if (s.status === 'sent') {
+      await r.markRejected(tx, s.uploadId, {
+        status: 'not_retractable',
+        reasonCode: 'not_retractable',
+        reason: `${REASONS.not_retractable.words}: the buyer rejected the call after it was uploaded`,
+        at: e.at,
+      });
+    } else {
+      // In flight: the worker marks it not_retractable when it records the send.
+      await r.markRejected(tx, s.uploadId, { at: e.at });
+    }
+  }
+  if (retractions.length > 0) await r.insertUploads(tx, retractions);
+}

@@ -1,0 +1,111 @@
+import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { CallSubject, UploadFacts } from './facts.js';
+import type { Platform, ReasonCode, UploadKind, UploadStatus } from './vocabulary.js';
+
+export interface Trigger {
+  event: 'buyer_success' | 'answered_call';
+  /** answered_call: the least duration that counts. */
+  min_seconds?: number;
+}
+
+export interface Money {
+  amount: number;
+  currency: string;
+}
+
+export interface Destination {
+  id: string;
+  orgId: string;
+  platform: Platform;
+  name: string;
+  /** Campaign codes; null: every campaign of the organization. */
+  campaigns: string[] | null;
+  trigger: Trigger;
+  value: Money | null;
+  settings: Record<string, string>;
+  /** Sealed with the SecretBox; opened only by the worker and the test command. */
+  secrets: string;
+  secretsMask: Record<string, string>;
+  enabled: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type DestinationChange = Partial<
+  Pick<
+    Destination,
+    'name' | 'campaigns' | 'trigger' | 'value' | 'settings' | 'secrets' | 'secretsMask' | 'enabled'
+  >
+> & { updatedAt: Date };
+
+/** Destinations (admin) and the outbox writes made in a buyer report's transaction. */
+export interface DestinationRepository extends UnitOfWork, AuditLog {
+  getDestination(ex: Executor, orgId: string, id: string): Promise<Destination | null>;
+  listDestinations(ex: Executor, orgId: string): Promise<Destination[]>;
+  insertDestination(ex: Executor, d: Destination): Promise<Destination>;
+  updateDestination(
+    ex: Executor,
+    orgId: string,
+    id: string,
+    c: DestinationChange,
+  ): Promise<Destination | null>;
+  deleteDestination(ex: Executor, orgId: string, id: string): Promise<boolean>;
+  /** Which of these codes are not campaigns of the organization. */
+  unknownCampaignCodes(ex: Executor, orgId: string, codes: readonly string[]): Promise<string[]>;
+  /** Every stored sealed secret (start-up checks the key and rewraps old ones). */
+  allSealedSecrets(ex: Executor): Promise<{ id: string; secrets: string }[]>;
+  setSealedSecrets(ex: Executor, id: string, secrets: string): Promise<void>;
+}
+
+export interface NewUpload {
+  id: string;
+  orgId: string;
+  destinationId: string;
+  callId: string;
+  kind: UploadKind;
+  eventId: string;
+  dedupeKey: string;
+  status: UploadStatus;
+  facts: UploadFacts;
+  reasonCode: ReasonCode | null;
+  reason: string | null;
+  at: Date;
+}
+
+/** What the buyer report (and the call-completed path) writes in its own transaction. */
+export interface UploadOutbox {
+  /** Enabled destinations of the organization whose trigger is this event, for this campaign. */
+  triggeredDestinations(
+    ex: Executor,
+    orgId: string,
+    campaignCode: string,
+    event: Trigger['event'],
+  ): Promise<Destination[]>;
+  callSubject(ex: Executor, orgId: string, callId: string): Promise<CallSubject | null>;
+  /** Skips a (destination, call, kind) that has a row already: one upload per call, ever. */
+  insertUploads(tx: Transaction, rows: NewUpload[]): Promise<number>;
+  /** The call's conversion rows (locked), with their destination's platform. */
+  lockConversions(
+    tx: Transaction,
+    orgId: string,
+    callId: string,
+    at: Date,
+  ): Promise<ConversionState[]>;
+  markRejected(
+    tx: Transaction,
+    uploadId: string,
+    change: { status?: UploadStatus; reasonCode?: ReasonCode; reason?: string; at: Date },
+  ): Promise<void>;
+}
+
+export interface ConversionState {
+  uploadId: string;
+  destinationId: string;
+  platform: Platform;
+  status: UploadStatus;
+  /** Held by a worker now: the send may be in flight. */
+  leased: boolean;
+  rejected: boolean;
+  dedupeKey: string;
+  facts: UploadFacts;
+}

@@ -1,0 +1,76 @@
+/** The words of conversion uploads (contract §10): every schema and check derives from these. */
+export const PLATFORMS = ['google_ads', 'meta', 'microsoft_ads', 'ga4'] as const;
+export type Platform = (typeof PLATFORMS)[number];
+
+export const UPLOAD_STATUSES = [
+  'pending',
+  'sent',
+  'failed',
+  'retracted',
+  'not_retractable',
+] as const;
+export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
+
+/** A conversion, or the retraction of one already sent (Google only). */
+export const UPLOAD_KINDS = ['conversion', 'retraction'] as const;
+export type UploadKind = (typeof UPLOAD_KINDS)[number];
+
+export const TRIGGER_EVENTS = ['buyer_success', 'answered_call'] as const;
+export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
+
+/** Per platform: the non-secret settings (required, optional) and the secrets (all required). */
+export const PLATFORM_FIELDS: Record<
+  Platform,
+  { settings: readonly string[]; optionalSettings: readonly string[]; secrets: readonly string[] }
+> = {
+  google_ads: {
+    settings: ['customer_id', 'conversion_action'],
+    optionalSettings: ['login_customer_id', 'time_zone'],
+    secrets: ['developer_token', 'client_id', 'client_secret', 'refresh_token'],
+  },
+  meta: {
+    settings: ['pixel_id'],
+    optionalSettings: ['event_name', 'test_event_code'],
+    secrets: ['access_token'],
+  },
+  microsoft_ads: {
+    settings: ['customer_id', 'account_id', 'conversion_name'],
+    optionalSettings: ['time_zone'],
+    secrets: ['developer_token', 'client_id', 'client_secret', 'refresh_token'],
+  },
+  ga4: {
+    settings: ['measurement_id'],
+    optionalSettings: ['event_name'],
+    secrets: ['api_secret'],
+  },
+};
+
+/**
+ * Reason codes an upload can end with, and whether they are final. A retryable one is tried
+ * again on the backoff schedule; a final one stays failed until an operator retries it.
+ */
+export const REASONS = {
+  no_click_id: { final: true, words: 'the session carries no click id this platform accepts' },
+  no_client_id: {
+    final: true,
+    words: 'no GA4 client id is known for the session (see docs/conversions.md)',
+  },
+  too_old: { final: true, words: "older than the platform's upload window" },
+  rejected_before_upload: { final: true, words: 'the buyer rejected the call before upload' },
+  conversion_not_sent: { final: true, words: 'the conversion it retracts was never uploaded' },
+  not_retractable: { final: true, words: 'this platform cannot retract a conversion' },
+  EXPIRED_EVENT: { final: true, words: 'the click is older than the conversion window' },
+  TOO_RECENT_EVENT: {
+    final: false,
+    words: 'the click is too recent for Google to accept yet (retried later)',
+  },
+  CLICK_NOT_FOUND: { final: true, words: 'Google does not know this click id' },
+  CONVERSION_PRECEDES_EVENT: { final: true, words: 'the conversion time precedes the click' },
+  rate_limited: { final: false, words: 'the platform asked us to slow down' },
+  server_error: { final: false, words: 'the platform answered with a server error' },
+  network_error: { final: false, words: 'the platform could not be reached' },
+  auth_failed: { final: true, words: 'the platform refused the credentials' },
+  rejected_by_platform: { final: true, words: 'the platform rejected the conversion' },
+  gave_up: { final: true, words: 'gave up after too many attempts' },
+} as const;
+export type ReasonCode = keyof typeof REASONS;

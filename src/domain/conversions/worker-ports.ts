@@ -1,0 +1,47 @@
+import type { UploadFacts } from './facts.js';
+import type { ItemResult } from './platform.js';
+import type { Platform, ReasonCode, UploadKind } from './vocabulary.js';
+
+export interface ClaimedUpload {
+  uploadId: string;
+  orgId: string;
+  destinationId: string;
+  platform: Platform;
+  destinationName: string;
+  settings: Record<string, string>;
+  sealedSecrets: string;
+  callId: string;
+  kind: UploadKind;
+  dedupeKey: string;
+  facts: UploadFacts;
+  /** 1 for the first attempt. */
+  attempt: number;
+}
+
+export interface UploadClaim {
+  nowMs: number;
+  leaseMs: number;
+  limit: number;
+  worker: string;
+}
+
+/** Where a row goes after an attempt. */
+export type UploadNext =
+  | { state: 'sent' }
+  | { state: 'pending'; retryAtMs: number; code: ReasonCode; reason: string }
+  | { state: 'failed'; code: ReasonCode; reason: string };
+
+export interface UploadRecord {
+  upload: ClaimedUpload;
+  result: ItemResult;
+  next: UploadNext;
+  statusCode: number | null;
+  startedAt: Date;
+}
+
+/** The upload worker's outbox (worker.ts). */
+export interface UploadRepository {
+  claimUploads(c: UploadClaim): Promise<ClaimedUpload[]>;
+  /** Records a batch's attempts in one transaction, each fenced by its lease; how many held. */
+  recordUploads(worker: string, records: UploadRecord[], nowMs: number): Promise<number>;
+}

@@ -1,0 +1,338 @@
+import { and, desc, eq, gte, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import type { UploadFacts } from '../../domain/conversions/facts.js';
+import type { Platform, UploadKind } from '../../domain/conversions/vocabulary.js';
+import type {
+  ClaimedUpload,
+  UploadClaim,
+  UploadRecord,
+} from '../../domain/conversions/worker-ports.js';
+import { newId } from '../../domain/ids.js';
+import type { Executor, Store } from '../db.js';
+import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
+import { emitEvent, rowsOf } from './webhook-outbox.js';
+
+/**
+ * Leases due uploads, oldest first. A retraction waits until the conversion it retracts has
+ * been sent. SKIP LOCKED lets several workers claim at once without taking each other's rows.
+ */
+export async function claimUploads(store: Store, c: UploadClaim): Promise<ClaimedUpload[]> {
+  if (c.limit <= 0) return [];
+  const now = new Date(c.nowMs).toISOString();
+  const until = new Date(c.nowMs + c.leaseMs).toISOString();
+  const rows = await rowsOf<{
+    id: string;
+    org_id: string;
+    destination_id: string;
+    platform: string;
+    name: string;
+    settings: Record<string, string>;
+    secrets: string;
+    call_id: string;
+    kind: string;
+    dedupe_key: string;
+    facts: UploadFacts;
+    attempts: number;
+  }>(
+    store.db,
+    sql`with picked as (
+      select u.id from conversion_uploads u
+        join conversion_destinations d on d.id = u.destination_id
+       where u.status = 'pending' and u.next_attempt_at <= ${now}::timestamptz
+         and (u.lease_until is null or u.lease_until <= ${now}::timestamptz)
+         and d.enabled
+         and (u.kind = 'conversion' or exists (
+           select 1 from conversion_uploads p
+            where p.destination_id = u.destination_id and p.call_id = u.call_id
+              and p.kind = 'conversion' and p.status in ('sent', 'retracted')))
+       order by u.next_attempt_at, u.id
+       limit ${c.limit}::integer
+       for update of u skip locked
+    )
+    update conversion_uploads u
+       set lease_until = ${until}::timestamptz, leased_by = ${c.worker},
+           attempts = u.attempts + 1, updated_at = ${now}::timestamptz
+      from picked, conversion_destinations d
+     where u.id = picked.id and d.id = u.destination_id
+    returning u.id, u.org_id, u.destination_id, d.platform, d.name, d.settings, d.secrets,
+      u.call_id, u.kind, u.dedupe_key, u.facts, u.attempts`,
+  );
+  return rows.map((r) => ({
+    uploadId: r.id,
+    orgId: r.org_id,
+    destinationId: r.destination_id,
+    platform: r.platform as Platform,
+    destinationName: r.name,
+    settings: r.settings,
+    sealedSecrets: r.secrets,
+    callId: r.call_id,
+    kind: r.kind as UploadKind,
+    dedupeKey: r.dedupe_key,
+    facts: r.facts,
+    attempt: Number(r.attempts),
+  }));
+}
+
+interface Moved {
+  id: string;
+  org_id: string;
+  destination_id: string;
+  call_id: string;
+  kind: string;
+  status: string;
+  reason_code: string | null;
+  reason: string | null;
+  attempts: number;
+}
+
+/**
+ * Records a batch in one transaction: every row's new state (fenced by its lease and attempt
+ * number), its attempt, the knock-on effects (a sent retraction marks its conversion retracted;
+ * a failed conversion fails its waiting retraction; a conversion sent after the buyer rejected
+ * the call is not retractable outside Google), and conversion.upload_failed for final failures.
+ */
+export async function recordUploads(
+  store: Store,
+  worker: string,
+  records: UploadRecord[],
+  nowMs: number,
+): Promise<number> {
+  const now = new Date(nowMs);
+  const values = records.map((r) => ({
+    id: r.upload.uploadId,
+    attempt: r.upload.attempt,
+    platform: r.upload.platform,
+    status: r.next.state,
+    next_at: new Date(r.next.state === 'pending' ? r.next.retryAtMs : nowMs).toISOString(),
+    reason_code: r.next.state === 'sent' ? null : r.next.code,
+    reason: r.next.state === 'sent' ? null : r.next.reason,
+  }));
+  return store.db.transaction(async (tx) => {
+    const moved = await rowsOf<Moved>(
+      tx,
+      sql`update conversion_uploads u set
+          status = case when v.status = 'sent' and u.kind = 'conversion'
+                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                        then 'not_retractable' else v.status end,
+          reason_code = case when v.status = 'sent' and u.kind = 'conversion'
+                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                        then 'not_retractable' else v.reason_code end,
+          reason = case when v.status = 'sent' and u.kind = 'conversion'
+                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                        then 'this platform cannot retract a conversion: the buyer rejected the call while it was being uploaded'
+                        else v.reason end,
+          next_attempt_at = v.next_at, lease_until = null, leased_by = null,
+          sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
+          updated_at = ${now.toISOString()}::timestamptz
+        from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+          as v(id text, attempt integer, platform text, status text, next_at timestamptz,
+               reason_code text, reason text)
+       where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
+      returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
+        u.reason, u.attempts`,
+    );
+    if (moved.length === 0) return 0;
+    const kept = new Set(moved.map((m) => m.id));
+    await tx.insert(A).values(
+      records
+        .filter((r) => kept.has(r.upload.uploadId))
+        .map((r) => ({
+          id: newId('cua', nowMs),
+          uploadId: r.upload.uploadId,
+          orgId: r.upload.orgId,
+          destinationId: r.upload.destinationId,
+          attempt: r.upload.attempt,
+          outcome: r.next.state === 'pending' ? 'retry' : r.next.state,
+          statusCode: r.statusCode,
+          reason: r.next.state === 'sent' ? null : r.next.reason,
+          startedAt: r.startedAt,
+          finishedAt: now,
+        })),
+    );
+    for (const m of moved) {
+      if (m.kind === 'retraction' && m.status === 'sent') {
+        await tx
+          .update(U)
+          .set({ status: 'retracted', updatedAt: now })
+          .where(
+            and(
+              eq(U.destinationId, m.destination_id),
+              eq(U.callId, m.call_id),
+              eq(U.kind, 'conversion'),
+            ),
+          );
+      }
+      if (m.kind === 'conversion' && m.status === 'failed') {
+        await tx
+          .update(U)
+          .set({
+            status: 'failed',
+            reasonCode: 'conversion_not_sent',
+            reason: 'the conversion it retracts was never uploaded',
+            updatedAt: now,
+          })
+          .where(
+            and(
+              eq(U.destinationId, m.destination_id),
+              eq(U.callId, m.call_id),
+              eq(U.kind, 'retraction'),
+              eq(U.status, 'pending'),
+            ),
+          );
+      }
+      if (m.status === 'failed') {
+        await emitEvent(tx, {
+          orgId: m.org_id,
+          type: 'conversion.upload_failed',
+          at: now,
+          data: {
+            upload_id: m.id,
+            destination_id: m.destination_id,
+            call_id: m.call_id,
+            kind: m.kind,
+            reason_code: m.reason_code,
+            reason: m.reason,
+            attempts: Number(m.attempts),
+          },
+        });
+      }
+    }
+    return moved.length;
+  });
+}
+
+/** Reasons a retry or replay cannot change: the facts themselves are missing or final. */
+export const UNRETRIABLE = [
+  'no_click_id',
+  'no_client_id',
+  'rejected_before_upload',
+  'not_retractable',
+];
+
+export interface UploadListQuery {
+  status?: string | undefined;
+  limit: number;
+  /** The id of the last row of the previous page (newest first). */
+  after?: string | undefined;
+}
+
+export function listUploads(
+  ex: Executor,
+  orgId: string,
+  destinationId: string,
+  q: UploadListQuery,
+) {
+  return ex
+    .select()
+    .from(U)
+    .where(
+      and(
+        eq(U.orgId, orgId),
+        eq(U.destinationId, destinationId),
+        q.status ? eq(U.status, q.status) : undefined,
+        q.after ? lt(U.id, q.after) : undefined,
+      ),
+    )
+    .orderBy(desc(U.id))
+    .limit(q.limit + 1);
+}
+
+export function listUploadAttempts(
+  ex: Executor,
+  orgId: string,
+  destinationId: string,
+  q: { uploadId?: string | undefined; limit: number },
+) {
+  return ex
+    .select()
+    .from(A)
+    .where(
+      and(
+        eq(A.orgId, orgId),
+        eq(A.destinationId, destinationId),
+        q.uploadId ? eq(A.uploadId, q.uploadId) : undefined,
+      ),
+    )
+    .orderBy(desc(A.finishedAt), desc(A.attempt))
+    .limit(q.limit);
+}
+
+/** Per destination: last success, how many wait, how many failed and why. */
+export async function destinationStats(ex: Executor, orgId: string, destinationId: string) {
+  const rows = await rowsOf<{
+    status: string;
+    reason_code: string | null;
+    n: number;
+    last_sent: string | Date | null;
+  }>(
+    ex,
+    sql`select status, reason_code, count(*)::int as n, max(sent_at) as last_sent
+          from conversion_uploads where org_id = ${orgId} and destination_id = ${destinationId}
+         group by status, reason_code`,
+  );
+  let last: Date | null = null;
+  const byStatus: Record<string, number> = {};
+  const failedByReason: Record<string, number> = {};
+  for (const r of rows) {
+    byStatus[r.status] = (byStatus[r.status] ?? 0) + Number(r.n);
+    if (r.status === 'failed') failedByReason[r.reason_code ?? 'unknown'] = Number(r.n);
+    if (r.last_sent) {
+      const d = new Date(r.last_sent);
+      if (!last || d > last) last = d;
+    }
+  }
+  return { lastSuccessAt: last, byStatus, failedByReason };
+}
+
+/** Failed uploads back to pending, due now; the same dedupe key goes out again. */
+export async function retryUploads(
+  ex: Executor,
+  orgId: string,
+  destinationId: string,
+  uploadId: string | undefined,
+  at: Date,
+) {
+  const r = await ex
+    .update(U)
+    .set({ status: 'pending', nextAttemptAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(U.orgId, orgId),
+        eq(U.destinationId, destinationId),
+        eq(U.status, 'failed'),
+        uploadId ? eq(U.id, uploadId) : undefined,
+        sql`coalesce(${U.reasonCode}, '') not in ('no_click_id', 'no_client_id', 'rejected_before_upload', 'conversion_not_sent')`,
+      ),
+    )
+    .returning({ id: U.id });
+  return r.length;
+}
+
+/**
+ * Sends conversions again (sent or failed ones, since a time or of one call): the platform
+ * deduplicates on the same key, so a replay repairs a lost upload without doubling one.
+ */
+export async function replayUploads(
+  ex: Executor,
+  orgId: string,
+  destinationId: string,
+  what: { since?: Date; callId?: string },
+  at: Date,
+) {
+  const r = await ex
+    .update(U)
+    .set({ status: 'pending', nextAttemptAt: at, updatedAt: at })
+    .where(
+      and(
+        eq(U.orgId, orgId),
+        eq(U.destinationId, destinationId),
+        eq(U.kind, 'conversion'),
+        inArray(U.status, ['sent', 'failed']),
+        sql`${U.rejectedAt} is null`,
+        notInArray(sql`coalesce(${U.reasonCode}, '')`, UNRETRIABLE),
+        what.since ? gte(U.createdAt, what.since) : undefined,
+        what.callId ? eq(U.callId, what.callId) : undefined,
+      ),
+    )
+    .returning({ id: U.id });
+  return r.length;
+}
