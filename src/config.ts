@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseSecretsKey } from './domain/conversions/secrets.js';
 
 export interface Config {
   port: number;
@@ -72,6 +73,25 @@ export interface Config {
     intervalMs: number;
   };
   webhooks: WebhookSettings;
+  conversions: ConversionConfig;
+}
+
+/** Conversion uploads to ad platforms (docs/conversions.md). */
+export interface ConversionConfig {
+  /** SECRETS_KEY, 32 bytes; absent: destinations cannot be created and nothing is uploaded. */
+  secretsKey: Buffer | undefined;
+  /** SECRETS_KEY_PREVIOUS: older keys that still open rows until start-up rewraps them. */
+  previousKeys: Buffer[];
+  retryBaseMs: number;
+  timeoutMs: number;
+  urls: {
+    googleAdsApiBase: string;
+    googleOauthTokenUrl: string;
+    metaGraphApiBase: string;
+    microsoftAdsApiBase: string;
+    microsoftOauthTokenUrl: string;
+    ga4MpBase: string;
+  };
 }
 
 /** Bounded growth (docs/operations.md): what the retention job deletes, and how gently. */
@@ -233,6 +253,41 @@ export function loadConfig(env: Env = process.env): Config {
     ...timeouts(env),
     rnd: rndConfig(env),
     webhooks: webhookConfig(env),
+    conversions: conversionConfig(env),
+  };
+}
+
+function secretsKey(name: string, raw: string): Buffer {
+  const key = parseSecretsKey(raw);
+  if (!key) throw new ConfigError(`${name} must be 32 bytes as 64 hex digits or base64`);
+  return key;
+}
+
+function conversionConfig(env: Env): ConversionConfig {
+  const base = (name: string, fallback: string) =>
+    (url(env, name, ['https', 'http']) ?? fallback).replace(/\/+$/, '');
+  return {
+    secretsKey: env.SECRETS_KEY ? secretsKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
+    previousKeys: (env.SECRETS_KEY_PREVIOUS ?? '')
+      .split(',')
+      .filter((k) => k.trim() !== '')
+      .map((k) => secretsKey('SECRETS_KEY_PREVIOUS', k)),
+    retryBaseMs: int(env, 'UPLOAD_RETRY_BASE_SECONDS', 30, 1, 3600) * 1000,
+    timeoutMs: int(env, 'UPLOAD_TIMEOUT_MS', 30_000, 100, 120_000),
+    urls: {
+      googleAdsApiBase: base('GOOGLE_ADS_API_BASE', 'https://googleads.googleapis.com'),
+      googleOauthTokenUrl: base('GOOGLE_OAUTH_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
+      metaGraphApiBase: base('META_GRAPH_API_BASE', 'https://graph.facebook.com'),
+      microsoftAdsApiBase: base(
+        'MICROSOFT_ADS_API_BASE',
+        'https://campaign.api.bingads.microsoft.com',
+      ),
+      microsoftOauthTokenUrl: base(
+        'MICROSOFT_OAUTH_TOKEN_URL',
+        'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+      ),
+      ga4MpBase: base('GA4_MP_BASE', 'https://www.google-analytics.com'),
+    },
   };
 }
 

@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
+import type { AdPlatforms } from './domain/conversions/platform.js';
+import type { SecretBox } from './domain/conversions/secrets.js';
 import type { SessionBatcher } from './domain/dni/batcher.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
@@ -40,6 +42,8 @@ export interface AppDeps {
   rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
   /** Absent: the defaults (private targets refused). */
   webhooks?: WebhookSettings | undefined;
+  /** Conversion uploads: the secrets key and the platforms (absent: no key, public addresses). */
+  conversions?: { box: SecretBox | null; platforms: AdPlatforms } | undefined;
   /** DNI opens; absent, buildApp batches them on `store` (src/app.ts, sessionBatcher). */
   sessions?: Pick<SessionBatcher, 'open'> | undefined;
 }

@@ -29,6 +29,8 @@ const catalogue = {
   suppression_entry_not_found: 404,
   webhook_not_found: 404,
   event_not_found: 404,
+  destination_not_found: 404,
+  upload_not_found: 404,
   'Not Found': 404,
   'Method Not Allowed': 405,
   idempotency_key_in_use: 409,
@@ -48,6 +50,7 @@ const catalogue = {
   not_implemented: 501,
   service_unavailable: 503,
   carrier_not_configured: 503,
+  secrets_key_not_configured: 503,
 } as const;
 
 export type ErrorCode = keyof typeof catalogue;
@@ -89,6 +92,8 @@ export const errors = {
   suppressionEntryNotFound: () => new AppError('suppression_entry_not_found'),
   webhookNotFound: () => new AppError('webhook_not_found'),
   eventNotFound: () => new AppError('event_not_found'),
+  destinationNotFound: () => new AppError('destination_not_found'),
+  uploadNotFound: () => new AppError('upload_not_found'),
   routeNotFound: () => new AppError('Not Found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError('Method Not Allowed', { allow: allow.join(', ') }),
@@ -117,6 +122,8 @@ export const errors = {
   invalidCarrierRequest: (missing: string[]) =>
     new AppError('invalid_carrier_request', {}, { missing }),
   carrierNotConfigured: () => new AppError('carrier_not_configured'),
+  /** Destination secrets cannot be sealed or opened without SECRETS_KEY. */
+  secretsKeyMissing: () => new AppError('secrets_key_not_configured', { 'retry-after': '3600' }),
   /** A single field error, for checks that need the database (report window, reused ids). */
   field: (loc: (string | number)[], msg: string, input: unknown) =>
     new ValidationFailed([

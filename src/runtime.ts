@@ -27,6 +27,8 @@ import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
+import type { UploadWorker } from './workers/uploads.js';
+import { createUploadWorker, openConversions } from './workers/upload-runtime.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
 export async function openConfiguredStore(
@@ -67,6 +69,8 @@ export interface Runtime extends AppDeps {
   worker: DispatchWorker | null;
   /** The webhook delivery worker, not yet started; null with WORKER=0. */
   webhookWorker: WebhookWorker | null;
+  /** The conversion upload worker, not yet started; null with WORKER=0. */
+  uploadWorker: UploadWorker | null;
   close(): Promise<void>;
 }
 
@@ -239,6 +243,7 @@ export function createWebhookWorker(
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
   const repos = createRepositories(store);
+  const conversions = await openConversions(config, repos, logger);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
   const { limiter, readiness } = openLimiter(config, store, logger);
@@ -257,6 +262,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   if (config.worker) rnd?.start();
   const webhookWorker = config.worker
     ? createWebhookWorker(config, { repos, clock, logger, metrics })
+    : null;
+  const uploadWorker = config.worker
+    ? createUploadWorker(config, { repos, clock, logger, metrics }, conversions)
     : null;
   logger.info(
     {
@@ -283,12 +291,14 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
       connections: config.dniBatchConnections,
       maxSize: config.dniBatchMax,
     }),
+    conversions,
     worker,
     webhookWorker,
+    uploadWorker,
     rnd: rnd ?? undefined,
     async close() {
       await rnd?.stop();
-      await Promise.all([worker?.stop(), webhookWorker?.stop()]);
+      await Promise.all([worker?.stop(), webhookWorker?.stop(), uploadWorker?.stop()]);
       sync.stop();
       await limiter.close();
       await store.close();

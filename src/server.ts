@@ -60,6 +60,7 @@ async function main(): Promise<void> {
   if (closing) return;
   runtime.worker?.start();
   runtime.webhookWorker?.start();
+  runtime.uploadWorker?.start();
   // Every API process runs it; the lease in the database lets one at a time work.
   retention = createRetention(config.retention, runtime);
   if (!config.adminToken) {

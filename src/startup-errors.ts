@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import { safeError } from './log-privacy.js';
+import { SecretsKeyMismatch } from './domain/conversions/secrets.js';
 import { DataDirLocked } from './store/data-dir-lock.js';
 
 type Bag = Record<string, unknown>;
@@ -52,7 +53,7 @@ function errnoCode(e: Bag): string | undefined {
  * service manager's log; the stack is for LOG_LEVEL=debug only.
  */
 export function describeStartupFailure(err: unknown, config: Config): string {
-  if (err instanceof DataDirLocked) return err.message;
+  if (err instanceof DataDirLocked || err instanceof SecretsKeyMismatch) return err.message;
   const e = (err && typeof err === 'object' ? err : { message: String(err) }) as Bag;
   const code = errnoCode(e);
   if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {

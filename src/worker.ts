@@ -4,9 +4,10 @@ import { createLogger } from './logger.js';
 import { createWebhookWorker, createWorker, openConfiguredStore } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
 import { createRepositories } from './store/repos/index.js';
+import { createUploadWorker, openConversions } from './workers/upload-runtime.js';
 
 /**
- * A dispatch worker and a webhook delivery worker on their own (`npm run worker`), for deployments that run the API with
+ * A dispatch worker, a webhook delivery worker and a conversion upload worker on their own (`npm run worker`), for deployments that run the API with
  * WORKER=0 or want more workers. On the embedded store the server runs the worker itself and
  * holds DATA_DIR, so this refuses to start beside it; with PostgreSQL any number may run.
  */
@@ -17,10 +18,15 @@ async function main(): Promise<void> {
     (err: unknown) => exitOnStartupFailure('worker failed to start', err, config),
   );
   const repos = createRepositories(store);
+  const conversions = await openConversions(config, repos, logger).catch((err: unknown) =>
+    exitOnStartupFailure('worker failed to start', err, config),
+  );
   const worker = createWorker(config, { repos, clock: systemClock, logger });
   const webhooks = createWebhookWorker(config, { repos, clock: systemClock, logger });
+  const uploads = createUploadWorker(config, { repos, clock: systemClock, logger }, conversions);
   worker.start();
   webhooks.start();
+  uploads.start();
   logger.info(
     { carrier: config.carrier, worker: worker.options.workerId },
     'dispatch worker started',
@@ -31,7 +37,7 @@ async function main(): Promise<void> {
     if (closing) return;
     closing = true;
     logger.info({ signal }, 'worker stopping after the round in progress');
-    await Promise.all([worker.stop(), webhooks.stop()]);
+    await Promise.all([worker.stop(), webhooks.stop(), uploads.stop()]);
     await store.close();
     process.exit(0);
   };

@@ -2,6 +2,8 @@ import type { CampaignRepository, WebhookEndpointRepository } from './admin/port
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
 import type { InboundCallRepository, OptOutRepository } from './carrier-inbound/ports.js';
 import type { ConsentRepository } from './consents/ports.js';
+import type { DestinationRepository } from './conversions/ports.js';
+import type { UploadRepository } from './conversions/worker-ports.js';
 import type { DispatchRepository, SimulatedMessageRepository } from './dispatch/ports.js';
 import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
@@ -32,4 +34,6 @@ export interface Repositories
     DispatchRepository,
     SimulatedMessageRepository,
     CampaignRepository,
-    WebhookEndpointRepository {}
+    WebhookEndpointRepository,
+    DestinationRepository,
+    UploadRepository {}

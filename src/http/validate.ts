@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
+import { currencyProblem } from '../domain/conversions/destinations.js';
 import { configChecks } from '../domain/outbound/config-checks.js';
 import { e164Problem } from '../domain/phone/e164.js';
 import { errors, type PydanticError, ValidationFailed } from '../errors.js';
@@ -70,6 +71,7 @@ export const checks: Record<string, Check> = {
   },
   // The campaign config's (src/domain/outbound/config-schema.ts)
   ...configChecks,
+  iso_4217: currencyProblem,
 };
 
 /** The schemas of one route's request parts; validation answers `Static<...>` of each. */

@@ -1,9 +1,11 @@
+import type { UploadOutbox } from '../conversions/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 
 export interface BuyerReportRepository
   extends UnitOfWork,
     AuditLog,
+    UploadOutbox,
     Pick<WebhookEmitters, 'emitBuyerReport'> {
   findReportCampaign(ex: Executor, orgId: string, code: string): Promise<ReportCampaign | null>;
   /**

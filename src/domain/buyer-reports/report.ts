@@ -1,3 +1,4 @@
+import { enqueueConversions, retractConversions } from '../conversions/enqueue.js';
 import { newId } from '../ids.js';
 import type { BuyerReportRepository, Disposition, StoredReport } from './ports.js';
 
@@ -136,6 +137,13 @@ export async function postBuyerReport(
       },
       ctx.now,
     );
+    // The upload outbox commits with the report (docs/conversions.md).
+    const facts = { orgId: ctx.orgId, callId: call.id, eventId, at: ctx.now };
+    if (input.disposition === 'success') {
+      await enqueueConversions(r, tx, { ...facts, campaignCode: campaign.code }, 'buyer_success');
+    } else {
+      await retractConversions(r, tx, facts);
+    }
     return { kind: 'created', eventId };
   });
 }

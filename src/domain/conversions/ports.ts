@@ -1,3 +1,4 @@
+import type { OrgRepository } from '../admin/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { CallSubject, UploadFacts } from './facts.js';
 import type { Platform, ReasonCode, UploadKind, UploadStatus } from './vocabulary.js';
@@ -39,7 +40,10 @@ export type DestinationChange = Partial<
 > & { updatedAt: Date };
 
 /** Destinations (admin) and the outbox writes made in a buyer report's transaction. */
-export interface DestinationRepository extends UnitOfWork, AuditLog {
+export interface DestinationRepository
+  extends UnitOfWork,
+    AuditLog,
+    Pick<OrgRepository, 'findOrg'> {
   getDestination(ex: Executor, orgId: string, id: string): Promise<Destination | null>;
   listDestinations(ex: Executor, orgId: string): Promise<Destination[]>;
   insertDestination(ex: Executor, d: Destination): Promise<Destination>;

@@ -55,7 +55,9 @@ export class SecretsKeyMismatch extends Error {
     readonly currentKeyId: string,
   ) {
     super(
-      `SECRETS_KEY does not decrypt the stored conversion-destination secrets (written under key ${storedKeyId}, SECRETS_KEY is key ${currentKeyId}): set SECRETS_KEY to the key they were written with, or list that key in SECRETS_KEY_PREVIOUS`,
+      currentKeyId === 'unset'
+        ? `SECRETS_KEY is not set, but conversion destinations hold secrets written under key ${storedKeyId}: set SECRETS_KEY to that key`
+        : `SECRETS_KEY does not decrypt the stored conversion-destination secrets (written under key ${storedKeyId}, SECRETS_KEY is key ${currentKeyId}): set SECRETS_KEY to the key they were written with, or list that key in SECRETS_KEY_PREVIOUS`,
     );
     this.name = 'SecretsKeyMismatch';
   }

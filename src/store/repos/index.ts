@@ -22,6 +22,22 @@ import {
 } from './campaigns.js';
 import { findCarrierCall, lockCarrierCall, setCarrierCallStatus } from './carrier-calls.js';
 import { appendConsentEvents, contactHistory } from './consents.js';
+import {
+  allSealedSecrets,
+  callSubject,
+  deleteDestination,
+  getDestination,
+  insertDestination,
+  insertUploads,
+  listDestinations,
+  lockConversions,
+  markRejected,
+  setSealedSecrets,
+  triggeredDestinations,
+  unknownCampaignCodes,
+  updateDestination,
+} from './conversion-destinations.js';
+import { claimUploads, recordUploads } from './conversion-uploads.js';
 import { claimJobs, recordOutcome } from './dispatch.js';
 import { conversionRows, countConversions, findExportCampaign } from './exports.js';
 import { releaseKey, reserveKey } from './idempotency.js';
@@ -165,6 +181,23 @@ export function createRepositories(store: Store): Repositories {
     insertEndpoint: port(insertEndpoint),
     updateEndpoint: port(updateEndpoint),
     deleteEndpoint: port(deleteEndpoint),
+
+    getDestination: port(getDestination),
+    listDestinations: port(listDestinations),
+    insertDestination: port(insertDestination),
+    updateDestination: port(updateDestination),
+    deleteDestination: port(deleteDestination),
+    unknownCampaignCodes: port(unknownCampaignCodes),
+    allSealedSecrets: port(allSealedSecrets),
+    setSealedSecrets: port(setSealedSecrets),
+    triggeredDestinations: port(triggeredDestinations),
+    callSubject: port(callSubject),
+    insertUploads: port(insertUploads),
+    lockConversions: port(lockConversions),
+    markRejected: port(markRejected),
+    claimUploads: (c: Parameters<typeof claimUploads>[1]) => claimUploads(store, c),
+    recordUploads: (...a: DropFirst<Parameters<typeof recordUploads>>) =>
+      recordUploads(store, ...a),
   } satisfies Repositories;
   return repos;
 }

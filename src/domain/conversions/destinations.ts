@@ -1,0 +1,277 @@
+import { errors } from '../../errors.js';
+import { newId } from '../ids.js';
+import type {
+  Destination,
+  DestinationChange,
+  DestinationRepository,
+  Money,
+  Trigger,
+} from './ports.js';
+import { maskSecrets, type SecretBox } from './secrets.js';
+import { PLATFORM_FIELDS, type Platform } from './vocabulary.js';
+
+const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
+
+/** ISO 4217 as the runtime's ICU knows it (active codes), for the `iso_4217` x-check. */
+export function currencyProblem(v: unknown): string | null {
+  return typeof v === 'string' && CURRENCIES.has(v)
+    ? null
+    : 'must be an ISO 4217 currency code, such as USD or EUR';
+}
+
+export interface DestinationInput {
+  platform: Platform;
+  name: string;
+  campaigns?: string[] | null | undefined;
+  trigger?: Trigger | undefined;
+  value?: Money | null | undefined;
+  settings: Record<string, string>;
+  secrets: Record<string, string>;
+  enabled?: boolean | undefined;
+}
+
+export type DestinationPatch = Partial<Omit<DestinationInput, 'platform'>>;
+
+type Problem = { loc: (string | number)[]; msg: string; input: unknown };
+
+const digits = (s: string) => s.replace(/-/g, '');
+const zoneOk = (z: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: z });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Format rules per setting, beyond presence: each answers a problem or null. */
+const SETTING_RULES: Record<string, (v: string, p: Platform) => string | null> = {
+  customer_id: (v, p) =>
+    p === 'google_ads'
+      ? /^\d{10}$/.test(digits(v))
+        ? null
+        : 'must be a 10-digit Google Ads customer id, such as 123-456-7890'
+      : /^\d{1,20}$/.test(v)
+        ? null
+        : 'must be the Microsoft Advertising customer id (digits)',
+  login_customer_id: (v) =>
+    /^\d{10}$/.test(digits(v)) ? null : 'must be a 10-digit Google Ads manager customer id',
+  conversion_action: (v) =>
+    /^\d{1,20}$/.test(v) || /^customers\/\d{10}\/conversionActions\/\d{1,20}$/.test(v)
+      ? null
+      : 'must be a conversion action id or its resource name customers/{id}/conversionActions/{id}',
+  time_zone: (v) => (zoneOk(v) ? null : 'must be an IANA time zone name, such as America/Chicago'),
+  pixel_id: (v) => (/^\d{5,20}$/.test(v) ? null : 'must be the Meta pixel (dataset) id, digits'),
+  account_id: (v) =>
+    /^\d{1,20}$/.test(v) ? null : 'must be the Microsoft Advertising account id (digits)',
+  measurement_id: (v) =>
+    /^G-[A-Z0-9]{4,20}$/.test(v) ? null : 'must be a GA4 measurement id, such as G-ABC123XYZ',
+};
+
+/** Every problem of a destination's platform fields, at once (contract §2: all fields listed). */
+export function fieldProblems(
+  platform: Platform,
+  settings: Record<string, string>,
+  secrets: Record<string, string> | null,
+): Problem[] {
+  const f = PLATFORM_FIELDS[platform];
+  const out: Problem[] = [];
+  for (const k of f.settings) {
+    if (!settings[k])
+      out.push({
+        loc: ['body', 'settings', k],
+        msg: `${platform} needs settings.${k}`,
+        input: settings,
+      });
+  }
+  for (const [k, v] of Object.entries(settings)) {
+    if (!f.settings.includes(k) && !f.optionalSettings.includes(k)) {
+      out.push({ loc: ['body', 'settings', k], msg: `not a setting of ${platform}`, input: v });
+    } else if (v && SETTING_RULES[k]) {
+      const p = SETTING_RULES[k](v, platform);
+      if (p) out.push({ loc: ['body', 'settings', k], msg: p, input: v });
+    }
+  }
+  if (secrets) {
+    for (const k of f.secrets) {
+      if (!secrets[k])
+        out.push({
+          loc: ['body', 'secrets', k],
+          msg: `${platform} needs secrets.${k}`,
+          input: '••••',
+        });
+    }
+    for (const k of Object.keys(secrets)) {
+      if (!f.secrets.includes(k)) {
+        out.push({
+          loc: ['body', 'secrets', k],
+          msg: `not a secret of ${platform}`,
+          input: '••••',
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** Google wants customer ids without dashes in paths and headers. */
+function normalSettings(s: Record<string, string>): Record<string, string> {
+  const out = { ...s };
+  for (const k of ['customer_id', 'login_customer_id']) if (out[k]) out[k] = digits(out[k]);
+  return out;
+}
+
+export function destinationView(d: Destination) {
+  return {
+    destination_id: d.id,
+    org_id: d.orgId,
+    platform: d.platform,
+    name: d.name,
+    campaigns: d.campaigns,
+    trigger: d.trigger,
+    value: d.value,
+    settings: d.settings,
+    // Never the secrets themselves: which are set, masked.
+    secrets: d.secretsMask,
+    enabled: d.enabled,
+    created_at: d.createdAt.toISOString(),
+    updated_at: d.updatedAt.toISOString(),
+  };
+}
+
+export interface DestinationContext {
+  repos: DestinationRepository;
+  box: SecretBox | null;
+  now: Date;
+  requestId: string | null;
+}
+
+async function campaignProblems(
+  c: DestinationContext,
+  orgId: string,
+  codes: string[] | null | undefined,
+) {
+  if (!codes) return [];
+  const unknown = new Set(await c.repos.unknownCampaignCodes(c.repos.db, orgId, codes));
+  return codes.flatMap((code, i) =>
+    unknown.has(code)
+      ? [{ loc: ['body', 'campaigns', i], msg: 'not a campaign of this organization', input: code }]
+      : [],
+  );
+}
+
+function sealer(c: DestinationContext): SecretBox {
+  if (!c.box) throw errors.secretsKeyMissing();
+  return c.box;
+}
+
+export async function getDestination(c: DestinationContext, orgId: string, id: string) {
+  const d = await c.repos.getDestination(c.repos.db, orgId, id);
+  if (!d) throw errors.destinationNotFound();
+  return d;
+}
+
+export async function createDestination(
+  c: DestinationContext,
+  orgId: string,
+  input: DestinationInput,
+) {
+  if (!(await c.repos.findOrg(c.repos.db, orgId))) throw errors.orgNotFound();
+  const problems = [
+    ...(await campaignProblems(c, orgId, input.campaigns)),
+    ...fieldProblems(input.platform, input.settings, input.secrets),
+  ];
+  if (problems.length > 0) throw errors.fields(problems);
+  const box = sealer(c);
+  const d: Destination = {
+    id: newId('cdst', c.now.getTime()),
+    orgId,
+    platform: input.platform,
+    name: input.name,
+    campaigns: input.campaigns ?? null,
+    trigger: input.trigger ?? { event: 'buyer_success' },
+    value: input.value ?? null,
+    settings: normalSettings(input.settings),
+    secrets: box.seal(input.secrets),
+    secretsMask: maskSecrets(input.secrets),
+    enabled: input.enabled ?? true,
+    createdAt: c.now,
+    updatedAt: c.now,
+  };
+  return c.repos.transaction(async (tx) => {
+    const saved = await c.repos.insertDestination(tx, d);
+    await audit(c, tx, orgId, d.id, 'conversion_destination.created', {
+      platform: d.platform,
+      name: d.name,
+    });
+    return destinationView(saved);
+  });
+}
+
+export async function updateDestination(
+  c: DestinationContext,
+  orgId: string,
+  id: string,
+  p: DestinationPatch,
+) {
+  const d = await getDestination(c, orgId, id);
+  const settings = p.settings ? { ...d.settings, ...p.settings } : d.settings;
+  const problems = [
+    ...(await campaignProblems(c, orgId, p.campaigns)),
+    ...fieldProblems(d.platform, settings, p.secrets ? { ...PLACEHOLDER(d), ...p.secrets } : null),
+  ];
+  if (problems.length > 0) throw errors.fields(problems);
+  const change: DestinationChange = { updatedAt: c.now };
+  if (p.name !== undefined) change.name = p.name;
+  if (p.campaigns !== undefined) change.campaigns = p.campaigns;
+  if (p.trigger !== undefined) change.trigger = p.trigger;
+  if (p.value !== undefined) change.value = p.value;
+  if (p.enabled !== undefined) change.enabled = p.enabled;
+  if (p.settings) change.settings = normalSettings(settings);
+  if (p.secrets) {
+    const box = sealer(c);
+    const merged = { ...box.open(d.secrets), ...p.secrets };
+    change.secrets = box.seal(merged);
+    change.secretsMask = maskSecrets(merged);
+  }
+  return c.repos.transaction(async (tx) => {
+    const saved = await c.repos.updateDestination(tx, orgId, id, change);
+    if (!saved) throw errors.destinationNotFound();
+    await audit(c, tx, orgId, id, 'conversion_destination.updated', {
+      fields: Object.keys(p).filter((k) => k !== 'secrets'),
+      secrets_changed: p.secrets ? Object.keys(p.secrets) : [],
+    });
+    return destinationView(saved);
+  });
+}
+
+/** Every required secret counts as present when patching: the stored ones stay. */
+const PLACEHOLDER = (d: Destination) =>
+  Object.fromEntries(Object.keys(d.secretsMask).map((k) => [k, 'kept']));
+
+export async function deleteDestination(c: DestinationContext, orgId: string, id: string) {
+  await c.repos.transaction(async (tx) => {
+    if (!(await c.repos.deleteDestination(tx, orgId, id))) throw errors.destinationNotFound();
+    await audit(c, tx, orgId, id, 'conversion_destination.deleted', {});
+  });
+}
+
+function audit(
+  c: DestinationContext,
+  ex: Parameters<DestinationRepository['writeAudit']>[0],
+  orgId: string,
+  id: string,
+  action: string,
+  detail: Record<string, unknown>,
+) {
+  return c.repos.writeAudit(ex, {
+    orgId,
+    actor: 'admin',
+    action,
+    subjectType: 'conversion_destination',
+    subjectId: id,
+    detail,
+    requestId: c.requestId,
+    at: c.now,
+  });
+}
