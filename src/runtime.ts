@@ -27,8 +27,8 @@ import { openStore, type Store } from './store/db.js';
 import { poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
-import type { UploadWorker } from './workers/uploads.js';
 import { createUploadWorker, openConversions } from './workers/upload-runtime.js';
+import type { UploadWorker } from './workers/uploads.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
 export async function openConfiguredStore(

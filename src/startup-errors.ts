@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
-import { safeError } from './log-privacy.js';
 import { SecretsKeyMismatch } from './domain/conversions/secrets.js';
+import { safeError } from './log-privacy.js';
 import { DataDirLocked } from './store/data-dir-lock.js';
 
 type Bag = Record<string, unknown>;

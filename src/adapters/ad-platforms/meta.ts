@@ -10,6 +10,7 @@ import {
   NetworkError,
   networkResult,
   request,
+  retryAfterMs,
   say,
   statusResult,
   times,
@@ -57,7 +58,13 @@ interface GraphError {
 function errorResult(status: number, headers: Headers, e: GraphError | undefined): ItemResult {
   const detail = `HTTP ${status} code ${e?.code ?? '?'}${e?.error_subcode ? `/${e.error_subcode}` : ''}: ${say(e?.error_user_msg ?? e?.message ?? '', 200)}`;
   if (e?.code !== undefined && THROTTLE_CODES.has(e.code)) {
-    return { state: 'retry', code: 'rate_limited', detail };
+    const wait = retryAfterMs(headers);
+    return {
+      state: 'retry',
+      code: 'rate_limited',
+      detail,
+      ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+    };
   }
   if (e?.code !== undefined && AUTH_CODES.has(e.code))
     return { state: 'failed', code: 'auth_failed', detail };

@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../../deps.js';
 import type { AdPlatforms, ItemResult, SendItem } from './platform.js';
 import type { SecretBox } from './secrets.js';
-import type { ClaimedUpload, UploadNext, UploadRecord, UploadRepository } from './worker-ports.js';
 import { REASONS } from './vocabulary.js';
+import type { ClaimedUpload, UploadNext, UploadRecord, UploadRepository } from './worker-ports.js';
 
 /**
  * The upload worker as three small steps a shared leased loop can call: `claim` leases due

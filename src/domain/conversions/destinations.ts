@@ -68,6 +68,25 @@ const SETTING_RULES: Record<string, (v: string, p: Platform) => string | null> =
     /^G-[A-Z0-9]{4,20}$/.test(v) ? null : 'must be a GA4 measurement id, such as G-ABC123XYZ',
 };
 
+function triggerProblems(t: Trigger | undefined): Problem[] {
+  if (!t) return [];
+  if (t.event === 'answered_call' && t.min_seconds === undefined) {
+    return [
+      { loc: ['body', 'trigger', 'min_seconds'], msg: 'answered_call needs min_seconds', input: t },
+    ];
+  }
+  if (t.event === 'buyer_success' && t.min_seconds !== undefined) {
+    return [
+      {
+        loc: ['body', 'trigger', 'min_seconds'],
+        msg: 'only answered_call takes min_seconds',
+        input: t,
+      },
+    ];
+  }
+  return [];
+}
+
 /** Every problem of a destination's platform fields, at once (contract §2: all fields listed). */
 export function fieldProblems(
   platform: Platform,
@@ -178,6 +197,7 @@ export async function createDestination(
 ) {
   if (!(await c.repos.findOrg(c.repos.db, orgId))) throw errors.orgNotFound();
   const problems = [
+    ...triggerProblems(input.trigger),
     ...(await campaignProblems(c, orgId, input.campaigns)),
     ...fieldProblems(input.platform, input.settings, input.secrets),
   ];
@@ -217,6 +237,7 @@ export async function updateDestination(
   const d = await getDestination(c, orgId, id);
   const settings = p.settings ? { ...d.settings, ...p.settings } : d.settings;
   const problems = [
+    ...triggerProblems(p.trigger),
     ...(await campaignProblems(c, orgId, p.campaigns)),
     ...fieldProblems(d.platform, settings, p.secrets ? { ...PLACEHOLDER(d), ...p.secrets } : null),
   ];

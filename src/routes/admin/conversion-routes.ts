@@ -1,0 +1,212 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../deps.js';
+import {
+  createDestination,
+  type DestinationContext,
+  deleteDestination,
+  destinationView,
+  getDestination,
+  updateDestination,
+} from '../../domain/conversions/destinations.js';
+import { testDestination } from '../../domain/conversions/test-upload.js';
+import { errors } from '../../errors.js';
+import { writeAudit } from '../../store/repos/audit.js';
+import {
+  destinationStats,
+  listUploadAttempts,
+  listUploads,
+  replayUploads,
+  retryUploads,
+} from '../../store/repos/conversion-uploads.js';
+import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../store/repos/paging.js';
+import * as C from './conversion-schemas.js';
+import { adminRoute } from './openapi.js';
+import * as S from './schemas.js';
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const TAG = 'conversion destinations';
+
+/** Conversion destinations, their uploads and attempts (contract §10, docs/conversions.md). */
+export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  const ctx = (req: FastifyRequest): DestinationContext => ({
+    repos: deps.repos,
+    box: deps.conversions?.box ?? null,
+    now: new Date(deps.clock.now()),
+    requestId: req.id,
+  });
+  const base = '/admin/orgs/:org_id/conversion-destinations';
+  const one = `${base}/:destination_id`;
+
+  const create = adminRoute(TAG, 'Add a conversion destination', {
+    params: S.OrgIdParams,
+    body: C.CreateDestination,
+    status: 201,
+  });
+  admin.post(base, create.options, async (req, reply) => {
+    const { params, body } = create.read(req);
+    return reply.code(201).send(await createDestination(ctx(req), params.org_id, body));
+  });
+
+  const list = adminRoute(TAG, 'The conversion destinations (secrets masked)', {
+    params: S.OrgIdParams,
+  });
+  admin.get(base, list.options, async (req) => {
+    const { params } = list.read(req);
+    const rows = await deps.repos.listDestinations(deps.repos.db, params.org_id);
+    return { destinations: rows.map(destinationView) };
+  });
+
+  const show = adminRoute(TAG, 'A destination, with last success, pending and failures', {
+    params: C.DestinationParams,
+  });
+  admin.get(one, show.options, async (req) => {
+    const { params } = show.read(req);
+    const d = await getDestination(ctx(req), params.org_id, params.destination_id);
+    const s = await destinationStats(deps.store.db, d.orgId, d.id);
+    return {
+      ...destinationView(d),
+      uploads: {
+        last_success_at: iso(s.lastSuccessAt),
+        pending: s.byStatus.pending ?? 0,
+        sent: s.byStatus.sent ?? 0,
+        failed: s.byStatus.failed ?? 0,
+        retracted: s.byStatus.retracted ?? 0,
+        not_retractable: s.byStatus.not_retractable ?? 0,
+        failed_by_reason: s.failedByReason,
+      },
+    };
+  });
+
+  const patch = adminRoute(TAG, 'Change a destination (secrets given replace those kept)', {
+    params: C.DestinationParams,
+    body: C.UpdateDestination,
+  });
+  admin.patch(one, patch.options, async (req) => {
+    const { params, body } = patch.read(req);
+    return updateDestination(ctx(req), params.org_id, params.destination_id, body);
+  });
+
+  const remove = adminRoute(TAG, 'Delete a destination and its upload history', {
+    params: C.DestinationParams,
+    status: 204,
+  });
+  admin.delete(one, remove.options, async (req, reply) => {
+    const { params } = remove.read(req);
+    await deleteDestination(ctx(req), params.org_id, params.destination_id);
+    return reply.code(204).send();
+  });
+
+  const uploads = adminRoute(TAG, 'Uploads of a destination, newest first', {
+    params: C.DestinationParams,
+    query: C.UploadsQuery,
+  });
+  admin.get(`${one}/uploads`, uploads.options, async (req) => {
+    const { params, query } = uploads.read(req);
+    const d = await getDestination(ctx(req), params.org_id, params.destination_id);
+    const rows = await listUploads(deps.store.db, d.orgId, d.id, {
+      status: query.status,
+      limit: query.limit,
+      after: decodeCursor(query.cursor, ID_SHAPE),
+    });
+    const page = pageOf(rows, query.limit, (r) => encodeCursor(r.id));
+    return {
+      items: page.items.map((u) => ({
+        upload_id: u.id,
+        call_id: u.callId,
+        kind: u.kind,
+        dedupe_key: u.dedupeKey,
+        status: u.status,
+        attempts: u.attempts,
+        reason_code: u.reasonCode,
+        reason: u.reason,
+        next_attempt_at: u.status === 'pending' ? iso(u.nextAttemptAt) : null,
+        sent_at: iso(u.sentAt),
+        created_at: iso(u.createdAt),
+      })),
+      next_cursor: page.nextCursor,
+    };
+  });
+
+  const attempts = adminRoute(TAG, 'Upload attempts of a destination, newest first', {
+    params: C.DestinationParams,
+    query: C.AttemptsQuery,
+  });
+  admin.get(`${one}/attempts`, attempts.options, async (req) => {
+    const { params, query } = attempts.read(req);
+    const d = await getDestination(ctx(req), params.org_id, params.destination_id);
+    const rows = await listUploadAttempts(deps.store.db, d.orgId, d.id, {
+      uploadId: query.upload_id,
+      limit: query.limit,
+    });
+    return {
+      attempts: rows.map((a) => ({
+        attempt_id: a.id,
+        upload_id: a.uploadId,
+        attempt: a.attempt,
+        outcome: a.outcome,
+        status_code: a.statusCode,
+        reason: a.reason,
+        started_at: iso(a.startedAt),
+        finished_at: iso(a.finishedAt),
+      })),
+    };
+  });
+
+  const test = adminRoute(TAG, "One sample conversion in the platform's validate-only mode", {
+    params: C.DestinationParams,
+  });
+  admin.post(`${one}/test`, test.options, async (req) => {
+    const { params } = test.read(req);
+    const c = ctx(req);
+    const d = await getDestination(c, params.org_id, params.destination_id);
+    if (!deps.conversions) throw errors.secretsKeyMissing();
+    return testDestination(d, deps.conversions.box, deps.conversions.platforms, c.now);
+  });
+
+  for (const [action, schema] of [
+    ['retry', C.RetryUploads],
+    ['replay', C.ReplayUploads],
+  ] as const) {
+    const route = adminRoute(
+      TAG,
+      action === 'retry'
+        ? 'Send failed uploads again now (one, or every retriable one)'
+        : 'Send conversions again (since a time, or of one call): the platform deduplicates',
+      { params: C.DestinationParams, body: schema, bodyOptional: true, status: 202 },
+    );
+    admin.post(`${one}/${action}`, route.options, async (req, reply) => {
+      const { params, body } = route.read(req);
+      const c = ctx(req);
+      const d = await getDestination(c, params.org_id, params.destination_id);
+      const b = (body ?? {}) as { upload_id?: string; since?: string; call_id?: string };
+      const queued = await deps.store.db.transaction(async (tx) => {
+        const n =
+          action === 'retry'
+            ? await retryUploads(tx, d.orgId, d.id, b.upload_id, c.now)
+            : await replayUploads(
+                tx,
+                d.orgId,
+                d.id,
+                {
+                  ...(b.since ? { since: new Date(b.since) } : {}),
+                  ...(b.call_id ? { callId: b.call_id } : {}),
+                },
+                c.now,
+              );
+        if (b.upload_id && n === 0) throw errors.uploadNotFound();
+        await writeAudit(tx, {
+          orgId: d.orgId,
+          actor: 'admin',
+          action: `conversion_upload.${action}`,
+          subjectType: 'conversion_destination',
+          subjectId: d.id,
+          detail: { ...b, queued: n },
+          requestId: req.id,
+          at: c.now,
+        });
+        return n;
+      });
+      return reply.code(202).send({ destination_id: d.id, queued });
+    });
+  }
+}

@@ -1,0 +1,104 @@
+import pino from 'pino';
+import { afterAll, beforeAll } from 'vitest';
+import { createAdPlatforms } from '../../src/adapters/ad-platforms/index.js';
+import { SecretBox } from '../../src/domain/conversions/secrets.js';
+import type { Platform } from '../../src/domain/conversions/vocabulary.js';
+import { UploadWorker } from '../../src/workers/uploads.js';
+import { CREDS, FakeAdPlatforms } from './fake-ad-platforms.js';
+import { ADMIN_TOKEN, adminCall, type Harness, json } from './harness.js';
+
+export const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
+
+/** Settings and secrets that the fakes accept, per platform. */
+export const DESTINATION_BODIES: Record<
+  Platform,
+  { settings: Record<string, string>; secrets: Record<string, string> }
+> = {
+  google_ads: {
+    settings: { customer_id: '123-456-7890', conversion_action: '987654321' },
+    secrets: CREDS.google,
+  },
+  meta: { settings: { pixel_id: '1122334455', test_event_code: 'TEST123' }, secrets: CREDS.meta },
+  microsoft_ads: {
+    settings: { customer_id: '2233445', account_id: '55667788', conversion_name: 'Qualified call' },
+    secrets: CREDS.microsoft,
+  },
+  ga4: { settings: { measurement_id: 'G-TEST12345' }, secrets: CREDS.ga4 },
+};
+
+export interface Uploads {
+  fake: FakeAdPlatforms;
+  worker: UploadWorker;
+}
+
+/**
+ * Fakes of the platforms on 127.0.0.1, the harness's deps pointed at them (as the server
+ * would be by GOOGLE_ADS_API_BASE and the rest) and an upload worker on the harness clock.
+ */
+export function useUploads(h: Harness, box = new SecretBox(TEST_SECRETS_KEY)): Uploads {
+  const u = {} as Uploads;
+  beforeAll(async () => {
+    u.fake = await new FakeAdPlatforms().start();
+    u.fake.now = () => h.clock.now();
+    const platforms = createAdPlatforms(u.fake.urls(), 5_000, () => h.clock.now());
+    h.deps.conversions = { box, platforms };
+    u.worker = new UploadWorker({
+      repos: h.deps.repos,
+      platforms,
+      box,
+      clock: h.clock,
+      logger: h.deps.logger ?? pino({ level: 'silent' }),
+      metrics: h.deps.metrics,
+    });
+  });
+  afterAll(async () => {
+    await u.fake?.close();
+  });
+  return u;
+}
+
+export function destinationCall(
+  h: Harness,
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) {
+  return h.admin.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}
+
+export async function createDestination(
+  h: Harness,
+  orgId: string,
+  platform: Platform,
+  extra: Record<string, unknown> = {},
+) {
+  return adminCall(h, 'POST', `/admin/orgs/${orgId}/conversion-destinations`, {
+    platform,
+    name: `${platform} destination`,
+    ...DESTINATION_BODIES[platform],
+    ...extra,
+  });
+}
+
+export async function uploadsOf(h: Harness, orgId: string, destinationId: string) {
+  const res = await destinationCall(
+    h,
+    'GET',
+    `/admin/orgs/${orgId}/conversion-destinations/${destinationId}/uploads`,
+  );
+  return json(res).items as any[];
+}
+
+export async function attemptsOf(h: Harness, orgId: string, destinationId: string) {
+  const res = await destinationCall(
+    h,
+    'GET',
+    `/admin/orgs/${orgId}/conversion-destinations/${destinationId}/attempts`,
+  );
+  return json(res).attempts as any[];
+}
