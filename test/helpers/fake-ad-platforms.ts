@@ -33,7 +33,7 @@ export interface Seen {
   query: URLSearchParams;
 }
 
-type Scripted = { status: number; body?: unknown; headers?: Record<string, string> } | null;
+type Scripted = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | null;
 
 export class FakeAdPlatforms {
   readonly requests: Seen[] = [];
@@ -74,6 +74,8 @@ export class FakeAdPlatforms {
         this.requests.push(seen);
         const answer = () => {
           const scripted = this.script(seen, this.requests.length);
+          // Held open until close(): a platform that takes the request and never answers.
+          if (scripted === 'hang') return;
           const a = scripted ?? this.route(seen);
           res.writeHead(a.status, { 'content-type': 'application/json', ...(a.headers ?? {}) });
           res.end(a.body === undefined ? '' : JSON.stringify(a.body));
