@@ -33,7 +33,10 @@ export interface Seen {
   query: URLSearchParams;
 }
 
-type Scripted = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | null;
+type Scripted =
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  | 'hang'
+  | null;
 
 export class FakeAdPlatforms {
   readonly requests: Seen[] = [];

@@ -15,7 +15,7 @@ export interface ReportFacts {
 }
 
 /** The destination's value, else the campaign's `config.conversion` value, else none. */
-function valueOf(d: Destination, campaignConfig: unknown): Money | null {
+function conversionValue(d: Destination, campaignConfig: unknown): Money | null {
   if (d.value) return d.value;
   const raw = (campaignConfig as { conversion?: unknown } | null)?.conversion;
   if (raw === undefined || raw === null) return null;
@@ -42,7 +42,7 @@ export async function enqueueConversions(
   const subject = await r.callSubject(tx, e.orgId, e.callId);
   if (!subject) return 0;
   const rows: NewUpload[] = wanted.map((d) => {
-    const facts = callFacts(subject, valueOf(d, subject.campaignConfig));
+    const facts = callFacts(subject, conversionValue(d, subject.campaignConfig));
     const skip = skipReason(d.platform, facts);
     return {
       id: newId('cup', e.at.getTime()),
