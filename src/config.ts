@@ -264,8 +264,8 @@ function secretsKey(name: string, raw: string): Buffer {
 }
 
 function conversionConfig(env: Env): ConversionConfig {
-  const base = (name: string, fallback: string) =>
-    (url(env, name, ['https', 'http']) ?? fallback).replace(/\/+$/, '');
+  const base = (e: Env, name: string, fallback: string) =>
+    (url(e, name, ['https', 'http']) ?? fallback).replace(/\/+$/, '');
   return {
     secretsKey: env.SECRETS_KEY ? secretsKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
     previousKeys: (env.SECRETS_KEY_PREVIOUS ?? '')
@@ -275,18 +275,24 @@ function conversionConfig(env: Env): ConversionConfig {
     retryBaseMs: int(env, 'UPLOAD_RETRY_BASE_SECONDS', 30, 1, 3600) * 1000,
     timeoutMs: int(env, 'UPLOAD_TIMEOUT_MS', 30_000, 100, 120_000),
     urls: {
-      googleAdsApiBase: base('GOOGLE_ADS_API_BASE', 'https://googleads.googleapis.com'),
-      googleOauthTokenUrl: base('GOOGLE_OAUTH_TOKEN_URL', 'https://oauth2.googleapis.com/token'),
-      metaGraphApiBase: base('META_GRAPH_API_BASE', 'https://graph.facebook.com'),
+      googleAdsApiBase: base(env, 'GOOGLE_ADS_API_BASE', 'https://googleads.googleapis.com'),
+      googleOauthTokenUrl: base(
+        env,
+        'GOOGLE_OAUTH_TOKEN_URL',
+        'https://oauth2.googleapis.com/token',
+      ),
+      metaGraphApiBase: base(env, 'META_GRAPH_API_BASE', 'https://graph.facebook.com'),
       microsoftAdsApiBase: base(
+        env,
         'MICROSOFT_ADS_API_BASE',
         'https://campaign.api.bingads.microsoft.com',
       ),
       microsoftOauthTokenUrl: base(
+        env,
         'MICROSOFT_OAUTH_TOKEN_URL',
         'https://login.microsoftonline.com/common/oauth2/v2.0/token',
       ),
-      ga4MpBase: base('GA4_MP_BASE', 'https://www.google-analytics.com'),
+      ga4MpBase: base(env, 'GA4_MP_BASE', 'https://www.google-analytics.com'),
     },
   };
 }

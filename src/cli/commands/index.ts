@@ -2,6 +2,7 @@ import { auditCommands } from './audit.js';
 import { callCommands } from './call.js';
 import { campaignCommands } from './campaign.js';
 import { consentCommands } from './consent.js';
+import { conversionCommands } from './conversion.js';
 import { exportCommands } from './export.js';
 import { keyCommands } from './key.js';
 import { numberCommands } from './number.js';
@@ -24,4 +25,5 @@ export const commandGroups: CommandGroup[] = [
   consentCommands,
   suppressionCommands,
   webhookCommands,
+  conversionCommands,
 ];
