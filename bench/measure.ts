@@ -126,7 +126,13 @@ async function runHttp(
   s: BenchSettings,
   receiver?: BenchReceiver,
 ) {
-  const child = Child.start('server.js', { ...target.env, LOG_LEVEL: s.logLevel, ...row.env });
+  const child = Child.start('server.js', {
+    ...target.env,
+    LOG_LEVEL: s.logLevel,
+    ...row.env,
+    // A seed may add settings it only knows once it ran (the conversions row's fake Google).
+    ...((seed.env as Record<string, string> | undefined) ?? {}),
+  });
   try {
     const { port } = await child.next<Message & { port: number }>('ready');
     const load = (phase: string, duration: number) =>

@@ -87,7 +87,11 @@ export function goals(results: RowResult[], rs: Ratio[]): Goal[] {
     }
     // The DNI path's server (the issue's goal); the rows that run the workers are shown apart.
     const dni = results.filter(
-      (x) => x.store === r.store && x.kind === 'http' && !x.row.startsWith('webhooks'),
+      (x) =>
+        x.store === r.store &&
+        x.kind === 'http' &&
+        !x.row.startsWith('webhooks') &&
+        x.row !== 'conversions',
     );
     const rss = Math.max(...dni.map((x) => x.peakRssMb));
     out.push({
@@ -148,7 +152,9 @@ export function render(results: RowResult[], rs: Ratio[], gs: Goal[], notes: str
     if (r.outcomes) out.push(`  ${r.store} ${r.row} outcomes: ${JSON.stringify(r.outcomes)}`);
     if (r.webhooks) {
       out.push(
-        `  ${r.store} ${r.row}: ${fmt(r.rps, 0)} events/s produced, ${fmt(r.webhooks.perSecond, 0)}/s delivered to the local receiver (${r.webhooks.delivered} in the window)`,
+        r.row === 'conversions'
+          ? `  ${r.store} ${r.row}: ${fmt(r.rps, 0)} buyer reports/s, ${fmt(r.webhooks.perSecond, 0)} conversions/s uploaded to the fake Google Ads (50 ms per request; ${r.webhooks.delivered} in the window)`
+          : `  ${r.store} ${r.row}: ${fmt(r.rps, 0)} events/s produced, ${fmt(r.webhooks.perSecond, 0)}/s delivered to the local receiver (${r.webhooks.delivered} in the window)`,
       );
     }
     if (r.row !== 'dni-exhausted' && (r.outcomes?.shared || r.outcomes?.overflow)) {

@@ -17,6 +17,10 @@ export interface SeedApi {
   poolSize: number;
   /** The parent's webhook receiver (bench/receiver.ts). */
   receiverUrl: string;
+  /** Its origin: the conversions row points GOOGLE_ADS_API_BASE there. */
+  receiverBase: string;
+  /** Raw SQL on the store under test, for rows that need many rows seeded at once. */
+  sql(text: string, params: unknown[]): Promise<unknown[]>;
 }
 
 export interface HttpContext {
@@ -55,6 +59,8 @@ export interface BenchRow {
   env?: Record<string, string>;
   /** Count what the parent's webhook receiver gets during the measured window. */
   countsWebhooks?: boolean;
+  /** What that count is, in the printed line (default: webhooks delivered). */
+  delivered?: string;
 }
 
 /** Issue 14's end-to-end goal on PostgreSQL, 64 connections, free pool. */
@@ -85,6 +91,35 @@ function dniCreate(ctx: HttpContext): autocannon.Request[] {
 }
 
 const TWILIO_TOKEN = 'bench0123456789abcdef0123456789ab';
+export const BENCH_SECRETS_KEY = 'b'.repeat(64);
+/** Calls seeded for the conversions row: the warm-up takes the first WARMUP_CALLS. */
+const SEEDED_CALLS = 60_000;
+const WARMUP_CALLS = 15_000;
+
+/** A success report on a seeded call (each with a gclid session), a new call every request. */
+function successReport(ctx: HttpContext): autocannon.Request[] {
+  let n = ctx.phase === 'warmup' ? 0 : WARMUP_CALLS;
+  const run = randomBytes(4).toString('hex');
+  return [
+    {
+      method: 'POST',
+      path: `/dni/campaigns/${ctx.seed.campaignCode as string}/buyer-report`,
+      headers: { authorization: `Bearer ${ctx.apiKey}`, 'content-type': 'application/json' },
+      setupRequest: (req) => {
+        n++;
+        const call = `call_bench${String(n).padStart(10, '0')}`;
+        return {
+          ...req,
+          body: JSON.stringify({
+            call_id: call,
+            report_id: `r-${run}-${n}`,
+            disposition: 'success',
+          }),
+        };
+      },
+    },
+  ];
+}
 const PUBLIC_BASE = 'https://bench.example.com';
 const VOICE = '/carrier/twilio/voice';
 
@@ -192,5 +227,57 @@ export const rows: BenchRow[] = [
       return { numbers: shown.numbers };
     },
     http: twilioVoice,
+  },
+  {
+    id: 'conversions',
+    title:
+      'Conversion uploads: success buyer reports, uploaded to a fake Google Ads answering after 50 ms',
+    note: 'req/s is buyer reports recorded (each writes its upload row); the upload rate is printed beside it',
+    env: {
+      BENCH_WORKERS: '1',
+      SECRETS_KEY: BENCH_SECRETS_KEY,
+      WORKER_POLL_MS: '50',
+    },
+    countsWebhooks: true,
+    delivered: 'conversions uploaded',
+    seed: async (api) => {
+      const code = await api.campaign(10);
+      await api.admin('POST', `/admin/orgs/${api.orgId}/conversion-destinations`, {
+        platform: 'google_ads',
+        name: 'Bench Google',
+        settings: { customer_id: '1234567890', conversion_action: '1' },
+        secrets: { developer_token: 'd', client_id: 'c', client_secret: 's', refresh_token: 'r' },
+        value: { amount: 1, currency: 'USD' },
+      });
+      const args = [api.orgId, code, SEEDED_CALLS];
+      const campaign =
+        'select id, (select number from tracking_numbers where campaign_id = c.id limit 1) as num from campaigns c where org_id = $1 and code = $2';
+      await api.sql(
+        `with c as (${campaign})
+         insert into dni_sessions (id, org_id, campaign_id, visitor_id, tracking_number, kind,
+           created_at, expires_at, last_seen_at, gclid)
+         select 'ds_bench' || lpad(g::text, 10, '0'), $1, c.id, 'bv' || g, c.num, 'allocated',
+           now() - interval '2 hours', now() + interval '1 day', now(), 'Gbench-' || g
+           from c, generate_series(1, $3::integer) g`,
+        args,
+      );
+      await api.sql(
+        `with c as (${campaign})
+         insert into calls (id, org_id, campaign_id, dni_session_id, tracking_number, from_number,
+           started_at, attribution)
+         select 'call_bench' || lpad(g::text, 10, '0'), $1, c.id, 'ds_bench' || lpad(g::text, 10, '0'),
+           c.num, '+12125550100', now() - interval '1 hour', 'session'
+           from c, generate_series(1, $3::integer) g`,
+        args,
+      );
+      return {
+        campaignCode: code,
+        env: {
+          GOOGLE_ADS_API_BASE: `${api.receiverBase}/google`,
+          GOOGLE_OAUTH_TOKEN_URL: `${api.receiverBase}/google-oauth/token`,
+        },
+      };
+    },
+    http: successReport,
   },
 ];

@@ -56,10 +56,18 @@ async function main(): Promise<void> {
     try {
       console.log(`${kind}: ${target.version}; seeding…`);
       const here = selected.filter((r) => !r.stores || r.stores.includes(target.kind));
-      const { apiKey, seeds } = await seedRows(target.env, here, settings.poolSize, receiver.url);
+      const { apiKey, seeds } = await seedRows(
+        target.env,
+        here,
+        settings.poolSize,
+        receiver.url,
+        receiver.base,
+      );
       for (const row of here) {
         const r = await runRow(target, row, seeds[row.id] ?? {}, apiKey, settings, receiver);
-        const hooks = r.webhooks ? `, webhooks delivered ${r.webhooks.perSecond.toFixed(0)}/s` : '';
+        const hooks = r.webhooks
+          ? `, ${row.delivered ?? 'webhooks delivered'} ${r.webhooks.perSecond.toFixed(0)}/s`
+          : '';
         console.log(
           `  ${row.id}: ${r.rps.toFixed(0)}/s p50 ${r.p50Ms.toFixed(1)} ms p99 ${r.p99Ms.toFixed(1)} ms errors ${r.errors} RSS ${r.peakRssMb.toFixed(0)} MB${hooks}`,
         );

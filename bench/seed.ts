@@ -4,7 +4,7 @@ import { buildAdminApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { systemClock } from '../src/deps.js';
 import { openRuntime } from '../src/runtime.js';
-import type { BenchRow, Json, SeedApi } from './rows.js';
+import { BENCH_SECRETS_KEY, type BenchRow, type Json, type SeedApi } from './rows.js';
 
 // The schema allows 10,000 numbers per request, but the 64 KiB body limit
 // (BODY_LIMIT in src/app.ts) stops at about 4,000 of them.
@@ -20,6 +20,7 @@ export async function seedRows(
   rows: BenchRow[],
   poolSize: number,
   receiverUrl = '',
+  receiverBase = '',
 ): Promise<{ apiKey: string; seeds: Record<string, Json> }> {
   const token = `adm_${randomBytes(16).toString('hex')}`;
   // Private targets: the webhook row's receiver listens on 127.0.0.1.
@@ -27,6 +28,8 @@ export async function seedRows(
     ...storeEnv,
     ADMIN_TOKEN: token,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
+    // The conversions row creates a destination, whose secrets need the key its server uses.
+    SECRETS_KEY: BENCH_SECRETS_KEY,
   });
   const runtime = await openRuntime(config, pino({ level: 'silent' }), systemClock);
   const app = await buildAdminApp(runtime, token);
@@ -75,6 +78,8 @@ export async function seedRows(
       campaign,
       poolSize,
       receiverUrl,
+      receiverBase,
+      sql: (text, params) => runtime.store.query(text, params),
     };
     const seeds: Record<string, Json> = {};
     for (const row of rows) seeds[row.id] = row.seed ? await row.seed(api) : {};

@@ -22,6 +22,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_WORKERS === '1') {
     runtime.worker?.start();
     runtime.webhookWorker?.start();
+    runtime.uploadWorker?.start();
   }
 
   const usage = async (): Promise<Usage> => {
