@@ -251,7 +251,7 @@ export const rows: BenchRow[] = [
       });
       const args = [api.orgId, code, SEEDED_CALLS];
       const campaign =
-        'select id, (select number from tracking_numbers where campaign_id = c.id limit 1) as num from campaigns c where org_id = $1 and code = $2';
+        'select id, (select e164 from tracking_numbers where campaign_id = c.id limit 1) as num from campaigns c where org_id = $1 and code = $2';
       await api.sql(
         `with c as (${campaign})
          insert into dni_sessions (id, org_id, campaign_id, visitor_id, tracking_number, kind,

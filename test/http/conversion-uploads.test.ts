@@ -12,8 +12,12 @@ import {
   useHarness,
 } from '../helpers/harness.js';
 import { recordCall, report } from '../helpers/reports.js';
+import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
 
-const h = useHarness({ privateDatabase: 'the upload worker claims every organization’s uploads' });
+const h = useHarness({
+  privateDatabase: 'the upload worker claims every organization’s uploads',
+  twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE },
+});
 const u = useUploads(h);
 afterEach(() => {
   u.fake.script = () => null;
@@ -356,6 +360,65 @@ describe('corrections', () => {
     expect(u.fake.requests.length).toBe(before);
     expect(await uploadsOf(h, t.orgId, g.destination_id)).toMatchObject([
       { status: 'failed', reason_code: 'rejected_before_upload' },
+    ]);
+  });
+});
+
+describe('answered-call trigger', () => {
+  it('an answered call of at least min_seconds is a conversion; a shorter one and a buyer report are not', async () => {
+    h.clock.set('2026-03-02T15:00:00Z');
+    const t = await createTenant(h);
+    const d = await createDestination(h, t.orgId, 'meta', {
+      trigger: { event: 'answered_call', min_seconds: 60 },
+    });
+    const calls: string[] = [];
+    for (const [visitor, duration] of [
+      ['short', '30'],
+      ['long', '90'],
+    ] as const) {
+      const s = json(
+        await dni(h, t.key, {
+          campaign_code: t.code,
+          visitor_id: visitor,
+          fbc: `fb.1.1.${visitor}`,
+        }),
+      );
+      const sid = newSid('CA');
+      const base = {
+        CallSid: sid,
+        From: CALLER,
+        To: s.tracking_number,
+        AccountSid: 'AC0123456789abcdef0123456789abcdef',
+      };
+      expect(
+        (await twilioPost(h, '/carrier/twilio/voice', { ...base, CallStatus: 'ringing' }))
+          .statusCode,
+      ).toBe(200);
+      const st = await twilioPost(h, '/carrier/twilio/status', {
+        ...base,
+        CallStatus: 'completed',
+        CallDuration: duration,
+      });
+      expect(st.statusCode).toBe(204);
+      const [row] = await h.store.query<{ id: string }>(
+        'select id from calls where carrier_call_sid = $1',
+        [sid],
+      );
+      calls.push(row!.id);
+    }
+    // A buyer success on the short call: not this destination's trigger.
+    await report(h, t.key, t.code, {
+      call_id: calls[0],
+      report_id: 'ac-1',
+      disposition: 'success',
+    });
+    const before = u.fake.meta.length;
+    await drain();
+    expect(u.fake.meta.slice(before).map((e) => [e.event_id, e.user_data.fbc])).toEqual([
+      [calls[1], 'fb.1.1.long'],
+    ]);
+    expect((await uploadsOf(h, t.orgId, d.destination_id)).map((r) => r.call_id)).toEqual([
+      calls[1],
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import { enqueueConversions } from '../conversions/enqueue.js';
 import type { InboundCallRepository } from './ports.js';
 
 export interface CarrierContext {
@@ -112,6 +113,23 @@ export async function recordCallStatus(
       at: ctx.now,
     });
     if (final) await r.emitCallCompleted(tx, call.callId, ctx.now);
+    const seconds = change.durationSeconds;
+    if (report.status === 'completed' && seconds !== null) {
+      // Destinations triggered by an answered call of at least their min_seconds.
+      await enqueueConversions(
+        r,
+        tx,
+        {
+          orgId: call.orgId,
+          campaignCode: call.campaignCode,
+          callId: call.callId,
+          eventId: call.callId,
+          at: ctx.now,
+        },
+        'answered_call',
+        (d) => seconds >= (d.trigger.min_seconds ?? 0),
+      );
+    }
     return 'recorded';
   });
 }

@@ -1,4 +1,5 @@
 import type { ConsentLog } from '../consents/ports.js';
+import type { UploadOutbox } from '../conversions/ports.js';
 import type { Attribution } from '../dni/attribution.js';
 import type { TouchRecorder } from '../outbound/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
@@ -8,6 +9,7 @@ import type { WebhookEmitters } from '../webhooks/ports.js';
 export interface InboundCallRepository
   extends UnitOfWork,
     AuditLog,
+    UploadOutbox,
     Pick<WebhookEmitters, 'emitCallCompleted'> {
   /** Serialises webhooks for one carrier call until the transaction ends. */
   lockCarrierCall(tx: Transaction, carrier: string, callSid: string): Promise<void>;
