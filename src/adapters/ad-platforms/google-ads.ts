@@ -7,17 +7,8 @@ import type {
   SendTarget,
 } from '../../domain/conversions/platform.js';
 import type { ReasonCode } from '../../domain/conversions/vocabulary.js';
-import {
-  type HttpAnswer,
-  jsonHeaders,
-  NetworkError,
-  networkResult,
-  request,
-  say,
-  statusResult,
-  times,
-} from './http.js';
-import { OAuthRefused, oauthClient, type TokenCache } from './oauth.js';
+import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
+import { failedRequest, oauthClient, type TokenCache } from './oauth.js';
 
 export const GOOGLE_ADS_VERSION = 'v21';
 /** Google Ads API: at most 2,000 conversions per uploadClickConversions request. */
@@ -158,26 +149,7 @@ export function googleAdsClient(o: GoogleAdsOptions): AdPlatformClient {
           body,
         );
       } catch (err) {
-        if (err instanceof NetworkError)
-          return { statusCode: null, results: times(items.length, networkResult(err)) };
-        if (err instanceof OAuthRefused) {
-          return {
-            statusCode: err.status,
-            results: times(items.length, {
-              state: 'failed',
-              code: 'auth_failed',
-              detail: err.message,
-            }),
-          };
-        }
-        return {
-          statusCode: null,
-          results: times(items.length, {
-            state: 'retry',
-            code: 'network_error',
-            detail: (err as Error).message,
-          }),
-        };
+        return failedRequest(err, items.length);
       }
       if (a.status === 200) {
         return {

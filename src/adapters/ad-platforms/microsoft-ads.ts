@@ -4,17 +4,8 @@ import type {
   ItemResult,
   SendTarget,
 } from '../../domain/conversions/platform.js';
-import {
-  type HttpAnswer,
-  jsonHeaders,
-  NetworkError,
-  networkResult,
-  request,
-  say,
-  statusResult,
-  times,
-} from './http.js';
-import { OAuthRefused, oauthClient, type TokenCache } from './oauth.js';
+import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
+import { failedRequest, oauthClient, type TokenCache } from './oauth.js';
 
 /** ApplyOfflineConversions takes at most 1,000 conversions per call. */
 export const MICROSOFT_MAX_BATCH = 1_000;
@@ -117,26 +108,7 @@ export function microsoftAdsClient(o: MicrosoftOptions): AdPlatformClient {
             : statusResult(a, detail);
         return { statusCode: a.status, results: times(items.length, r), answer: a.body };
       } catch (err) {
-        if (err instanceof NetworkError)
-          return { statusCode: null, results: times(items.length, networkResult(err)) };
-        if (err instanceof OAuthRefused) {
-          return {
-            statusCode: err.status,
-            results: times(items.length, {
-              state: 'failed',
-              code: 'auth_failed',
-              detail: err.message,
-            }),
-          };
-        }
-        return {
-          statusCode: null,
-          results: times(items.length, {
-            state: 'retry',
-            code: 'network_error',
-            detail: (err as Error).message,
-          }),
-        };
+        return failedRequest(err, items.length);
       }
     },
   };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { request } from './http.js';
+import type { BatchAnswer } from '../../domain/conversions/platform.js';
+import { NetworkError, networkResult, request, times } from './http.js';
 
 /** The token endpoint refused the refresh token or client: not worth retrying. */
 export class OAuthRefused extends Error {
@@ -99,3 +100,20 @@ export const oauthClient = (s: Record<string, string>): OAuthClient => ({
   client_secret: s.client_secret ?? '',
   refresh_token: s.refresh_token ?? '',
 });
+
+/**
+ * Every row's result when the request itself failed: no answer is retried, refused OAuth
+ * credentials are final (retrying cannot fix them), a token endpoint that failed is retried.
+ */
+export function failedRequest(err: unknown, n: number): BatchAnswer {
+  if (err instanceof NetworkError)
+    return { statusCode: null, results: times(n, networkResult(err)) };
+  if (err instanceof OAuthRefused) {
+    return {
+      statusCode: err.status,
+      results: times(n, { state: 'failed', code: 'auth_failed', detail: err.message }),
+    };
+  }
+  const detail = (err as Error).message;
+  return { statusCode: null, results: times(n, { state: 'retry', code: 'network_error', detail }) };
+}

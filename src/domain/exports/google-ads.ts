@@ -1,3 +1,4 @@
+import { googleDateTime } from '../conversions/facts.js';
 import type { ConversionSettings } from './settings.js';
 import type { ConversionRow } from './types.js';
 
@@ -9,24 +10,10 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
 }
 
-/** `yyyy-MM-dd HH:mm:ss±hhmm` in the given zone: the form Google's template asks for. */
+/** `yyyy-MM-dd HH:mm:ss±hhmm` in the given zone: the form Google's CSV template asks for. */
 export function conversionTime(at: Date, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-    timeZoneName: 'longOffset',
-  }).formatToParts(at);
-  const get = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value;
-  // longOffset reads "GMT" at zero and "GMT-05:00" elsewhere.
-  const offset = /([+-])(\d{2}):(\d{2})/.exec(get('timeZoneName') ?? '');
-  const zone = offset ? `${offset[1]}${offset[2]}${offset[3]}` : '+0000';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}${zone}`;
+  // The API's form (src/domain/conversions/facts.ts) has a colon in the offset; the CSV's not.
+  return googleDateTime(at, timeZone).replace(/([+-]\d{2}):(\d{2})$/, '$1$2');
 }
 
 export const GOOGLE_ADS_COLUMNS = [
