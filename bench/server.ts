@@ -55,7 +55,11 @@ async function main(): Promise<void> {
       })();
     }
   });
-  process.send?.({ type: 'ready', port: (app.server.address() as AddressInfo).port });
+  process.send?.({
+    type: 'ready',
+    port: (app.server.address() as AddressInfo).port,
+    pid: process.pid,
+  });
 }
 
 main().catch((err: unknown) => {

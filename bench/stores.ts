@@ -84,7 +84,7 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 let ticksPerSecond: number | null = null;
 
 /** utime + stime of a process on this machine, from /proc/<pid>/stat. */
-function processCpuMicros(pid: number): number | null {
+export function processCpuMicros(pid: number): number | null {
   try {
     ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
