@@ -36,8 +36,14 @@ function where(url: string): string {
 const PHASES: [string, RegExp][] = [
   ['idle', /^\(idle\)$/],
   ['garbage collection', /^\(garbage collector\)$/],
-  ['HTTP parsing and sockets', /^node:(_http|net|internal\/stream|internal\/http|stream|buffer|internal\/buffer|events)|^\(native/],
-  ['routing and hooks (Fastify)', /^(fastify|find-my-way|avvio|@fastify\/|fast-querystring|process-warning)/],
+  [
+    'HTTP parsing and sockets',
+    /^node:(_http|net|internal\/stream|internal\/http|stream|buffer|internal\/buffer|events)|^\(native/,
+  ],
+  [
+    'routing and hooks (Fastify)',
+    /^(fastify|find-my-way|avvio|@fastify\/|fast-querystring|process-warning)/,
+  ],
   ['validation', /^src\/http\/(pydantic\/validate|validate)|^typebox/],
   ['authentication', /^src\/(http\/auth|domain\/auth)/],
   ['batcher and driver', /^src\/(domain\/dni|store)|^(pg|pg-protocol|pg-pool|pg-types|postgres-)/],
