@@ -193,6 +193,39 @@ describe('retry and replay', () => {
   });
 });
 
+describe('401', () => {
+  it('every destination route wants the admin token, before reading the body', async () => {
+    const t = await createTenant(h);
+    const d = await createDestination(h, t.orgId, 'meta');
+    for (const [method, suffix] of [
+      ['POST', ''],
+      ['GET', ''],
+      ['GET', `/${d.destination_id}`],
+      ['PATCH', `/${d.destination_id}`],
+      ['DELETE', `/${d.destination_id}`],
+      ['GET', `/${d.destination_id}/uploads`],
+      ['POST', `/${d.destination_id}/test`],
+      ['POST', `/${d.destination_id}/retry`],
+      ['POST', `/${d.destination_id}/replay`],
+    ] as const) {
+      for (const headers of [{}, { authorization: 'Bearer adm_wrong' }]) {
+        const res = await h.admin.inject({
+          method,
+          url: `${base(t.orgId)}${suffix}`,
+          headers,
+          payload: 'not json',
+        });
+        expect([method, suffix, res.statusCode, res.body]).toEqual([
+          method,
+          suffix,
+          401,
+          '{"detail":"invalid_admin_token"}',
+        ]);
+      }
+    }
+  });
+});
+
 describe('tenancy', () => {
   it('another organization’s destination is 404 like an unknown one, on every route', async () => {
     const a = await createTenant(h);
