@@ -4,7 +4,7 @@ import { compileChildren } from './child.js';
 import { type BenchSettings, type RowResult, runRow } from './measure.js';
 import { BenchReceiver } from './receiver.js';
 import { goals, machineInfo, ratios, render } from './report.js';
-import { rows } from './rows.js';
+import { BENCH_SECRETS_KEY, rows } from './rows.js';
 import { seedRows } from './seed.js';
 import { pgliteTarget, postgresTarget, type StoreTarget } from './stores.js';
 
@@ -57,6 +57,8 @@ async function main(): Promise<void> {
       continue;
     }
     stores.push({ kind, version: target.version });
+    // Every process on this store opens the conversions row's destination secrets at start-up.
+    target.env.SECRETS_KEY = BENCH_SECRETS_KEY;
     try {
       console.log(`${kind}: ${target.version}; seeding…`);
       const here = selected.filter((r) => !r.stores || r.stores.includes(target.kind));

@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 import { systemClock } from '../src/deps.js';
 import { openRuntime } from '../src/runtime.js';
 import { seedOutboundBench } from './outbound-hook.js';
-import { BENCH_SECRETS_KEY, type BenchRow, type Json, type SeedApi } from './rows.js';
+import type { BenchRow, Json, SeedApi } from './rows.js';
 
 // The schema allows 10,000 numbers per request, but the 64 KiB body limit
 // (BODY_LIMIT in src/app.ts) stops at about 4,000 of them.
@@ -29,8 +29,6 @@ export async function seedRows(
     ...storeEnv,
     ADMIN_TOKEN: token,
     WEBHOOK_ALLOW_PRIVATE_TARGETS: '1',
-    // The conversions row creates a destination, whose secrets need the key its server uses.
-    SECRETS_KEY: BENCH_SECRETS_KEY,
   });
   const runtime = await openRuntime(config, pino({ level: 'silent' }), systemClock);
   const app = await buildAdminApp(runtime, token);
