@@ -10,14 +10,13 @@ import {
 } from '../../domain/conversions/destinations.js';
 import { testDestination } from '../../domain/conversions/test-upload.js';
 import { errors } from '../../errors.js';
-import { writeAudit } from '../../store/repos/audit.js';
 import {
   destinationStats,
   listUploadAttempts,
   listUploads,
-  replayUploads,
-  retryUploads,
-} from '../../store/repos/conversion-uploads.js';
+} from '../../store/queries/conversion-uploads.js';
+import { writeAudit } from '../../store/repos/audit.js';
+import { replayUploads, retryUploads } from '../../store/repos/conversion-uploads.js';
 import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../store/repos/paging.js';
 import * as C from './conversion-schemas.js';
 import { adminRoute } from './openapi.js';
