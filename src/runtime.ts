@@ -1,6 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
+import { watchRedis } from './adapters/redis-watchdog.js';
 import { sessionBatcher } from './app.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
@@ -108,9 +109,17 @@ function openLimiter(
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
+    // ioredis waits up to 2 s between attempts by default: a stall replaces the connection
+    // every REDIS_RETRY_MS and would otherwise push the first attempt after it to the cap.
+    retryStrategy: (times) => Math.min(times * 50, 500),
   });
   // Outages are logged once by the limiter below, not once per reconnect attempt.
   redis.on('error', () => {});
+  watchRedis(redis, {
+    budgetMs: config.redisTimeoutMs,
+    everyMs: config.redisRetryMs,
+    onStall: (reason) => logger.warn({ reason }, 'Redis connection stalled: replacing it'),
+  });
   const limiter = new FailOpenRateLimiter(new RedisRateLimiter(redis), {
     budgetMs: config.redisTimeoutMs,
     probeAfterMs: config.redisRetryMs,
@@ -122,6 +131,9 @@ function openLimiter(
     onRecovery: (outageMs) =>
       logger.info({ outageMs }, 'Redis answers again: rate limits are shared again'),
   });
+  // A new connection that answers: the next request asks Redis instead of waiting out the
+  // rest of the probe interval.
+  redis.on('ready', () => limiter.probeSoon());
   readiness.push({
     name: 'redis',
     // A Redis that accepts connections but never answers (hung, or a network partition) is

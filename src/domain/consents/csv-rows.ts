@@ -1,3 +1,4 @@
+import { yieldingEvery } from '../cooperative.js';
 import { type CsvSource, readCsv } from '../outbound/csv.js';
 import { normalizeE164 } from '../phone/e164.js';
 import {
@@ -176,7 +177,7 @@ export async function* checkConsentCsv(
   nowMs: number,
 ): AsyncGenerator<ConsentCsvItem> {
   let header: string[] | null = null;
-  for await (const record of readCsv(source)) {
+  for await (const record of yieldingEvery(readCsv(source))) {
     if (header === null) {
       header = record.fields;
       const problems = record.error ? [record.error] : consentHeaderProblems(header);
