@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
@@ -28,11 +30,24 @@ import { poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 
-/** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
+/**
+ * The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. With a
+ * logger it says what it is doing: a first start spends ~30 s creating and migrating DATA_DIR.
+ */
 export async function openConfiguredStore(
   config: Config,
   poolSize = config.databasePoolSize,
+  log?: Pick<Logger, 'info'>,
 ): Promise<Store> {
+  const started = Date.now();
+  if (config.databaseUrl) log?.info('connecting to PostgreSQL (DATABASE_URL)');
+  else if (!existsSync(join(config.dataDir, 'PG_VERSION'))) {
+    log?.info(
+      { dataDir: config.dataDir },
+      `first start: initialising a new database in DATA_DIR ${config.dataDir} (this takes a while)`,
+    );
+  } else
+    log?.info({ dataDir: config.dataDir }, `opening the database in DATA_DIR ${config.dataDir}`);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
@@ -40,7 +55,9 @@ export async function openConfiguredStore(
     pgliteSharedBuffers: config.pgliteSharedBuffers,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
+  log?.info('applying database migrations');
   await store.migrate();
+  log?.info({ ms: Date.now() - started }, 'database ready');
   return store;
 }
 
@@ -237,7 +254,7 @@ export function createWebhookWorker(
 
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
-  const store = await openConfiguredStore(config);
+  const store = await openConfiguredStore(config, config.databasePoolSize, logger);
   const repos = createRepositories(store);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);

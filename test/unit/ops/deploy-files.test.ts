@@ -106,3 +106,18 @@ describe('docs/operations.md', () => {
     expect(ops).toMatch(/compose -f deploy\/compose.yaml exec api1 npm run admin --/);
   });
 });
+
+describe('README.md, for a newcomer', () => {
+  const readme = read('README.md');
+  it('states the 3-character campaign code limit and why a 4-character code is 422', () => {
+    expect(readme).toContain('Campaign codes are 1 to 3 characters');
+    expect(readme).toMatch(/4-character code is answered 422 \(`string_too_long`/);
+  });
+
+  it('says npm start reads .env and what the first start prints', () => {
+    expect(readme).toMatch(
+      /`npm start` \(and\s+`npm run worker`, `npm run migrate`, `npm run admin`\) read `\.env`/,
+    );
+    expect(readme).toContain('public API listening at http://127.0.0.1:3000');
+  });
+});
