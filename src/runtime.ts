@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
+import { connectRedis } from './adapters/redis.js';
 import { sessionBatcher } from './app.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
@@ -119,21 +119,13 @@ function openLimiter(
   const readiness = [storeCheck(store)];
   if (!config.databaseUrl) readiness.push(dataDirCheck(config.dataDir));
   if (!config.redisUrl) return { limiter: new MemoryRateLimiter(), readiness };
-  const redis = new Redis(config.redisUrl, {
-    enableAutoPipelining: true,
-    // Fail at once while disconnected instead of queueing behind a reconnect.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
-  });
-  // Outages are logged once by the limiter below, not once per reconnect attempt.
-  redis.on('error', () => {});
+  const { redis, describeFailure } = connectRedis(config.redisUrl, config.redisTimeoutMs);
   const limiter = new FailOpenRateLimiter(new RedisRateLimiter(redis), {
     budgetMs: config.redisTimeoutMs,
     probeAfterMs: config.redisRetryMs,
     onOutage: (err) =>
       logger.warn(
-        { code: (err as { code?: string }).code, message: (err as Error).message },
+        { reason: describeFailure(err) },
         'Redis unreachable: rate limits now count in this process until it answers again',
       ),
     onRecovery: (outageMs) =>
