@@ -1,9 +1,9 @@
 import { Option } from 'commander';
 import { seg } from '../client.js';
-import { type Answer, EXIT, fields, formatValue, succeeded, table, type View } from '../output.js';
+import { type Answer, fields, formatValue, table, type View } from '../output.js';
 import { col, listView, paged, pageQuery, timeRange } from './listing.js';
 import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
-import { uploadFile } from './upload.js';
+import { importExit, uploadFile } from './upload.js';
 
 const path = (orgId: string, e164: string, rest = '') =>
   `/admin/orgs/${seg(orgId)}/consents/${seg(e164)}${rest}`;
@@ -46,17 +46,14 @@ export function importSummary(s: Answer): string {
 const importView: View = { primary: (s) => s.imported, human: importSummary };
 
 async function importFile(s: CliSession, orgId: string, file: string): Promise<number> {
-  const { code, outcome } = await uploadFile(
-    s,
-    file,
-    { path: `/admin/orgs/${seg(orgId)}/consents/import`, contentType: 'text/csv' },
-    importView,
+  return importExit(
+    await uploadFile(
+      s,
+      file,
+      { path: `/admin/orgs/${seg(orgId)}/consents/import`, contentType: 'text/csv' },
+      importView,
+    ),
   );
-  // The valid rows are in, but a script must not take a partial import for a
-  // whole one: any rejected row makes the run fail (the rows are listed above).
-  const rejected =
-    outcome && succeeded(outcome) ? Number((outcome.body as Answer).rejected_count ?? 0) : 0;
-  return code === EXIT.ok && rejected > 0 ? EXIT.data : code;
 }
 
 const IMPORT_AFTER = `

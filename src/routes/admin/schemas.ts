@@ -21,6 +21,10 @@ export const CampaignParams = Type.Object({
 
 /** Extra revocation replies of an organization; the list replaces the one on file. */
 const optOutPhrases = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
+const optOutClarification = Type.Boolean({
+  description:
+    'Answer an ambiguous reply ("stop by the store") with the one-time clarification text instead of revoking at once (default false: it revokes)',
+});
 
 export const CreateOrg = Type.Object(
   {
@@ -28,6 +32,7 @@ export const CreateOrg = Type.Object(
     tracking_enabled: Type.Optional(Type.Boolean()),
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
     opt_out_phrases: Type.Optional(optOutPhrases),
+    opt_out_clarification: Type.Optional(optOutClarification),
   },
   { additionalProperties: false },
 );
@@ -38,6 +43,7 @@ export const UpdateOrg = Type.Object(
     tracking_enabled: Type.Optional(Type.Boolean()),
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
     opt_out_phrases: Type.Optional(optOutPhrases),
+    opt_out_clarification: Type.Optional(optOutClarification),
   },
   { additionalProperties: false },
 );
