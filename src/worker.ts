@@ -14,9 +14,11 @@ import { createUploadWorker, openConversions } from './workers/upload-runtime.js
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, config.logFormat);
-  const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4)).catch(
-    (err: unknown) => exitOnStartupFailure('worker failed to start', err, config),
-  );
+  const store = await openConfiguredStore(
+    config,
+    Math.min(config.databasePoolSize, 4),
+    logger,
+  ).catch((err: unknown) => exitOnStartupFailure('worker failed to start', err, config));
   const repos = createRepositories(store);
   const conversions = await openConversions(config, repos, logger).catch((err: unknown) =>
     exitOnStartupFailure('worker failed to start', err, config),
