@@ -9,8 +9,8 @@ import {
   listConsentEvents,
   listTouches,
   type TimeRange,
-} from '../../store/repos/admin-activity.js';
-import { findCampaignByCode } from '../../store/repos/admin-lists.js';
+} from '../../store/queries/activity.js';
+import { findCampaignByCode } from '../../store/queries/config.js';
 import { toEvent } from '../../store/repos/consents.js';
 import { decodeCursor, ID_SHAPE } from '../../store/repos/paging.js';
 import { answer } from './list-routes.js';

@@ -11,7 +11,7 @@ import {
   listKeys,
   listNumbers,
   listOrgs,
-} from '../../store/repos/admin-lists.js';
+} from '../../store/queries/config.js';
 import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../store/repos/paging.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';

@@ -1,5 +1,5 @@
 import { type ConsentEvent, eventView } from '../../domain/consents/consents.js';
-import type { CallRow } from '../../store/repos/admin-activity.js';
+import type { CallRow } from '../../store/queries/activity.js';
 import type { campaigns, trackingNumbers } from '../../store/schema/index.js';
 import type { outboundTouches } from '../../store/schema/outbound.js';
 

@@ -2,7 +2,7 @@ import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { consentEvents, outboundTouches } from '../schema/outbound.js';
-import type { Window } from './admin-lists.js';
+import type { Window } from './config.js';
 
 /**
  * Lists of what happened in an organization: calls, touches, consent events.
