@@ -11,8 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { pruneSessions } from '../src/retention/rules.js';
 import { openStore } from '../src/store/db.js';
+import { pruneSessions } from '../src/store/repos/retention.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const BATCH = Number(process.argv[3] ?? 2000);

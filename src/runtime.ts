@@ -1,14 +1,12 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
-import { sessionBatcher } from './app.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
 import { createCarrier } from './domain/dispatch/carriers/index.js';
 import { DispatchWorker } from './domain/dispatch/worker.js';
-import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import {
   MemoryRateLimiter,
@@ -16,17 +14,17 @@ import {
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
+import type { RetentionRepository } from './domain/retention/ports.js';
 import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
 import { RndRefresher } from './domain/rnd/refresh.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
 import { WebhookSender } from './domain/webhooks/sender.js';
 import { WebhookWorker } from './domain/webhooks/worker.js';
-import { createMetrics } from './http/metrics.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
-import { poolUsage } from './store/repos/dni.js';
-import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
+import { createRetentionRepository } from './store/repos/retention.js';
+import { wireStore } from './wiring.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
 export async function openConfiguredStore(
@@ -63,6 +61,8 @@ export function createRndRefresher(
 }
 
 export interface Runtime extends AppDeps {
+  /** What the retention job reads and deletes (src/retention/job.ts). */
+  retention: RetentionRepository;
   /** The dispatch worker, not yet started; null with WORKER=0. */
   worker: DispatchWorker | null;
   /** The webhook delivery worker, not yet started; null with WORKER=0. */
@@ -238,16 +238,13 @@ export function createWebhookWorker(
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config);
-  const repos = createRepositories(store);
+  const { repos, queries, sessions, metrics, ping } = wireStore(store, clock, {
+    connections: config.dniBatchConnections,
+    maxSize: config.dniBatchMax,
+  });
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
   const { limiter, readiness } = openLimiter(config, store, logger);
-  const metrics = createMetrics(
-    () => poolUsage(store, new Date(clock.now())),
-    cachedPoolSizing(repos, () => clock.now()),
-    () => clock.now(),
-    () => suppressionListNotes(repos, clock.now()),
-  );
   if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
   readiness.push(suppressionListCheck(repos, clock));
   warnOnTableCoverage(logger, clock.now());
@@ -268,8 +265,9 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     'runtime ready',
   );
   return {
-    store,
     repos,
+    queries,
+    ping,
     keyring,
     limiter,
     clock,
@@ -279,10 +277,8 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     readiness,
     readinessTimeoutMs: config.readinessTimeoutMs,
     webhooks: config.webhooks,
-    sessions: sessionBatcher(store, metrics, {
-      connections: config.dniBatchConnections,
-      maxSize: config.dniBatchMax,
-    }),
+    sessions,
+    retention: createRetentionRepository(store),
     worker,
     webhookWorker,
     rnd: rnd ?? undefined,

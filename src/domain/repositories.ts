@@ -7,7 +7,11 @@ import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
 import type { TouchRepository } from './outbound/ports.js';
 import type { RndRepository } from './rnd/ports.js';
-import type { ListFreshnessRepository, SuppressionImportRepository } from './suppression/ports.js';
+import type {
+  ListFreshnessRepository,
+  SuppressionEntryRepository,
+  SuppressionImportRepository,
+} from './suppression/ports.js';
 import type { DeliveryRepository, PoolAlertRepository, WebhookEmitters } from './webhooks/ports.js';
 
 /**
@@ -23,6 +27,7 @@ export interface Repositories
     ExportRepository,
     ListFreshnessRepository,
     SuppressionImportRepository,
+    SuppressionEntryRepository,
     RndRepository,
     PoolSizingRepository,
     ConsentRepository,

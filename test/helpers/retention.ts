@@ -2,6 +2,7 @@ import pino from 'pino';
 import type { RetentionConfig } from '../../src/config.js';
 import { createRetention } from '../../src/retention/job.js';
 import type { Store } from '../../src/store/db.js';
+import { createRetentionRepository } from '../../src/store/repos/retention.js';
 import type { Harness } from './harness.js';
 
 /**
@@ -24,7 +25,7 @@ export function testRetention(
     ...o,
   };
   return createRetention(config, {
-    store,
+    retention: createRetentionRepository(store),
     clock: h.clock,
     logger: pino({ level: 'silent' }),
   });

@@ -26,6 +26,17 @@ export interface WebhookEndpointRepository extends OrgRepository {
   ): Promise<WebhookEndpoint | null>;
   /** False: no such endpoint. */
   deleteEndpoint(ex: Executor, orgId: string, id: string): Promise<boolean>;
+  /**
+   * Queues an event again (any state), or every failed delivery created since a time, on a
+   * fresh schedule from `nowMs`; returns how many were queued.
+   */
+  replayDeliveries(
+    ex: Executor,
+    orgId: string,
+    endpointId: string,
+    what: { eventId: string } | { since: Date },
+    nowMs: number,
+  ): Promise<number>;
 }
 
 /** Campaigns and their numbers (campaigns.ts). */

@@ -155,4 +155,24 @@ export class WebhookAdmin {
       return { webhook_id: id, deleted: true };
     });
   }
+
+  /**
+   * Sends an event again, or every failed delivery created since a time, from now on; returns
+   * how many were queued. An event id of another organization, or none: nothing written, 404.
+   */
+  async replay(
+    orgId: string,
+    id: string,
+    what: { eventId: string } | { since: Date },
+    detail: Record<string, unknown>,
+  ): Promise<number> {
+    await this.find(orgId, id);
+    const now = this.ctx.now();
+    return this.ctx.repos.transaction(async (tx) => {
+      const n = await this.ctx.repos.replayDeliveries(tx, orgId, id, what, now.getTime());
+      if ('eventId' in what && n === 0) throw errors.eventNotFound();
+      await this.audit(tx, orgId, id, 'webhook.replayed', { ...detail, queued: n });
+      return n;
+    });
+  }
 }

@@ -31,6 +31,39 @@ export interface SuppressionImportRepository extends UnitOfWork, AuditLog {
   recordImport(ex: Executor, r: ImportRecord): Promise<void>;
 }
 
+/** One number on one list, as suppression_entries stores it (E.164 digits without the plus). */
+export interface SuppressionEntry {
+  list: SuppressionList;
+  number: string;
+  state: string | null;
+  source: string;
+  listed_on: string;
+  added_at: string;
+}
+
+export interface NewSuppressionEntry {
+  list: SuppressionList;
+  number: string;
+  state: string | null;
+  source: string;
+  listedOn: string;
+  at: Date;
+}
+
+/** Entries and settings changed one at a time through the admin API (entries.ts). */
+export interface SuppressionEntryRepository extends UnitOfWork, AuditLog {
+  getEntry(
+    ex: Executor,
+    orgId: string,
+    list: SuppressionList,
+    number: string,
+  ): Promise<SuppressionEntry | null>;
+  putEntry(ex: Executor, orgId: string, e: NewSuppressionEntry): Promise<void>;
+  /** False: no such entry. */
+  deleteEntry(ex: Executor, orgId: string, list: SuppressionList, number: string): Promise<boolean>;
+  setLitigatorBlocks(ex: Executor, orgId: string, blocks: boolean, at: Date): Promise<void>;
+}
+
 /** What the staleness notes read (freshness.ts). */
 export interface ListFreshnessRepository {
   readonly db: Executor;

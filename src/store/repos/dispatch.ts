@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DispatchPayload } from '../../domain/dispatch/payload.js';
 import type { Claim, ClaimedJob, Outcome } from '../../domain/dispatch/ports.js';
 import { newId } from '../../domain/ids.js';
-import type { Executor, Store } from '../db.js';
+import type { Store } from '../db.js';
 import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema/outbound.js';
 import { emitTouchFinal } from './webhook-emitters.js';
 
@@ -152,12 +152,4 @@ export async function recordOutcome(
     }
     return true;
   });
-}
-
-export async function attemptsOf(ex: Executor, touchId: string) {
-  return ex
-    .select()
-    .from(carrierAttempts)
-    .where(eq(carrierAttempts.touchId, touchId))
-    .orderBy(asc(carrierAttempts.attempt), asc(carrierAttempts.startedAt));
 }

@@ -31,11 +31,15 @@ import { campaignsWithPool, observePool } from './pool-health.js';
 import { recordSimulatedMessage } from './simulated-messages.js';
 import {
   deleteBatch,
+  deleteEntry,
   dueRndChecks,
+  getEntry,
   nationalListDates,
+  putEntry,
   recordImport,
   removeUntouched,
   saveRndAnswer,
+  setLitigatorBlocks,
   suppressionFacts,
   upsertBatch,
 } from './suppression.js';
@@ -45,7 +49,7 @@ import {
   lockContact,
   recordDecision,
 } from './touches.js';
-import { claimDeliveries, recordAttempt } from './webhook-deliveries.js';
+import { claimDeliveries, recordAttempt, replay } from './webhook-deliveries.js';
 import {
   emitBuyerReport,
   emitCallCompleted,
@@ -165,6 +169,12 @@ export function createRepositories(store: Store): Repositories {
     insertEndpoint: port(insertEndpoint),
     updateEndpoint: port(updateEndpoint),
     deleteEndpoint: port(deleteEndpoint),
+    replayDeliveries: port(replay),
+
+    getEntry: port(getEntry),
+    putEntry: port(putEntry),
+    deleteEntry: port(deleteEntry),
+    setLitigatorBlocks: port(setLitigatorBlocks),
   } satisfies Repositories;
   return repos;
 }

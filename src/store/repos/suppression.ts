@@ -9,12 +9,18 @@ import type {
   SuppressionFacts,
   SuppressionList,
 } from '../../domain/compliance/index.js';
-import type { BatchInfo, BatchRow, ImportRecord } from '../../domain/suppression/ports.js';
+import type {
+  BatchInfo,
+  BatchRow,
+  ImportRecord,
+  NewSuppressionEntry,
+  SuppressionEntry,
+} from '../../domain/suppression/ports.js';
 import type { Executor, Store } from '../db.js';
 
 export type { BatchRow, ImportRecord };
 
-async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
+export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
   const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
   return Array.isArray(r) ? r : r.rows;
 }
@@ -63,22 +69,13 @@ export async function suppressionFacts(
   };
 }
 
-export interface EntryRow {
-  list: SuppressionList;
-  number: string;
-  state: string | null;
-  source: string;
-  listed_on: string;
-  added_at: string;
-}
-
 export async function getEntry(
   ex: Executor,
   orgId: string,
   list: SuppressionList,
   number: string,
-): Promise<EntryRow | null> {
-  const [row] = await rowsOf<EntryRow>(
+): Promise<SuppressionEntry | null> {
+  const [row] = await rowsOf<SuppressionEntry>(
     ex,
     sql`select list, number::text as number, state, source, listed_on::text as listed_on,
           to_char(added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at
@@ -88,40 +85,7 @@ export async function getEntry(
   return row ?? null;
 }
 
-/**
- * One list's entries in number order, `limit` rows strictly after the number `after`
- * (digits, as stored): keyset paging for the admin list (paging.ts).
- */
-export async function listEntries(
-  ex: Executor,
-  orgId: string,
-  list: SuppressionList,
-  w: { limit: number; after?: string | undefined; state?: string | undefined },
-): Promise<EntryRow[]> {
-  const after = w.after === undefined ? sql`` : sql` and number > ${w.after}::bigint`;
-  const state = w.state === undefined ? sql`` : sql` and state = ${w.state}`;
-  return rowsOf<EntryRow>(
-    ex,
-    sql`select list, number::text as number, state, source, listed_on::text as listed_on,
-          to_char(added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at
-        from suppression_entries
-        where org_id = ${orgId} and list = ${list}${after}${state}
-        order by number limit ${w.limit}`,
-  );
-}
-
-export async function putEntry(
-  ex: Executor,
-  orgId: string,
-  e: {
-    list: SuppressionList;
-    number: string;
-    state: string | null;
-    source: string;
-    listedOn: string;
-    at: Date;
-  },
-): Promise<void> {
+export async function putEntry(ex: Executor, orgId: string, e: NewSuppressionEntry): Promise<void> {
   await ex.execute(sql`insert into suppression_entries
       (org_id, number, list, state, source, listed_on, added_at)
     values (${orgId}, ${e.number}::bigint, ${e.list}, ${e.state}, ${e.source}, ${e.listedOn}::date, ${e.at.toISOString()}::timestamptz)
@@ -243,14 +207,6 @@ export async function setLitigatorBlocks(
     values (${orgId}, ${blocks}, ${at.toISOString()}::timestamptz)
     on conflict (org_id) do update set litigator_blocks = excluded.litigator_blocks,
       updated_at = excluded.updated_at`);
-}
-
-export async function litigatorBlocks(ex: Executor, orgId: string): Promise<boolean> {
-  const [row] = await rowsOf<{ b: boolean }>(
-    ex,
-    sql`select litigator_blocks as b from suppression_settings where org_id = ${orgId}`,
-  );
-  return row?.b ?? true;
 }
 
 export async function saveRndAnswer(

@@ -5,7 +5,6 @@ import { newId } from '../../domain/ids.js';
 import type { ContactState, Decision } from '../../domain/outbound/ports.js';
 import type { Executor, Tx } from '../db.js';
 import { campaigns } from '../schema/index.js';
-import { outboundTouches } from '../schema/outbound.js';
 
 export type { ContactState, Decision };
 
@@ -122,12 +121,4 @@ export async function recordDecision(tx: Tx, d: Decision): Promise<boolean> {
     select (select count(*) from i)::integer as idem`,
   );
   return i === null || Number(r?.idem) === 1;
-}
-
-export async function getTouch(ex: Executor, orgId: string, touchId: string) {
-  const [t] = await ex
-    .select()
-    .from(outboundTouches)
-    .where(and(eq(outboundTouches.orgId, orgId), eq(outboundTouches.id, touchId)));
-  return t ?? null;
 }

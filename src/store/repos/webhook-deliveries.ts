@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
 import type {
   AttemptRecord,
@@ -7,12 +7,7 @@ import type {
   DisableRule,
 } from '../../domain/webhooks/ports.js';
 import type { Executor, Store } from '../db.js';
-import {
-  webhookAttempts,
-  webhookDeliveries,
-  webhookEndpoints,
-  webhookEvents,
-} from '../schema/webhooks.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/webhooks.js';
 import { writeAudit } from './audit.js';
 import { rowsOf } from './webhook-outbox.js';
 
@@ -188,47 +183,6 @@ export async function recordAttempt(
     });
     return { kept: true, disabled: reason };
   });
-}
-
-export async function listDeliveries(
-  ex: Executor,
-  orgId: string,
-  endpointId: string,
-  o: { state?: string | undefined; limit: number },
-) {
-  return ex
-    .select({ d: webhookDeliveries, type: webhookEvents.type })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(
-      and(
-        eq(webhookDeliveries.orgId, orgId),
-        eq(webhookDeliveries.endpointId, endpointId),
-        o.state ? eq(webhookDeliveries.state, o.state) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(o.limit);
-}
-
-export async function listAttempts(
-  ex: Executor,
-  orgId: string,
-  endpointId: string,
-  o: { eventId?: string | undefined; limit: number },
-) {
-  return ex
-    .select()
-    .from(webhookAttempts)
-    .where(
-      and(
-        eq(webhookAttempts.orgId, orgId),
-        eq(webhookAttempts.endpointId, endpointId),
-        o.eventId ? eq(webhookAttempts.eventId, o.eventId) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookAttempts.startedAt), desc(webhookAttempts.id))
-    .limit(o.limit);
 }
 
 /**

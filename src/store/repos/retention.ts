@@ -1,4 +1,5 @@
-import type { Store } from '../store/db.js';
+import type { BatchResult, RetentionRepository } from '../../domain/retention/ports.js';
+import type { Store } from '../db.js';
 
 /**
  * The retention rules: each deletes at most `batch` rows in one short
@@ -10,13 +11,7 @@ import type { Store } from '../store/db.js';
 
 export const DAY_MS = 86_400_000;
 
-export interface BatchResult {
-  deleted: number;
-  /** Nothing left to delete now. */
-  done: boolean;
-  /** Where the next batch of a cursor rule starts ('' for the others). */
-  cursor: string;
-}
+export type { BatchResult };
 
 /** The smallest id created at `ms` (src/domain/ids.ts: prefix, 12 hex digits of milliseconds). */
 export function idFloor(prefix: string, ms: number): string {
@@ -192,4 +187,55 @@ export async function pruneWebhookEvents(
     [o.after, idFloor('msg', cutoff.getTime()), cutoff, o.batch],
   );
   return { deleted: n, done: n < o.batch, cursor: last ?? o.after };
+}
+
+/**
+ * A lease row rather than pg_try_advisory_lock: it works on both stores through the same query
+ * interface, needs no connection pinned out of the pool, and follows the injected clock in tests.
+ */
+async function takeLease(store: Store, name: string, holder: string, until: Date, now: Date) {
+  const rows = await store.query<{ holder: string }>(
+    `insert into retention_leases (name, holder, until) values ($1, $2, $3)
+     on conflict (name) do update set holder = excluded.holder, until = excluded.until
+      where retention_leases.until < $4 or retention_leases.holder = excluded.holder
+     returning holder`,
+    [name, holder, until, now],
+  );
+  return rows.length > 0;
+}
+
+export function createRetentionRepository(store: Store): RetentionRepository {
+  return {
+    takeLease: (name, holder, until, now) => takeLease(store, name, holder, until, now),
+    async releaseLease(name, holder) {
+      await store.query('update retention_leases set until = $3 where name = $1 and holder = $2', [
+        name,
+        holder,
+        new Date(0),
+      ]);
+    },
+    async readCursor(rule) {
+      const [row] = await store.query<{ after: string; reset_at: Date }>(
+        'select after, reset_at from retention_cursors where rule = $1',
+        [rule],
+      );
+      return row ? { after: row.after, resetAt: new Date(row.reset_at) } : null;
+    },
+    async resetCursor(rule, at) {
+      await store.query(
+        `insert into retention_cursors (rule, after, reset_at) values ($1, '', $2)
+         on conflict (rule) do update set after = '', reset_at = excluded.reset_at`,
+        [rule, at],
+      );
+    },
+    async saveCursor(rule, after) {
+      await store.query('update retention_cursors set after = $2 where rule = $1', [rule, after]);
+    },
+    pruneIdempotency: (o) => pruneIdempotency(store, o),
+    pruneDispatchJobs: (o) => pruneDispatchJobs(store, o),
+    pruneSimulatedMessages: (o) => pruneSimulatedMessages(store, o),
+    pruneSessions: (o) => pruneSessions(store, o),
+    pruneWebhookDeliveries: (o) => pruneWebhookDeliveries(store, o),
+    pruneWebhookEvents: (o) => pruneWebhookEvents(store, o),
+  };
 }
