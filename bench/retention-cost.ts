@@ -102,7 +102,7 @@ try {
     let after = '';
     for (;;) {
       const b0 = performance.now();
-      const r = await pruneSessions(store, { nowMs: now, days: 90, batch: BATCH, after });
+      const r = await pruneSessions(store.db, { nowMs: now, days: 90, batch: BATCH, after });
       batches.push(performance.now() - b0);
       total += r.deleted;
       after = r.cursor;

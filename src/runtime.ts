@@ -14,7 +14,6 @@ import {
   RedisRateLimiter,
 } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
-import type { RetentionRepository } from './domain/retention/ports.js';
 import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
 import { RndRefresher } from './domain/rnd/refresh.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
@@ -23,7 +22,6 @@ import { WebhookWorker } from './domain/webhooks/worker.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
-import { createRetentionRepository } from './store/repos/retention.js';
 import { wireStore } from './wiring.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
@@ -61,8 +59,6 @@ export function createRndRefresher(
 }
 
 export interface Runtime extends AppDeps {
-  /** What the retention job reads and deletes (src/retention/job.ts). */
-  retention: RetentionRepository;
   /** The dispatch worker, not yet started; null with WORKER=0. */
   worker: DispatchWorker | null;
   /** The webhook delivery worker, not yet started; null with WORKER=0. */
@@ -278,7 +274,6 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     readinessTimeoutMs: config.readinessTimeoutMs,
     webhooks: config.webhooks,
     sessions,
-    retention: createRetentionRepository(store),
     worker,
     webhookWorker,
     rnd: rnd ?? undefined,

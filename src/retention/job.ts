@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { RetentionConfig } from '../config.js';
 import type { Clock } from '../deps.js';
-import type { BatchResult, RetentionRepository } from '../domain/retention/ports.js';
+import type { BatchResult, RetentionRepos } from '../domain/retention/ports.js';
 
 const DAY_MS = 86_400_000;
 const LEASE = 'retention';
@@ -14,7 +14,7 @@ const LEASE = 'retention';
 const CURSOR_RESET_MS = 7 * DAY_MS;
 
 export interface RetentionDeps {
-  retention: RetentionRepository;
+  repos: RetentionRepos;
   clock: Clock;
   logger: Logger;
 }
@@ -39,19 +39,21 @@ export interface RetentionJob {
 export function createRetention(config: RetentionConfig, deps: RetentionDeps): RetentionJob {
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = Math.max(3 * config.intervalMs, 30_000);
-  const { retention: repo, clock } = deps;
+  const { clock } = deps;
+  const repo = deps.repos.retention;
+  const db = deps.repos.db;
   const logger = deps.logger.child({ component: 'retention' });
 
   const lead = async (): Promise<boolean> => {
     const now = clock.now();
-    return repo.takeLease(LEASE, holder, new Date(now + leaseMs), new Date(now));
+    return repo.takeLease(db, LEASE, holder, new Date(now + leaseMs), new Date(now));
   };
 
   const cursorOf = async (rule: string): Promise<string> => {
     const now = clock.now();
-    const row = await repo.readCursor(rule);
+    const row = await repo.readCursor(db, rule);
     if (row && now - row.resetAt.getTime() < CURSOR_RESET_MS) return row.after;
-    await repo.resetCursor(rule, new Date(now));
+    await repo.resetCursor(db, rule, new Date(now));
     return '';
   };
 
@@ -76,20 +78,20 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     const batch = config.batchSize;
     const report: RoundReport = {};
     report.outbound_idempotency = (
-      await drain(() => repo.pruneIdempotency({ nowMs, batch }))
+      await drain(() => repo.pruneIdempotency(db, { nowMs, batch }))
     ).deleted;
     const days = config.dispatchJobDays;
     report.dispatch_jobs = (
-      await drain(() => repo.pruneDispatchJobs({ nowMs, days, batch }))
+      await drain(() => repo.pruneDispatchJobs(db, { nowMs, days, batch }))
     ).deleted;
     report.simulated_carrier_messages = (
-      await drain(() => repo.pruneSimulatedMessages({ nowMs, days, batch }))
+      await drain(() => repo.pruneSimulatedMessages(db, { nowMs, days, batch }))
     ).deleted;
     const sessions = await drain(
-      (after) => repo.pruneSessions({ nowMs, days: config.sessionDays, batch, after }),
+      (after) => repo.pruneSessions(db, { nowMs, days: config.sessionDays, batch, after }),
       await cursorOf('dni_sessions'),
     );
-    await repo.saveCursor('dni_sessions', sessions.cursor);
+    await repo.saveCursor(db, 'dni_sessions', sessions.cursor);
     report.dni_sessions = sessions.deleted;
     // Deliveries go with their attempts, and an event with its last delivery; then the events
     // whose deliveries went with their endpoint.
@@ -98,7 +100,7 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     let eventsWithLast = 0;
     report.webhook_deliveries = (
       await drain(async () => {
-        const r = await repo.pruneWebhookDeliveries({ nowMs, days: webhookDays, batch });
+        const r = await repo.pruneWebhookDeliveries(db, { nowMs, days: webhookDays, batch });
         attempts += r.attempts;
         eventsWithLast += r.events;
         return r;
@@ -106,10 +108,10 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     ).deleted;
     report.webhook_attempts = attempts;
     const events = await drain(
-      (after) => repo.pruneWebhookEvents({ nowMs, days: webhookDays, batch, after }),
+      (after) => repo.pruneWebhookEvents(db, { nowMs, days: webhookDays, batch, after }),
       await cursorOf('webhook_events'),
     );
-    await repo.saveCursor('webhook_events', events.cursor);
+    await repo.saveCursor(db, 'webhook_events', events.cursor);
     report.webhook_events = eventsWithLast + events.deleted;
     if (Object.values(report).some((n) => n > 0))
       logger.info({ deleted: report }, 'retention round');
@@ -143,7 +145,7 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
       if (timer) clearTimeout(timer);
       await round;
       // Hand the lease over at once instead of after it expires.
-      await repo.releaseLease(LEASE, holder).catch(() => {});
+      await repo.releaseLease(db, LEASE, holder).catch(() => {});
     },
   };
 }

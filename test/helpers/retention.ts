@@ -2,7 +2,7 @@ import pino from 'pino';
 import type { RetentionConfig } from '../../src/config.js';
 import { createRetention } from '../../src/retention/job.js';
 import type { Store } from '../../src/store/db.js';
-import { createRetentionRepository } from '../../src/store/repos/retention.js';
+import { createRepositories } from '../../src/store/repos/index.js';
 import type { Harness } from './harness.js';
 
 /**
@@ -25,7 +25,7 @@ export function testRetention(
     ...o,
   };
   return createRetention(config, {
-    retention: createRetentionRepository(store),
+    repos: store === h.store ? h.deps.repos : createRepositories(store),
     clock: h.clock,
     logger: pino({ level: 'silent' }),
   });

@@ -1,20 +1,20 @@
 import { errors } from '../../errors.js';
-import type { InboundCallRepository } from '../carrier-inbound/ports.js';
+import type { InboundCallRepos } from '../carrier-inbound/ports.js';
 import type { AdminContext } from './orgs-keys.js';
-import type { OrgRepository } from './ports.js';
+import type { OrgRepos } from './ports.js';
 
 /**
  * An inbound call recorded through the admin API, as a carrier webhook would record it: the
  * same attribution, in one transaction with its audit line and its `call.received` event.
  */
 export async function recordAdminCall(
-  ctx: AdminContext<OrgRepository & InboundCallRepository>,
+  ctx: AdminContext<OrgRepos & Pick<InboundCallRepos, 'calls'>>,
   orgId: string,
   input: { to: string; from: string; started_at?: string | undefined },
 ) {
   const now = ctx.now();
   const call = await ctx.repos.transaction((tx) =>
-    ctx.repos.recordInboundCall(
+    ctx.repos.calls.recordInboundCall(
       tx,
       orgId,
       {

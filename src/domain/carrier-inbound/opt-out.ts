@@ -11,7 +11,7 @@ import { replyMeaning } from '../outbound/opt-out-words.js';
 import { normalizeE164 } from '../phone/e164.js';
 import type { Transaction } from '../ports.js';
 import type { CarrierContext } from './inbound.js';
-import type { NumberOwner, OptOutRepository } from './ports.js';
+import type { NumberOwner, OptOutRepos } from './ports.js';
 
 /** The key a prerecorded call or voicemail drop asks the contact to press to opt out. */
 export const OPT_OUT_DIGIT = '9';
@@ -53,7 +53,7 @@ function optedOut(history: readonly ConsentEvent[]): boolean {
  * contact has just revoked, and the confirmation is the one message still allowed.
  */
 async function queueConfirmation(
-  r: OptOutRepository,
+  r: OptOutRepos,
   tx: Transaction,
   by: Recorder,
   owner: NumberOwner,
@@ -73,7 +73,7 @@ async function queueConfirmation(
     recording_url: null,
     template_id: null,
   };
-  await r.recordDecision(tx, {
+  await r.touches.recordDecision(tx, {
     touch: {
       id: touchId,
       orgId: owner.orgId,
@@ -119,14 +119,14 @@ async function queueConfirmation(
  * nothing (the event's fingerprint is the MessageSid, under a unique index).
  */
 export async function acceptInboundMessage(
-  r: OptOutRepository,
+  r: OptOutRepos,
   ctx: CarrierContext,
   msg: InboundMessage,
 ): Promise<MessageOutcome> {
   const to = normalizeE164(msg.to) ?? msg.to;
   const contact = normalizeE164(msg.from) ?? msg.from;
   return r.transaction(async (tx) => {
-    const owners = await r.ownersOfNumber(tx, to);
+    const owners = await r.optOuts.ownersOfNumber(tx, to);
     if (owners.length === 0) return { kind: 'unknown_number' };
     const outcomes: OrgOutcome[] = [];
     for (const owner of owners) {
@@ -139,8 +139,8 @@ export async function acceptInboundMessage(
         at: ctx.now,
       };
       // The lock every touch decision takes: a touch decided now sees this revocation or ends first.
-      await r.lockContact(tx, owner.orgId, contact);
-      const wasOut = optedOut(await r.contactHistory(tx, owner.orgId, contact));
+      await r.touches.lockContact(tx, owner.orgId, contact);
+      const wasOut = optedOut(await r.consents.contactHistory(tx, owner.orgId, contact));
       const revocation = {
         source: `sms:${ctx.carrier}`,
         ref: `${ctx.carrier}:${msg.messageSid}`,
@@ -182,13 +182,13 @@ export type KeypressOutcome = 'revoked' | 'repeat' | 'other_digit' | 'unknown_to
  * (signed) action URL says who was called and for which organization.
  */
 export async function acceptKeypress(
-  r: OptOutRepository,
+  r: OptOutRepos,
   ctx: CarrierContext,
   k: Keypress,
 ): Promise<KeypressOutcome> {
   if (k.digits !== OPT_OUT_DIGIT) return 'other_digit';
   return r.transaction(async (tx) => {
-    const touch = await r.touchForKeypress(tx, k.touchId);
+    const touch = await r.optOuts.touchForKeypress(tx, k.touchId);
     if (!touch) return 'unknown_touch';
     const by = {
       orgId: touch.orgId,
@@ -196,7 +196,7 @@ export async function acceptKeypress(
       requestId: ctx.requestId,
       at: ctx.now,
     };
-    await r.lockContact(tx, touch.orgId, touch.toE164);
+    await r.touches.lockContact(tx, touch.orgId, touch.toE164);
     const id = await revokeAll(r, tx, by, touch.toE164, {
       source: `keypress:${ctx.carrier}`,
       ref: `${ctx.carrier}:${k.callSid}:keypress`,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../../deps.js';
+import type { Executor } from '../ports.js';
 import type { Carrier, SendResult } from './carriers/types.js';
 import type { ClaimedJob, DispatchRepository, Outcome } from './ports.js';
 
@@ -86,7 +87,7 @@ export interface TickReport {
 }
 
 export interface WorkerDeps {
-  repos: DispatchRepository;
+  repos: { readonly db: Executor; dispatch: DispatchRepository };
   carrier: Carrier;
   clock: Clock;
   logger: Logger;
@@ -118,7 +119,7 @@ export class DispatchWorker {
   async tick(): Promise<TickReport> {
     const { repos, carrier, clock } = this.deps;
     const o = this.options;
-    const jobs = await repos.claimJobs({
+    const jobs = await repos.dispatch.claimJobs(repos.db, {
       nowMs: clock.now(),
       leaseMs: o.leaseMs,
       limit: o.batchSize,
@@ -160,7 +161,8 @@ export class DispatchWorker {
       }
       outcome = outcomeOf(result, job.attempt, carrier.idempotent, clock.now(), this.options);
     }
-    const kept = await repos.recordOutcome(
+    const kept = await repos.dispatch.recordOutcome(
+      repos.db,
       job,
       this.options.workerId,
       carrier.name,

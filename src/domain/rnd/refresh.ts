@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { RndChecker } from './checker.js';
-import type { RndRepository, RndWork } from './ports.js';
+import type { RndRepos, RndWork } from './ports.js';
 
 const DAY = 86_400_000;
 
@@ -8,13 +8,13 @@ export type { RndWork };
 
 /** Queries the checker and stores the answer for (number, consent date). */
 export async function checkAndStore(
-  repos: RndRepository,
+  repos: RndRepos,
   checker: RndChecker,
   work: RndWork,
   nowMs: number,
 ): Promise<void> {
   const result = await checker.query(work.e164, work.consent_date);
-  await repos.saveRndAnswer(repos.db, work.e164, {
+  await repos.rnd.saveRndAnswer(repos.db, work.e164, {
     consent_date: work.consent_date,
     result,
     checked_at: nowMs,
@@ -27,12 +27,12 @@ export async function checkAndStore(
  * `maxAgeDays` (numbers are disconnected and reassigned all the time, so answers age).
  */
 export function dueChecks(
-  repos: RndRepository,
+  repos: RndRepos,
   nowMs: number,
   maxAgeDays: number,
   limit: number,
 ): Promise<RndWork[]> {
-  return repos.dueRndChecks(new Date(nowMs - maxAgeDays * DAY), limit);
+  return repos.rnd.dueRndChecks(repos.db, new Date(nowMs - maxAgeDays * DAY), limit);
 }
 
 /**
@@ -45,7 +45,7 @@ export class RndRefresher {
   private running: Promise<void> | null = null;
 
   constructor(
-    private readonly repos: RndRepository,
+    private readonly repos: RndRepos,
     private readonly checker: RndChecker,
     private readonly now: () => number,
     private readonly logger: Pick<Logger, 'warn'>,

@@ -1,6 +1,6 @@
 import { errors } from '../../errors.js';
 import type { SuppressionList } from '../compliance/index.js';
-import type { SuppressionEntry, SuppressionEntryRepository } from './ports.js';
+import type { SuppressionEntry, SuppressionRepos } from './ports.js';
 
 /** Who changes an entry, and when: every change writes its audit line in the same transaction. */
 export interface EntryChange {
@@ -11,13 +11,13 @@ export interface EntryChange {
 }
 
 export async function setLitigatorBlocks(
-  repos: SuppressionEntryRepository,
+  repos: SuppressionRepos,
   by: EntryChange,
   blocks: boolean,
 ): Promise<void> {
   await repos.transaction(async (tx) => {
-    await repos.setLitigatorBlocks(tx, by.orgId, blocks, by.at);
-    await repos.writeAudit(tx, {
+    await repos.suppression.setLitigatorBlocks(tx, by.orgId, blocks, by.at);
+    await repos.audit.writeAudit(tx, {
       orgId: by.orgId,
       actor: by.actor,
       action: 'suppression.settings_changed',
@@ -32,7 +32,7 @@ export async function setLitigatorBlocks(
 
 /** Adds a number to a list, or replaces its entry there; returns the entry as stored. */
 export function putSuppressionEntry(
-  repos: SuppressionEntryRepository,
+  repos: SuppressionRepos,
   by: EntryChange,
   e: {
     list: SuppressionList;
@@ -43,8 +43,8 @@ export function putSuppressionEntry(
   },
 ): Promise<SuppressionEntry> {
   return repos.transaction(async (tx) => {
-    await repos.putEntry(tx, by.orgId, { ...e, at: by.at });
-    await repos.writeAudit(tx, {
+    await repos.suppression.putEntry(tx, by.orgId, { ...e, at: by.at });
+    await repos.audit.writeAudit(tx, {
       orgId: by.orgId,
       actor: by.actor,
       action: 'suppression.added',
@@ -54,23 +54,23 @@ export function putSuppressionEntry(
       requestId: by.requestId,
       at: by.at,
     });
-    return (await repos.getEntry(tx, by.orgId, e.list, e.number)) as SuppressionEntry;
+    return (await repos.suppression.getEntry(tx, by.orgId, e.list, e.number)) as SuppressionEntry;
   });
 }
 
 /** Removes a number from a list, with the reason in the audit log; 404 when it is not there. */
 export async function removeSuppressionEntry(
-  repos: SuppressionEntryRepository,
+  repos: SuppressionRepos,
   by: EntryChange,
   list: SuppressionList,
   number: string,
   reason: string,
 ): Promise<void> {
   await repos.transaction(async (tx) => {
-    if (!(await repos.deleteEntry(tx, by.orgId, list, number))) {
+    if (!(await repos.suppression.deleteEntry(tx, by.orgId, list, number))) {
       throw errors.suppressionEntryNotFound();
     }
-    await repos.writeAudit(tx, {
+    await repos.audit.writeAudit(tx, {
       orgId: by.orgId,
       actor: by.actor,
       action: 'suppression.removed',

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { PoolAlertRepository } from './ports.js';
+import type { PoolAlertRepos } from './ports.js';
 
 /** What the alert reads of an opened DNI session. */
 export interface OpenedSessionFacts {
@@ -20,7 +20,7 @@ export class PoolAlerts {
   private readonly lastMs = new Map<string, number>();
 
   constructor(
-    private readonly repos: PoolAlertRepository,
+    private readonly repos: PoolAlertRepos,
     private readonly intervalMs: number,
     private readonly logger: Logger,
   ) {}
@@ -36,8 +36,8 @@ export class PoolAlerts {
     if (last !== undefined && now.getTime() - last < this.intervalMs) return;
     this.lastMs.set(s.campaignId, now.getTime());
     try {
-      const poolSize = await this.repos.poolSizeOf(this.repos.db, s.campaignId);
-      await this.repos.emitPoolExhausted(
+      const poolSize = await this.repos.events.poolSizeOf(this.repos.db, s.campaignId);
+      await this.repos.events.emitPoolExhausted(
         this.repos.db,
         {
           orgId,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../../deps.js';
+import type { Executor } from '../ports.js';
 import type { AttemptRecord, ClaimedDelivery, DeliveryRepository } from './ports.js';
 import type { SendResult, WebhookSender } from './sender.js';
 import { signedHeaders } from './signing.js';
@@ -80,7 +81,7 @@ export function attemptOf(
 }
 
 export interface DeliveryDeps {
-  repos: DeliveryRepository;
+  repos: { readonly db: Executor; deliveries: DeliveryRepository };
   sender: WebhookSender;
   clock: Clock;
   logger: Logger;
@@ -119,7 +120,7 @@ export class WebhookWorker {
 
   private async claimAndStart(): Promise<Promise<void>[]> {
     const o = this.options;
-    const claimed = await this.deps.repos.claimDeliveries({
+    const claimed = await this.deps.repos.deliveries.claimDeliveries(this.deps.repos.db, {
       nowMs: this.deps.clock.now(),
       leaseMs: o.leaseMs,
       limit: o.concurrency - this.inFlight.size,
@@ -148,7 +149,8 @@ export class WebhookWorker {
     }
     const a = attemptOf(result, d.attempt, clock.now(), this.options);
     try {
-      const { kept, disabled } = await repos.recordAttempt(
+      const { kept, disabled } = await repos.deliveries.recordAttempt(
+        repos.db,
         d,
         this.options.workerId,
         { ...a, startedAt },

@@ -32,7 +32,7 @@ async function consentView(
   e164: string,
   nowMs: number,
 ) {
-  const history = await r.contactHistory(ex, orgId, e164);
+  const history = await r.consents.contactHistory(ex, orgId, e164);
   return {
     org_id: orgId,
     e164,

@@ -21,6 +21,6 @@ export function createQueries(store: Store): Queries {
     audit: createAuditQueries(db),
     suppression: createSuppressionQueries(db),
     webhooks: createWebhookQueries(db),
-    pool: { observePool: (campaignId, since, now) => observePool(store, campaignId, since, now) },
+    pool: { observePool: (campaignId, since, now) => observePool(db, campaignId, since, now) },
   };
 }

@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { SuppressionEntryRow, SuppressionQueries } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
-import { getEntry, rowsOf } from '../repos/suppression.js';
+import { getEntry } from '../repos/suppression.js';
+import { rowsOf } from '../rows.js';
 
 export function createSuppressionQueries(db: Db): SuppressionQueries {
   return {

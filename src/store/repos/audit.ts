@@ -1,5 +1,5 @@
 import { newId } from '../../domain/ids.js';
-import type { AuditEntry } from '../../domain/ports.js';
+import type { AuditEntry, AuditLog } from '../../domain/ports.js';
 import type { Executor } from '../db.js';
 import { auditLog } from '../schema/index.js';
 
@@ -18,4 +18,9 @@ export async function writeAudit(ex: Executor, e: AuditEntry): Promise<void> {
     requestId: e.requestId ?? null,
     at: e.at,
   });
+}
+
+/** `repos.audit`. */
+export function createAuditRepository(): AuditLog {
+  return { writeAudit };
 }

@@ -1,5 +1,9 @@
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { KeypressTouch, NumberOwner } from '../../domain/carrier-inbound/ports.js';
+import type {
+  KeypressTouch,
+  NumberOwner,
+  OptOutRepository,
+} from '../../domain/carrier-inbound/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
 import { campaigns, orgs, trackingNumbers } from '../schema/index.js';
@@ -75,4 +79,9 @@ export async function touchForKeypress(
     .from(outboundTouches)
     .where(eq(outboundTouches.id, touchId));
   return t ?? null;
+}
+
+/** `repos.optOuts`. */
+export function createOptOutRepository(): OptOutRepository {
+  return { ownersOfNumber, touchForKeypress };
 }

@@ -2,28 +2,26 @@
  * Suppression lists, their imports and settings, and cached RND answers (migration 0010).
  * Raw SQL: the bulk paths use unnest() over array literals, one statement per batch.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type {
   RndAnswer,
   RndResult,
   SuppressionFacts,
   SuppressionList,
 } from '../../domain/compliance/index.js';
+import type { RndRepository } from '../../domain/rnd/ports.js';
 import type {
   BatchInfo,
   BatchRow,
   ImportRecord,
   NewSuppressionEntry,
   SuppressionEntry,
+  SuppressionRepository,
 } from '../../domain/suppression/ports.js';
-import type { Executor, Store } from '../db.js';
+import type { Executor } from '../db.js';
+import { positional, rowsOf } from '../rows.js';
 
 export type { BatchRow, ImportRecord };
-
-export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
-  const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(r) ? r : r.rows;
-}
 
 /** '+14155550123' → '14155550123'; null when it cannot be a stored number. */
 export function storedNumber(e164: string): string | null {
@@ -226,18 +224,42 @@ export async function saveRndAnswer(
  * before `before`.
  */
 export async function dueRndChecks(
-  store: Store,
+  ex: Executor,
   before: Date,
   limit: number,
 ): Promise<{ e164: string; consent_date: string }[]> {
-  return store.query<{ e164: string; consent_date: string }>(
-    `select distinct g.e164, (g.captured_at at time zone 'UTC')::date::text as consent_date
+  return rowsOf<{ e164: string; consent_date: string }>(
+    ex,
+    positional(
+      `select distinct g.e164, (g.captured_at at time zone 'UTC')::date::text as consent_date
        from consent_events g
        left join rnd_results r
          on r.e164 = g.e164 and r.consent_date = (g.captured_at at time zone 'UTC')::date
       where g.kind = 'grant' and (r.e164 is null or r.checked_at < $1::timestamptz)
       order by 1, 2
       limit $2`,
-    [before.toISOString(), limit],
+      [before.toISOString(), limit],
+    ),
   );
+}
+
+/** `repos.suppression`. */
+export function createSuppressionRepository(): SuppressionRepository {
+  return {
+    suppressionFacts,
+    upsertBatch,
+    deleteBatch,
+    removeUntouched,
+    recordImport,
+    nationalListDates,
+    getEntry,
+    putEntry,
+    deleteEntry,
+    setLitigatorBlocks,
+  };
+}
+
+/** `repos.rnd`: cached answers of the reassigned-numbers database. */
+export function createRndRepository(): RndRepository {
+  return { saveRndAnswer, dueRndChecks };
 }

@@ -4,12 +4,13 @@ import type {
   AttemptRecord,
   ClaimedDelivery,
   DeliveryClaim,
+  DeliveryRepository,
   DisableRule,
 } from '../../domain/webhooks/ports.js';
-import type { Executor, Store } from '../db.js';
+import type { Db, Executor } from '../db.js';
+import { rowsOf } from '../rows.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/webhooks.js';
 import { writeAudit } from './audit.js';
-import { rowsOf } from './webhook-outbox.js';
 
 export type { AttemptRecord, ClaimedDelivery, DeliveryClaim, DisableRule };
 
@@ -21,11 +22,11 @@ const CLAIM_LOCK = 7_350_011;
  * (perEndpoint minus the leases already out), then the oldest of those overall. A dead or slow
  * endpoint therefore holds at most `perEndpoint` slots and never delays the others.
  */
-export async function claimDeliveries(store: Store, c: DeliveryClaim): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(db: Db, c: DeliveryClaim): Promise<ClaimedDelivery[]> {
   if (c.limit <= 0) return [];
   const now = new Date(c.nowMs).toISOString();
   const until = new Date(c.nowMs + c.leaseMs).toISOString();
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`);
     const rows = await rowsOf<{
       id: string;
@@ -87,7 +88,7 @@ export async function claimDeliveries(store: Store, c: DeliveryClaim): Promise<C
  * transaction. Fenced by the lease. Returns why the endpoint was disabled, if it was.
  */
 export async function recordAttempt(
-  store: Store,
+  db: Db,
   d: ClaimedDelivery,
   worker: string,
   a: AttemptRecord,
@@ -95,7 +96,7 @@ export async function recordAttempt(
   nowMs: number,
 ): Promise<{ kept: boolean; disabled: string | null }> {
   const now = new Date(nowMs);
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({
       id: newId('wat', nowMs),
       deliveryId: d.deliveryId,
@@ -234,4 +235,9 @@ export async function replay(
     )
     .returning({ id: webhookDeliveries.id });
   return rows.length;
+}
+
+/** `repos.deliveries`. */
+export function createDeliveryRepository(): DeliveryRepository {
+  return { claimDeliveries, recordAttempt };
 }

@@ -1,6 +1,6 @@
 import type { Config } from '../../../config.js';
 import type { Clock } from '../../../deps.js';
-import type { SimulatedMessageRepository } from '../ports.js';
+import type { SimulatedMessageRepos } from '../ports.js';
 import { SimulatedCarrier } from './simulated.js';
 import { TwilioCarrier } from './twilio.js';
 import type { Carrier } from './types.js';
@@ -11,7 +11,7 @@ export type * from './types.js';
 
 export function createCarrier(
   config: Pick<Config, 'carrier' | 'twilio' | 'simulatedLatencyMs' | 'publicBaseUrl'>,
-  repos: SimulatedMessageRepository,
+  repos: SimulatedMessageRepos,
   clock: Clock,
 ): Carrier {
   if (config.carrier === 'twilio' && config.twilio) {
