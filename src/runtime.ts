@@ -6,7 +6,7 @@ import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
 import { createCarrier } from './domain/dispatch/carriers/index.js';
-import { DispatchWorker } from './domain/dispatch/worker.js';
+import { DispatchWorker } from './workers/dispatch.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import {
   MemoryRateLimiter,
@@ -18,7 +18,7 @@ import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
 import { RndRefresher } from './domain/rnd/refresh.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
 import { WebhookSender } from './domain/webhooks/sender.js';
-import { WebhookWorker } from './domain/webhooks/worker.js';
+import { WebhookWorker } from './workers/webhooks.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';

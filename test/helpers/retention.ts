@@ -1,8 +1,8 @@
 import pino from 'pino';
 import type { RetentionConfig } from '../../src/config.js';
-import { createRetention } from '../../src/retention/job.js';
 import type { Store } from '../../src/store/db.js';
 import { createRepositories } from '../../src/store/repos/index.js';
+import { createRetention } from '../../src/workers/retention.js';
 import type { Harness } from './harness.js';
 
 /**

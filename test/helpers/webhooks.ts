@@ -7,7 +7,7 @@ import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../src/config
 import type { EventType } from '../../src/domain/webhooks/events.js';
 import { eventSchema } from '../../src/domain/webhooks/schemas.js';
 import { WebhookSender } from '../../src/domain/webhooks/sender.js';
-import { type DeliveryOptions, WebhookWorker } from '../../src/domain/webhooks/worker.js';
+import { type DeliveryOptions, WebhookWorker } from '../../src/workers/webhooks.js';
 import { adminCall, type Harness } from './harness.js';
 
 export interface Received {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Clock, Metrics } from '../../deps.js';
-import type { Executor } from '../ports.js';
-import type { Carrier, SendResult } from './carriers/types.js';
-import type { ClaimedJob, DispatchRepository, Outcome } from './ports.js';
+import type { Clock, Metrics } from '../deps.js';
+import type { Carrier, SendResult } from '../domain/dispatch/carriers/types.js';
+import type { ClaimedJob, DispatchRepository, Outcome } from '../domain/dispatch/ports.js';
+import type { Executor } from '../domain/ports.js';
 
 export interface WorkerOptions {
   /** Visibility timeout of a claimed job; longer than any carrier request may take. */

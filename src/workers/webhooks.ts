@@ -1,11 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Clock, Metrics } from '../../deps.js';
-import type { Executor } from '../ports.js';
-import type { AttemptRecord, ClaimedDelivery, DeliveryRepository } from './ports.js';
-import type { SendResult, WebhookSender } from './sender.js';
-import { signedHeaders } from './signing.js';
+import type { Clock, Metrics } from '../deps.js';
+import type { Executor } from '../domain/ports.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryRepository,
+} from '../domain/webhooks/ports.js';
+import type { SendResult, WebhookSender } from '../domain/webhooks/sender.js';
+import { signedHeaders } from '../domain/webhooks/signing.js';
 
 export interface DeliveryOptions {
   maxAttempts: number;
