@@ -6,7 +6,6 @@ import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
 import { createCarrier } from './domain/dispatch/carriers/index.js';
-import { DispatchWorker } from './workers/dispatch.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import {
   MemoryRateLimiter,
@@ -18,11 +17,12 @@ import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
 import { RndRefresher } from './domain/rnd/refresh.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
 import { WebhookSender } from './domain/webhooks/sender.js';
-import { WebhookWorker } from './workers/webhooks.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 import { wireStore } from './wiring.js';
+import { DispatchWorker } from './workers/dispatch.js';
+import { WebhookWorker } from './workers/webhooks.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
 export async function openConfiguredStore(

@@ -2,9 +2,9 @@ import { buildAdminApp, buildApp } from './app.js';
 import { loadConfigOrExit, resolveAdminToken } from './config.js';
 import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
-import { createRetention, type RetentionJob } from './workers/retention.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
+import { createRetention, type RetentionJob } from './workers/retention.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
