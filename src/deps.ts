@@ -12,8 +12,8 @@ import type { Keyring } from './domain/auth/keyring.js';
 import type { SessionBatcher } from './domain/dni/batcher.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
-import type { RndRefresher } from './domain/rnd/refresh.js';
 import type { ReadinessCheck } from './http/readiness.js';
+import type { RndRefresher } from './workers/rnd-checks.js';
 
 export interface Clock {
   /** Epoch milliseconds. Tests pass a clock they can set. */

@@ -14,7 +14,6 @@ import {
 } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
 import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
-import { RndRefresher } from './domain/rnd/refresh.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
 import { WebhookSender } from './domain/webhooks/sender.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
@@ -22,6 +21,7 @@ import { openStore, type Store } from './store/db.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 import { wireStore } from './wiring.js';
 import { DispatchWorker } from './workers/dispatch.js';
+import { RndRefresher } from './workers/rnd-checks.js';
 import { WebhookWorker } from './workers/webhooks.js';
 
 /** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */

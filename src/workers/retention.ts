@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { RetentionConfig } from '../config.js';
 import type { Clock } from '../deps.js';
 import type { BatchResult, RetentionRepos } from '../domain/retention/ports.js';
+import { LeasedWorker } from './leased-worker.js';
 
 const DAY_MS = 86_400_000;
 const LEASE = 'retention';
@@ -72,8 +73,8 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     return { deleted, cursor };
   };
 
-  const runOnce = async (): Promise<RoundReport | null> => {
-    if (!(await lead())) return null;
+  /** One round's work, by the lease holder. */
+  const round = async (): Promise<RoundReport> => {
     const nowMs = clock.now();
     const batch = config.batchSize;
     const report: RoundReport = {};
@@ -118,32 +119,30 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     return report;
   };
 
-  let timer: NodeJS.Timeout | null = null;
-  let round: Promise<unknown> | null = null;
-  let stopped = false;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = runOnce()
-        .catch((err: unknown) =>
-          logger.warn({ err }, 'retention round failed; retrying next round'),
-        )
-        .finally(() => {
-          round = null;
-          schedule();
-        });
-    }, config.intervalMs);
-    timer.unref();
-  };
-  if (config.enabled) schedule();
+  // Claiming is leading: a round to run while this process holds the lease, none otherwise.
+  const loop = new LeasedWorker<'round'>(
+    {
+      claim: async () => ((await lead()) ? ['round'] : []),
+      run: async () => {
+        await round();
+      },
+    },
+    {
+      concurrency: 1,
+      pollMs: config.intervalMs,
+      mode: 'round',
+      firstRoundAfterMs: config.intervalMs,
+      unref: true,
+      onError: (err) => logger.warn({ err }, 'retention round failed; retrying next round'),
+    },
+  );
+  if (config.enabled) loop.start();
 
   return {
     holder,
-    runOnce,
+    runOnce: async () => ((await lead()) ? round() : null),
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await round;
+      await loop.stop();
       // Hand the lease over at once instead of after it expires.
       await repo.releaseLease(db, LEASE, holder).catch(() => {});
     },
