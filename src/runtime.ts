@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
+import { createCarrier } from './adapters/carriers.js';
+import { WebhookSender } from './adapters/webhook-sender.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
-import { createCarrier } from './domain/dispatch/carriers/index.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import {
   MemoryRateLimiter,
@@ -15,7 +16,6 @@ import {
 import type { Repositories } from './domain/repositories.js';
 import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
-import { WebhookSender } from './domain/webhooks/sender.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';

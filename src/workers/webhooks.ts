@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { SendResult, WebhookSender } from '../adapters/webhook-sender.js';
 import type { Clock, Metrics } from '../deps.js';
 import type { Executor } from '../domain/ports.js';
 import type {
@@ -8,7 +9,6 @@ import type {
   ClaimedDelivery,
   DeliveryRepository,
 } from '../domain/webhooks/ports.js';
-import type { SendResult, WebhookSender } from '../domain/webhooks/sender.js';
 import { signedHeaders } from '../domain/webhooks/signing.js';
 import { LeasedWorker } from './leased-worker.js';
 
