@@ -43,6 +43,21 @@ export function contentTypeOf(request: FastifyRequest): string | undefined {
   return request.contentTypeHeader ?? request.headers['content-type'];
 }
 
+/**
+ * A preHandler that answers 415 unless the caller sent one of `types` (bulk files), before any
+ * lookup the route makes, as the handler's own check did.
+ */
+export function requireMediaType(types: readonly string[]): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const type =
+      String(contentTypeOf(request) ?? '')
+        .split(';')[0]
+        ?.trim()
+        .toLowerCase() ?? '';
+    if (!types.includes(type)) throw errors.unsupportedMediaType();
+  };
+}
+
 /** Named checks a schema can ask for with `'x-check'`; each gives a Pydantic `value_error`. */
 export const checks: Record<string, Check> = {
   e164: e164Problem,
