@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { connectRedis } from './adapters/redis.js';
+import { watchRedis } from './adapters/redis-watchdog.js';
 import { sessionBatcher } from './app.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
@@ -120,6 +121,11 @@ function openLimiter(
   if (!config.databaseUrl) readiness.push(dataDirCheck(config.dataDir));
   if (!config.redisUrl) return { limiter: new MemoryRateLimiter(), readiness };
   const { redis, describeFailure } = connectRedis(config.redisUrl, config.redisTimeoutMs);
+  watchRedis(redis, {
+    budgetMs: config.redisTimeoutMs,
+    everyMs: config.redisRetryMs,
+    onStall: (reason) => logger.warn({ reason }, 'Redis connection stalled: replacing it'),
+  });
   const limiter = new FailOpenRateLimiter(new RedisRateLimiter(redis), {
     budgetMs: config.redisTimeoutMs,
     probeAfterMs: config.redisRetryMs,
@@ -131,6 +137,9 @@ function openLimiter(
     onRecovery: (outageMs) =>
       logger.info({ outageMs }, 'Redis answers again: rate limits are shared again'),
   });
+  // A new connection that answers: the next request asks Redis instead of waiting out the
+  // rest of the probe interval.
+  redis.on('ready', () => limiter.probeSoon());
   readiness.push({
     name: 'redis',
     // A Redis that accepts connections but never answers (hung, or a network partition) is

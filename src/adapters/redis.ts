@@ -33,6 +33,10 @@ export function connectRedis(url: string, budgetMs: number): RedisConnection {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
+    // ioredis waits up to 2 s between attempts by default: a stall replaces the connection
+    // every REDIS_RETRY_MS (adapters/redis-watchdog.ts) and would otherwise push the first
+    // attempt after it to the cap.
+    retryStrategy: (times) => Math.min(times * 50, 500),
   });
   let last: { code?: string } | null = null;
   // Outages are logged once by the limiter, not once per reconnect attempt.

@@ -1,4 +1,5 @@
 import { Option } from 'commander';
+import { CONSENT_BASES, EBR_BASES, REVOCATION_KINDS } from '../../domain/vocabulary.js';
 import { seg } from '../client.js';
 import { type Answer, fields, formatValue, table, type View } from '../output.js';
 import { col, listView, paged, pageQuery, timeRange } from './listing.js';
@@ -75,15 +76,13 @@ export const consentCommands: CommandGroup = (program, ctx) => {
     .argument('<org_id>')
     .argument('<e164>')
     .addOption(
-      new Option('--tier <tier>', 'consent tier')
-        .choices(['pewc', 'pec', 'ebr'])
-        .makeOptionMandatory(),
+      new Option('--tier <tier>', 'consent tier').choices(CONSENT_BASES).makeOptionMandatory(),
     )
     .addOption(
       new Option(
         '--basis <basis>',
         'ebr only: transaction (18 months) or inquiry (3 months)',
-      ).choices(['transaction', 'inquiry']),
+      ).choices(EBR_BASES),
     )
     .option('--source <source>', 'where the consent was captured (a form, a call…)')
     .option('--captured-at <iso>', 'when it was captured (default: now)')
@@ -151,11 +150,7 @@ export const consentCommands: CommandGroup = (program, ctx) => {
     .argument('<org_id>')
     .argument('<e164>')
     .addOption(
-      new Option('--kind <kind>', 'what happened (default revoked)').choices([
-        'revoked',
-        'opt_out',
-        'internal_dnc',
-      ]),
+      new Option('--kind <kind>', 'what happened (default revoked)').choices(REVOCATION_KINDS),
     )
     .option('--reason <reason>', 'free text kept with the event')
     .option('--at <iso>', 'when it happened (default: now)')

@@ -1,11 +1,12 @@
 import { Option } from 'commander';
+import { SUPPRESSION_LISTS } from '../../domain/vocabulary.js';
 import { seg } from '../client.js';
 import { type Answer, fields, formatValue, type View } from '../output.js';
 import { col, listView, paged, pageQuery } from './listing.js';
 import type { CliSession, CommandGroup } from './shared.js';
 import { importExit, uploadFile } from './upload.js';
 
-const LISTS = ['internal', 'national', 'state', 'litigator'];
+const LISTS = SUPPRESSION_LISTS;
 const base = (orgId: string, list: string) => `/admin/orgs/${seg(orgId)}/suppression/${seg(list)}`;
 const entryView: View = { primary: (e) => e.e164 ?? e.removed, human: (e) => fields(e, []) };
 

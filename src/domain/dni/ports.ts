@@ -1,8 +1,9 @@
+import type { SessionOutcome } from '../vocabulary.js';
 import type { LandingParams } from './landing-url.js';
 
 /** What the DNI domain needs from the store (src/store/repos/dni.ts implements it). */
 
-export type SessionOutcome = 'sticky' | 'allocated' | 'shared' | 'overflow';
+export type { SessionOutcome };
 
 export interface OpenedSession {
   sessionId: string;

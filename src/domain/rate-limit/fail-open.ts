@@ -72,6 +72,11 @@ export class FailOpenRateLimiter implements RateLimiter {
     }
   }
 
+  /** The shared store has a new connection: the next request tries it. */
+  probeSoon(): void {
+    this.nextProbeAt = 0;
+  }
+
   private fallback(key: string, limit: number, nowMs: number, windowMs: number) {
     this.fallbackHits++;
     return this.local.hit(key, limit, nowMs, windowMs);
