@@ -21,6 +21,7 @@ function page(number, title, main) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
 <style>
   body { font-family: Georgia, serif; margin: 0; color: #2b2118; background: #fbf7f0; }
   header { background: #7a3e12; color: #fff; padding: 20px 32px; }
