@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExpressSite } from '../../examples/express-site/server.mjs';
 import { createStaticSite } from '../../examples/static-site/server.mjs';
 import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
+import { stoppedServiceUrl, useLocalServers } from '../helpers/local-servers.js';
 
 /**
  * The kit's example sites (examples/static-site, examples/express-site) in
@@ -26,19 +27,12 @@ const SHOTS = process.env.KIT_SCREENSHOTS ?? join(tmpdir(), 'website-kit');
 const DEFAULT = '+14155550100';
 
 const h = useHarness();
-const servers: Server[] = [];
+const listen = useLocalServers();
 let apiUrl: string;
 let t: Tenant;
 let browser: Browser;
 /** Every response any page received, to look for the key in. */
 const received: { url: string; headers: Record<string, string>; body: Promise<string> }[] = [];
-
-async function listen(listener: RequestListener | Server): Promise<string> {
-  const server = listener instanceof Function ? createServer(listener) : listener;
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 const forms = (e164: string) => {
   const [a, b, c] = [e164.slice(2, 5), e164.slice(5, 8), e164.slice(8)];
@@ -88,10 +82,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
 });
 
 /** A visitor: a fresh browser context whose requests, responses and console errors are kept. */
@@ -256,10 +246,7 @@ describe.skipIf(browserMissing).each(Object.keys(examples))('%s in Chromium', (n
     };
 
     it('stopped: the route answers the default at once', async () => {
-      const gone = createServer();
-      const goneUrl = await listen(gone);
-      await new Promise((resolve) => gone.close(resolve));
-      await check(goneUrl, 500, 'response');
+      await check(await stoppedServiceUrl(), 500, 'response');
     });
 
     it('slow: the route answers the default when its budget runs out', async () => {

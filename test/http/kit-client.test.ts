@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Static } from 'typebox';
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import {
   type BuyerReportRequest,
   createTrackingClient,
@@ -16,6 +16,7 @@ import type { BuyerReportBody } from '../../src/routes/buyer-report/schema.js';
 import type { DniSessionBody, DniSessionResponse } from '../../src/routes/dni-session/schema.js';
 import { clientTypes } from '../helpers/client-types.js';
 import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
+import { stoppedServiceUrl, useLocalServers } from '../helpers/local-servers.js';
 import { outboundTenant, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
 import { recordCall } from '../helpers/reports.js';
 
@@ -27,24 +28,12 @@ import { recordCall } from '../helpers/reports.js';
 const h = useHarness();
 let baseUrl: string;
 let t: Tenant;
-const servers: Server[] = [];
-
-async function listen(server: Server): Promise<string> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = useLocalServers();
 
 beforeAll(async () => {
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
   t = await createTenant(h);
-});
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
 });
 
 describe('generated types', () => {
@@ -146,9 +135,7 @@ describe('errors are values', () => {
     expect(slow).toEqual({ ok: false, error: { kind: 'timeout', timeoutMs: 300 } });
     expect(performance.now() - started).toBeLessThan(5000);
 
-    const gone = createServer();
-    const goneUrl = await listen(gone);
-    await new Promise((resolve) => gone.close(resolve));
+    const goneUrl = await stoppedServiceUrl();
     const refused = await createTrackingClient({
       baseUrl: goneUrl,
       apiKey: t.key,

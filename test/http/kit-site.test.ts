@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   expressTrackingNumber,
   fastifyTrackingNumber,
@@ -11,6 +11,7 @@ import {
   trackingNumberHandler,
 } from '../../packages/site/src/index.js';
 import { createTenant, freshNumbers, type Tenant, useHarness } from '../helpers/harness.js';
+import { useLocalServers } from '../helpers/local-servers.js';
 
 // @call-tracking/site's route through each adapter (plain node:http, Express,
 // Fastify, a Next.js route handler as Web Request → Response) against the real
@@ -19,25 +20,13 @@ const h = useHarness();
 let apiUrl: string;
 let t: Tenant;
 let defaultNumber: string;
-const servers: Server[] = [];
-
-async function listen(server: Server): Promise<string> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = useLocalServers();
 
 beforeAll(async () => {
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
   t = await createTenant(h);
   defaultNumber = freshNumbers(1)[0]!;
-});
-afterAll(async () => {
-  for (const s of servers) {
-    s.closeAllConnections();
-    await new Promise((resolve) => s.close(resolve));
-  }
 });
 
 interface Answer {
@@ -72,9 +61,8 @@ const adapters: Record<string, (o: TrackingRouteOptions) => Promise<{ ask: Ask; 
       const app = Fastify();
       app.get('/tracking-number', fastifyTrackingNumber(o));
       app.post('/tracking-number', fastifyTrackingNumber(o));
-      await app.listen({ port: 0, host: '127.0.0.1' });
-      servers.push(app.server);
-      const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+      await app.ready();
+      const base = await listen(app.server);
       return { ask: viaFetch(base), origin: base };
     },
     'next.js route handler': async (o) => {
