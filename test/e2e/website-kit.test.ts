@@ -100,8 +100,7 @@ async function visitor(o: { javaScript?: boolean; generousBudget?: boolean } = {
     p.on('pageerror', (e) => errors.push(e.message));
   });
   if (o.generousBudget) {
-    // The pages give the script 800 ms; a loaded CI machine may take longer to
-    // answer, which the slow-service tests below cover. Here the swap itself is tested.
+    // The script's budget, written in the pages, raised (see the route's above).
     await context.route(
       (url) => !url.pathname.includes('.') || url.pathname.endsWith('.html'),
       async (route) => {
@@ -134,8 +133,17 @@ describe.skipIf(browserMissing).each(Object.keys(examples))('%s in Chromium', (n
   let number: string;
 
   beforeAll(async () => {
+    // The route's budget (500 ms) and the script's (800 ms) are generous here:
+    // a loaded machine may answer slower, and budgets running out are the
+    // subject of the slow-service tests below, not of these.
     site = await listen(
-      ex.create({ apiUrl, apiKey: t.key, campaign: t.code, defaultNumber: DEFAULT }),
+      ex.create({
+        apiUrl,
+        apiKey: t.key,
+        campaign: t.code,
+        defaultNumber: DEFAULT,
+        timeoutMs: 30_000,
+      }),
     );
     v = await visitor({ generousBudget: true });
   });

@@ -175,9 +175,10 @@ describe.each(Object.keys(adapters))('%s', (name) => {
 describe('when the service does not answer in time, or refuses', () => {
   it('answers the default number with no expiry, within the budget, and says why', async () => {
     const hanging = await listen(createServer(() => {}));
-    for (const [api, key, kind] of [
-      [hanging, t.key, 'timeout'],
-      [apiUrl, `svc_live_${'0'.repeat(40)}`, 'http'],
+    // A refusal comes fast: its budget is wide so that a loaded machine cannot turn it into a timeout.
+    for (const [api, key, timeoutMs, kind] of [
+      [hanging, t.key, 300, 'timeout'],
+      [apiUrl, `svc_live_${'0'.repeat(40)}`, 10_000, 'http'],
     ] as const) {
       const told: { kind: string }[] = [];
       const { ask } = await adapters['node:http']!({
@@ -185,12 +186,12 @@ describe('when the service does not answer in time, or refuses', () => {
         apiKey: key,
         campaign: t.code,
         defaultNumber,
-        timeoutMs: 300,
+        timeoutMs,
         onFallback: (e) => told.push(e),
       });
       const started = performance.now();
       const a = await ask('');
-      expect(performance.now() - started).toBeLessThan(5000);
+      expect(performance.now() - started).toBeLessThan(timeoutMs + 5000);
       expect(a.status).toBe(200);
       expect(JSON.parse(a.body)).toEqual({
         phoneNumber: defaultNumber,
