@@ -28,6 +28,7 @@ import { exportRoutes } from './exports.js';
 import { configListRoutes } from './list-routes.js';
 import { adminRoute } from './openapi.js';
 import { poolRoutes } from './pool-routes.js';
+import { readinessRoute } from './readiness-route.js';
 import * as S from './schemas.js';
 import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
@@ -233,6 +234,7 @@ export function adminRoutes(
     });
 
     exportRoutes(admin, deps);
+    readinessRoute(admin, deps);
   });
 
   // Labels name every tenant's organization and campaign ids: a scrape needs a token too.
