@@ -1,7 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import type { SuppressionList } from '../../domain/compliance/index.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import {
   putSuppressionEntry,
@@ -21,7 +20,6 @@ import { decodeCursor } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 
-type ListP = { org_id: string; list: SuppressionList };
 const ACTOR = 'admin';
 /** Bulk list files: streamed, never buffered, so no body limit applies to them. */
 const STREAMED_TYPES = ['text/plain', 'text/csv', 'application/octet-stream'];
