@@ -4,6 +4,8 @@ import { buildAdminApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { systemClock } from '../src/deps.js';
 import { openRuntime } from '../src/runtime.js';
+import type { Db } from '../src/store/db.js';
+import { positional, rowsOf } from '../src/store/rows.js';
 import { seedOutboundBench } from './outbound-hook.js';
 import type { BenchRow, Json, SeedApi } from './rows.js';
 
@@ -78,9 +80,10 @@ export async function seedRows(
       poolSize,
       receiverUrl,
       receiverBase,
-      sql: (text, params) => runtime.store.query(text, params),
+      // Routes get no store; the runtime's database is the store's own handle (src/wiring.ts).
+      sql: (text, params) => rowsOf(runtime.repos.db as Db, positional(text, params)),
       consents: async (n) => {
-        await seedOutboundBench(runtime.store, { orgId, contacts: n });
+        await seedOutboundBench(runtime.repos, { orgId, contacts: n });
         return n;
       },
     };

@@ -1,70 +1,67 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
+  claim,
   DEFAULT_UPLOAD_OPTIONS,
+  record,
+  run,
   type UploadDeps,
   type UploadOptions,
   uploadRound,
 } from '../domain/conversions/delivery.js';
+import type { ClaimedUpload } from '../domain/conversions/worker-ports.js';
+import { LeasedWorker } from './leased-worker.js';
 
 /**
- * Runs upload rounds (claim → send → record, src/domain/conversions/delivery.ts) until
- * stopped: again at once while rounds find work, else after `pollMs`. `tick()` is one round,
- * for tests with a TestClock. Small on purpose, to move onto the shared leased loop.
+ * Upload rounds (claim → send → record, src/domain/conversions/delivery.ts) on the shared
+ * leased loop: one round's claimed rows are one item, since they are sent grouped per
+ * destination and kind. A round that found work claims again at once, else the loop rests
+ * `pollMs` (batch mode, one item in flight).
  */
 export class UploadWorker {
   readonly options: UploadOptions;
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly loop: LeasedWorker<ClaimedUpload[]>;
 
   constructor(
     private readonly deps: UploadDeps,
     options: Partial<UploadOptions> = {},
-    private readonly pollMs = 1_000,
+    pollMs = 1_000,
   ) {
     this.options = {
       ...DEFAULT_UPLOAD_OPTIONS,
       workerId: `${hostname()}:${process.pid}:up:${randomBytes(3).toString('hex')}`,
       ...options,
     };
+    this.loop = new LeasedWorker(
+      {
+        claim: async () => {
+          const rows = await claim(this.deps, this.options);
+          return rows.length > 0 ? [rows] : [];
+        },
+        run: async (rows) => {
+          await record(this.deps, await run(this.deps, rows, this.options), this.options);
+        },
+      },
+      {
+        concurrency: 1,
+        pollMs,
+        mode: 'batch',
+        onError: (err) => deps.logger.error({ err }, 'upload round failed'),
+      },
+    );
   }
 
+  /** One round, the loop's steps in order, for tests with a TestClock: how many rows it claimed. */
   tick(): Promise<number> {
     return uploadRound(this.deps, this.options);
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.runLoop();
+    this.loop.start();
   }
 
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
-  }
-
-  private async runLoop(): Promise<void> {
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = await this.tick();
-      } catch (err) {
-        this.deps.logger.error({ err }, 'upload round failed');
-      }
-      if (!this.running) break;
-      if (claimed > 0) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
+  /** Stops claiming and waits for the round in flight to be recorded. */
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

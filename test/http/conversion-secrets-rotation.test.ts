@@ -33,7 +33,11 @@ describe('SECRETS_KEY rotation', () => {
     expect(await checkSecretsKey(h.deps.repos, rotating)).toEqual({ rewrapped: 0, checked: 1 });
     const only = new SecretBox(NEW);
     await checkSecretsKey(h.deps.repos, only);
-    const row = await h.deps.repos.getDestination(h.deps.repos.db, t.orgId, d.destination_id);
+    const row = await h.deps.repos.destinations.getDestination(
+      h.deps.repos.db,
+      t.orgId,
+      d.destination_id,
+    );
     expect(only.open(row!.secrets)).toEqual(CREDS.meta);
     expect(() => new SecretBox(OLD).open(row!.secrets)).toThrow(SecretsKeyMismatch);
   });

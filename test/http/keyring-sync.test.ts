@@ -3,9 +3,9 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
-import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
+import { wireStore } from '../../src/wiring.js';
 import { adminCall, createTenant, type Harness, useHarness } from '../helpers/harness.js';
 import { probe, ROUTES } from '../helpers/routes.js';
 
@@ -25,9 +25,9 @@ beforeAll(async () => {
   sync = await startKeyringSync(store2, keyring, 200, pino({ level: 'silent' }));
   app2 = await buildApp({
     ...h.deps,
-    store: store2,
+    // A second process: everything over its own connection to the same database.
+    ...wireStore(store2, h.clock),
     keyring,
-    metrics: createMetrics(async () => []),
   });
   await app2.ready();
 });

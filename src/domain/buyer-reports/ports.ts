@@ -2,11 +2,16 @@ import type { UploadOutbox } from '../conversions/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 
-export interface BuyerReportRepository
-  extends UnitOfWork,
-    AuditLog,
-    UploadOutbox,
-    Pick<WebhookEmitters, 'emitBuyerReport'> {
+export interface BuyerReportRepos extends UnitOfWork {
+  buyerReports: BuyerReportRepository;
+  audit: AuditLog;
+  /** Conversion uploads queued in the report's transaction (docs/conversions.md). */
+  uploads: UploadOutbox;
+  events: Pick<WebhookEmitters, 'emitBuyerReport'>;
+}
+
+/** Buyer reports and the calls they dispose of: `repos.buyerReports`. */
+export interface BuyerReportRepository {
   findReportCampaign(ex: Executor, orgId: string, code: string): Promise<ReportCampaign | null>;
   /**
    * The call, locked until the transaction ends: reports on one call run one after the other,

@@ -1,6 +1,6 @@
 import { enqueueConversions, retractConversions } from '../conversions/enqueue.js';
 import { newId } from '../ids.js';
-import type { BuyerReportRepository, Disposition, StoredReport } from './ports.js';
+import type { BuyerReportRepos, Disposition, StoredReport } from './ports.js';
 
 export interface BuyerReportInput {
   call_id: string;
@@ -47,19 +47,19 @@ export function samePayload(stored: StoredReport, input: BuyerReportInput): bool
  * event it describes (or as nothing, for a replay or a refusal).
  */
 export async function postBuyerReport(
-  r: BuyerReportRepository,
+  r: BuyerReportRepos,
   ctx: ReportContext,
   campaignCode: string,
   input: BuyerReportInput,
 ): Promise<ReportOutcome> {
   return r.transaction(async (tx) => {
-    const campaign = await r.findReportCampaign(tx, ctx.orgId, campaignCode);
+    const campaign = await r.buyerReports.findReportCampaign(tx, ctx.orgId, campaignCode);
     if (!campaign) return { kind: 'campaign_not_found' };
-    const call = await r.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
+    const call = await r.buyerReports.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
     if (!call) return { kind: 'call_not_found' };
 
     const audit = (action: string, detail: Record<string, unknown>) =>
-      r.writeAudit(tx, {
+      r.audit.writeAudit(tx, {
         orgId: ctx.orgId,
         actor: `key:${ctx.keyId}`,
         action,
@@ -88,7 +88,7 @@ export async function postBuyerReport(
     };
 
     // A retry of an acknowledged report gets its first answer, even after the window closed.
-    const existing = await r.findReport(tx, ctx.orgId, campaign.id, input.report_id);
+    const existing = await r.buyerReports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
     if (existing) return answerExisting(existing);
     if (!withinReportWindow(call.startedAt, campaign.reportWindowDays, ctx.now)) {
       await audit('buyer_report.refused', {
@@ -104,7 +104,7 @@ export async function postBuyerReport(
     }
 
     const eventId = newId('evt', ctx.now.getTime());
-    const inserted = await r.insertReport(tx, {
+    const inserted = await r.buyerReports.insertReport(tx, {
       eventId,
       orgId: ctx.orgId,
       campaignId: campaign.id,
@@ -118,13 +118,13 @@ export async function postBuyerReport(
     });
     if (!inserted) {
       // Another call's report took this report id while we waited; it has committed by now.
-      const winner = await r.findReport(tx, ctx.orgId, campaign.id, input.report_id);
+      const winner = await r.buyerReports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
       if (!winner) throw new Error('report id conflict without a committed report');
       return answerExisting(winner);
     }
-    await r.setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
+    await r.buyerReports.setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
     await audit('buyer_report.created', { event_id: eventId });
-    await r.emitBuyerReport(
+    await r.events.emitBuyerReport(
       tx,
       {
         orgId: ctx.orgId,
@@ -140,9 +140,14 @@ export async function postBuyerReport(
     // The upload outbox commits with the report (docs/conversions.md).
     const facts = { orgId: ctx.orgId, callId: call.id, eventId, at: ctx.now };
     if (input.disposition === 'success') {
-      await enqueueConversions(r, tx, { ...facts, campaignCode: campaign.code }, 'buyer_success');
+      await enqueueConversions(
+        r.uploads,
+        tx,
+        { ...facts, campaignCode: campaign.code },
+        'buyer_success',
+      );
     } else {
-      await retractConversions(r, tx, facts);
+      await retractConversions(r.uploads, tx, facts);
     }
     return { kind: 'created', eventId };
   });

@@ -1,5 +1,5 @@
 import { enqueueConversions } from '../conversions/enqueue.js';
-import type { InboundCallRepository } from './ports.js';
+import type { InboundCallRepos } from './ports.js';
 
 export interface CarrierContext {
   carrier: string;
@@ -25,19 +25,19 @@ export type InboundAnswer =
  * to forward it.
  */
 export async function acceptInboundCall(
-  r: InboundCallRepository,
+  r: InboundCallRepos,
   ctx: CarrierContext,
   call: RingingCall,
 ): Promise<InboundAnswer> {
   return r.transaction(async (tx) => {
-    await r.lockCarrierCall(tx, ctx.carrier, call.callSid);
-    const known = await r.findCarrierCall(tx, ctx.carrier, call.callSid);
+    await r.calls.lockCarrierCall(tx, ctx.carrier, call.callSid);
+    const known = await r.calls.findCarrierCall(tx, ctx.carrier, call.callSid);
     if (known) {
       return known.forwardTo
         ? { kind: 'forward', callId: known.callId, forwardTo: known.forwardTo }
         : { kind: 'no_forward', callId: known.callId };
     }
-    const recorded = await r.recordInboundCall(
+    const recorded = await r.calls.recordInboundCall(
       tx,
       null,
       {
@@ -82,13 +82,13 @@ export type StatusOutcome = 'recorded' | 'unchanged' | 'unknown_call';
  * retried and may arrive out of order, and a repeat changes nothing.
  */
 export async function recordCallStatus(
-  r: InboundCallRepository,
+  r: InboundCallRepos,
   ctx: CarrierContext,
   report: StatusReport,
 ): Promise<StatusOutcome> {
   return r.transaction(async (tx) => {
-    await r.lockCarrierCall(tx, ctx.carrier, report.callSid);
-    const call = await r.findCarrierCall(tx, ctx.carrier, report.callSid);
+    await r.calls.lockCarrierCall(tx, ctx.carrier, report.callSid);
+    const call = await r.calls.findCarrierCall(tx, ctx.carrier, report.callSid);
     if (!call) return 'unknown_call';
     if (!advancesStatus(call.status, report.status)) return 'unchanged';
     const final = FINAL_STATUSES.has(report.status);
@@ -97,8 +97,8 @@ export async function recordCallStatus(
       durationSeconds: final ? report.durationSeconds : null,
       endedAt: final ? ctx.now : null,
     };
-    await r.setCarrierCallStatus(tx, call.callId, change);
-    await r.writeAudit(tx, {
+    await r.calls.setCarrierCallStatus(tx, call.callId, change);
+    await r.audit.writeAudit(tx, {
       orgId: call.orgId,
       actor: `carrier:${ctx.carrier}`,
       action: 'call.status_recorded',
@@ -112,12 +112,12 @@ export async function recordCallStatus(
       requestId: ctx.requestId,
       at: ctx.now,
     });
-    if (final) await r.emitCallCompleted(tx, call.callId, ctx.now);
+    if (final) await r.events.emitCallCompleted(tx, call.callId, ctx.now);
     const seconds = change.durationSeconds;
     if (report.status === 'completed' && seconds !== null) {
       // Destinations triggered by an answered call of at least their min_seconds.
       await enqueueConversions(
-        r,
+        r.uploads,
         tx,
         {
           orgId: call.orgId,

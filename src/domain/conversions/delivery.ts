@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../../deps.js';
+import type { UnitOfWork } from '../ports.js';
 import type { AdPlatforms, ItemResult, SendItem } from './platform.js';
 import type { SecretBox } from './secrets.js';
 import { REASONS } from './vocabulary.js';
-import type { ClaimedUpload, UploadNext, UploadRecord, UploadRepository } from './worker-ports.js';
+import type { ClaimedUpload, UploadClaims, UploadNext, UploadRecord } from './worker-ports.js';
 
 /**
  * The upload worker as three small steps a shared leased loop can call: `claim` leases due
@@ -29,7 +30,7 @@ export const DEFAULT_UPLOAD_OPTIONS: Omit<UploadOptions, 'workerId'> = {
 };
 
 export interface UploadDeps {
-  repos: UploadRepository;
+  repos: Pick<UnitOfWork, 'db'> & { uploads: UploadClaims };
   platforms: AdPlatforms;
   box: SecretBox | null;
   clock: Clock;
@@ -75,7 +76,7 @@ export function nextOf(
 }
 
 export function claim(deps: UploadDeps, o: UploadOptions): Promise<ClaimedUpload[]> {
-  return deps.repos.claimUploads({
+  return deps.repos.uploads.claimUploads(deps.repos.db, {
     nowMs: deps.clock.now(),
     leaseMs: o.leaseMs,
     limit: o.claimLimit,
@@ -157,7 +158,12 @@ export async function run(
 
 export async function record(deps: UploadDeps, records: UploadRecord[], o: UploadOptions) {
   if (records.length === 0) return 0;
-  const kept = await deps.repos.recordUploads(o.workerId, records, deps.clock.now());
+  const kept = await deps.repos.uploads.recordUploads(
+    deps.repos.db,
+    o.workerId,
+    records,
+    deps.clock.now(),
+  );
   for (const r of records) {
     const outcome =
       r.next.state === 'sent' ? 'sent' : r.next.state === 'pending' ? 'retry' : 'failed';

@@ -1,12 +1,7 @@
 import { errors } from '../../errors.js';
 import { newId } from '../ids.js';
-import type {
-  Destination,
-  DestinationChange,
-  DestinationRepository,
-  Money,
-  Trigger,
-} from './ports.js';
+import type { Executor } from '../ports.js';
+import type { Destination, DestinationChange, DestinationRepos, Money, Trigger } from './ports.js';
 import { maskSecrets, type SecretBox } from './secrets.js';
 import { PLATFORM_FIELDS, type Platform } from './vocabulary.js';
 
@@ -159,7 +154,7 @@ export function destinationView(d: Destination) {
 }
 
 export interface DestinationContext {
-  repos: DestinationRepository;
+  repos: DestinationRepos;
   box: SecretBox | null;
   now: Date;
   requestId: string | null;
@@ -171,7 +166,9 @@ async function campaignProblems(
   codes: string[] | null | undefined,
 ) {
   if (!codes) return [];
-  const unknown = new Set(await c.repos.unknownCampaignCodes(c.repos.db, orgId, codes));
+  const unknown = new Set(
+    await c.repos.destinations.unknownCampaignCodes(c.repos.db, orgId, codes),
+  );
   return codes.flatMap((code, i) =>
     unknown.has(code)
       ? [{ loc: ['body', 'campaigns', i], msg: 'not a campaign of this organization', input: code }]
@@ -185,7 +182,7 @@ function sealer(c: DestinationContext): SecretBox {
 }
 
 export async function getDestination(c: DestinationContext, orgId: string, id: string) {
-  const d = await c.repos.getDestination(c.repos.db, orgId, id);
+  const d = await c.repos.destinations.getDestination(c.repos.db, orgId, id);
   if (!d) throw errors.destinationNotFound();
   return d;
 }
@@ -195,7 +192,7 @@ export async function createDestination(
   orgId: string,
   input: DestinationInput,
 ) {
-  if (!(await c.repos.findOrg(c.repos.db, orgId))) throw errors.orgNotFound();
+  if (!(await c.repos.orgs.findOrg(c.repos.db, orgId))) throw errors.orgNotFound();
   const problems = [
     ...triggerProblems(input.trigger),
     ...(await campaignProblems(c, orgId, input.campaigns)),
@@ -219,7 +216,7 @@ export async function createDestination(
     updatedAt: c.now,
   };
   return c.repos.transaction(async (tx) => {
-    const saved = await c.repos.insertDestination(tx, d);
+    const saved = await c.repos.destinations.insertDestination(tx, d);
     await audit(c, tx, orgId, d.id, 'conversion_destination.created', {
       platform: d.platform,
       name: d.name,
@@ -256,7 +253,7 @@ export async function updateDestination(
     change.secretsMask = maskSecrets(merged);
   }
   return c.repos.transaction(async (tx) => {
-    const saved = await c.repos.updateDestination(tx, orgId, id, change);
+    const saved = await c.repos.destinations.updateDestination(tx, orgId, id, change);
     if (!saved) throw errors.destinationNotFound();
     await audit(c, tx, orgId, id, 'conversion_destination.updated', {
       fields: Object.keys(p).filter((k) => k !== 'secrets'),
@@ -272,20 +269,21 @@ const PLACEHOLDER = (d: Destination) =>
 
 export async function deleteDestination(c: DestinationContext, orgId: string, id: string) {
   await c.repos.transaction(async (tx) => {
-    if (!(await c.repos.deleteDestination(tx, orgId, id))) throw errors.destinationNotFound();
+    if (!(await c.repos.destinations.deleteDestination(tx, orgId, id)))
+      throw errors.destinationNotFound();
     await audit(c, tx, orgId, id, 'conversion_destination.deleted', {});
   });
 }
 
 function audit(
   c: DestinationContext,
-  ex: Parameters<DestinationRepository['writeAudit']>[0],
+  ex: Executor,
   orgId: string,
   id: string,
   action: string,
   detail: Record<string, unknown>,
 ) {
-  return c.repos.writeAudit(ex, {
+  return c.repos.audit.writeAudit(ex, {
     orgId,
     actor: 'admin',
     action,

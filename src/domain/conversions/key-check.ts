@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../ports.js';
 import type { DestinationRepository } from './ports.js';
 import { type SecretBox, SecretsKeyMismatch } from './secrets.js';
 
@@ -8,17 +9,19 @@ import { type SecretBox, SecretsKeyMismatch } from './secrets.js';
  * current one, so SECRETS_KEY_PREVIOUS can be dropped once a start has succeeded.
  */
 export async function checkSecretsKey(
-  repos: Pick<DestinationRepository, 'db' | 'allSealedSecrets' | 'setSealedSecrets'>,
+  repos: Pick<UnitOfWork, 'db'> & {
+    destinations: Pick<DestinationRepository, 'allSealedSecrets' | 'setSealedSecrets'>;
+  },
   box: SecretBox | null,
 ): Promise<{ rewrapped: number; checked: number }> {
-  const rows = await repos.allSealedSecrets(repos.db);
+  const rows = await repos.destinations.allSealedSecrets(repos.db);
   if (rows.length === 0) return { rewrapped: 0, checked: 0 };
   if (!box) throw new SecretsKeyMismatch(rows[0]!.secrets.split('.')[1] ?? '?', 'unset');
   let rewrapped = 0;
   for (const r of rows) {
     const plain = box.open(r.secrets);
     if (box.isStale(r.secrets)) {
-      await repos.setSealedSecrets(repos.db, r.id, box.seal(plain));
+      await repos.destinations.setSealedSecrets(repos.db, r.id, box.seal(plain));
       rewrapped++;
     }
   }

@@ -2,6 +2,7 @@ import type { OrgRepository } from '../admin/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { CallSubject, UploadFacts } from './facts.js';
 import type { Platform, ReasonCode, UploadKind, UploadStatus } from './vocabulary.js';
+import type { UploadClaims } from './worker-ports.js';
 
 export interface Trigger {
   event: 'buyer_success' | 'answered_call';
@@ -39,11 +40,15 @@ export type DestinationChange = Partial<
   >
 > & { updatedAt: Date };
 
-/** Destinations (admin) and the outbox writes made in a buyer report's transaction. */
-export interface DestinationRepository
-  extends UnitOfWork,
-    AuditLog,
-    Pick<OrgRepository, 'findOrg'> {
+/** What the destination services take (destinations.ts, key-check.ts). */
+export interface DestinationRepos extends UnitOfWork {
+  destinations: DestinationRepository;
+  audit: AuditLog;
+  orgs: Pick<OrgRepository, 'findOrg'>;
+}
+
+/** Conversion destinations (admin): `repos.destinations`. */
+export interface DestinationRepository {
   getDestination(ex: Executor, orgId: string, id: string): Promise<Destination | null>;
   listDestinations(ex: Executor, orgId: string): Promise<Destination[]>;
   insertDestination(ex: Executor, d: Destination): Promise<Destination>;
@@ -100,6 +105,35 @@ export interface UploadOutbox {
     uploadId: string,
     change: { status?: UploadStatus; reasonCode?: ReasonCode; reason?: string; at: Date },
   ): Promise<void>;
+}
+
+/** What retry and replay take (requeue.ts). */
+export interface RequeueRepos extends UnitOfWork {
+  uploads: Pick<UploadRepository, 'retryUploads' | 'replayUploads'>;
+  audit: AuditLog;
+}
+
+/**
+ * The upload outbox: `repos.uploads`. The writes made in callers' transactions, the worker's
+ * claims and records, and the admin's retry and replay (each returns how many rows it queued).
+ */
+export interface UploadRepository extends UploadOutbox, UploadClaims {
+  /** Failed uploads (one, or every retriable one) back to pending, due at `at`. */
+  retryUploads(
+    ex: Executor,
+    orgId: string,
+    destinationId: string,
+    uploadId: string | undefined,
+    at: Date,
+  ): Promise<number>;
+  /** Sent or failed conversions (since a time, or of one call) back to pending, due at `at`. */
+  replayUploads(
+    ex: Executor,
+    orgId: string,
+    destinationId: string,
+    what: { since?: Date; callId?: string },
+    at: Date,
+  ): Promise<number>;
 }
 
 export interface ConversionState {

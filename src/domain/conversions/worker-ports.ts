@@ -1,3 +1,4 @@
+import type { Executor } from '../ports.js';
 import type { UploadFacts } from './facts.js';
 import type { ItemResult } from './platform.js';
 import type { Platform, ReasonCode, UploadKind } from './vocabulary.js';
@@ -39,9 +40,14 @@ export interface UploadRecord {
   startedAt: Date;
 }
 
-/** The upload worker's outbox (worker.ts). */
-export interface UploadRepository {
-  claimUploads(c: UploadClaim): Promise<ClaimedUpload[]>;
+/** The upload worker's side of the outbox (delivery.ts); each runs its own transaction on `ex`. */
+export interface UploadClaims {
+  claimUploads(ex: Executor, c: UploadClaim): Promise<ClaimedUpload[]>;
   /** Records a batch's attempts in one transaction, each fenced by its lease; how many held. */
-  recordUploads(worker: string, records: UploadRecord[], nowMs: number): Promise<number>;
+  recordUploads(
+    ex: Executor,
+    worker: string,
+    records: UploadRecord[],
+    nowMs: number,
+  ): Promise<number>;
 }

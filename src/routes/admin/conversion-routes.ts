@@ -8,24 +8,23 @@ import {
   getDestination,
   updateDestination,
 } from '../../domain/conversions/destinations.js';
+import { type RequeueRequest, requeueUploads } from '../../domain/conversions/requeue.js';
 import { testDestination } from '../../domain/conversions/test-upload.js';
 import { errors } from '../../errors.js';
-import {
-  destinationStats,
-  listUploadAttempts,
-  listUploads,
-} from '../../store/queries/conversion-uploads.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import { replayUploads, retryUploads } from '../../store/repos/conversion-uploads.js';
-import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../store/repos/paging.js';
 import * as C from './conversion-schemas.js';
 import { adminRoute } from './openapi.js';
+import { ORG_PREFIX } from './org-scope.js';
+import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from './paging.js';
 import * as S from './schemas.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const TAG = 'conversion destinations';
 
-/** Conversion destinations, their uploads and attempts (contract §10, docs/conversions.md). */
+/**
+ * Conversion destinations, their uploads and attempts (contract §10, docs/conversions.md).
+ * Registered inside the org-scoped plugin (org-scope.ts): an unknown organization is a 404
+ * before these handlers run.
+ */
 export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const ctx = (req: FastifyRequest): DestinationContext => ({
     repos: deps.repos,
@@ -33,7 +32,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     now: new Date(deps.clock.now()),
     requestId: req.id,
   });
-  const base = '/admin/orgs/:org_id/conversion-destinations';
+  const base = `${ORG_PREFIX}/conversion-destinations`;
   const one = `${base}/:destination_id`;
 
   const create = adminRoute(TAG, 'Add a conversion destination', {
@@ -51,7 +50,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.get(base, list.options, async (req) => {
     const { params } = list.read(req);
-    const rows = await deps.repos.listDestinations(deps.repos.db, params.org_id);
+    const rows = await deps.queries.conversions.listDestinations(params.org_id);
     return { destinations: rows.map(destinationView) };
   });
 
@@ -61,7 +60,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.get(one, show.options, async (req) => {
     const { params } = show.read(req);
     const d = await getDestination(ctx(req), params.org_id, params.destination_id);
-    const s = await destinationStats(deps.store.db, d.orgId, d.id);
+    const s = await deps.queries.conversions.destinationStats(d.orgId, d.id);
     return {
       ...destinationView(d),
       uploads: {
@@ -102,7 +101,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.get(`${one}/uploads`, uploads.options, async (req) => {
     const { params, query } = uploads.read(req);
     const d = await getDestination(ctx(req), params.org_id, params.destination_id);
-    const rows = await listUploads(deps.store.db, d.orgId, d.id, {
+    const rows = await deps.queries.conversions.listUploads(d.orgId, d.id, {
       status: query.status,
       limit: query.limit,
       after: decodeCursor(query.cursor, ID_SHAPE),
@@ -133,7 +132,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.get(`${one}/attempts`, attempts.options, async (req) => {
     const { params, query } = attempts.read(req);
     const d = await getDestination(ctx(req), params.org_id, params.destination_id);
-    const rows = await listUploadAttempts(deps.store.db, d.orgId, d.id, {
+    const rows = await deps.queries.conversions.listUploadAttempts(d.orgId, d.id, {
       uploadId: query.upload_id,
       limit: query.limit,
     });
@@ -177,33 +176,10 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       const { params, body } = route.read(req);
       const c = ctx(req);
       const d = await getDestination(c, params.org_id, params.destination_id);
-      const b = (body ?? {}) as { upload_id?: string; since?: string; call_id?: string };
-      const queued = await deps.store.db.transaction(async (tx) => {
-        const n =
-          action === 'retry'
-            ? await retryUploads(tx, d.orgId, d.id, b.upload_id, c.now)
-            : await replayUploads(
-                tx,
-                d.orgId,
-                d.id,
-                {
-                  ...(b.since ? { since: new Date(b.since) } : {}),
-                  ...(b.call_id ? { callId: b.call_id } : {}),
-                },
-                c.now,
-              );
-        if (b.upload_id && n === 0) throw errors.uploadNotFound();
-        await writeAudit(tx, {
-          orgId: d.orgId,
-          actor: 'admin',
-          action: `conversion_upload.${action}`,
-          subjectType: 'conversion_destination',
-          subjectId: d.id,
-          detail: { ...b, queued: n },
-          requestId: req.id,
-          at: c.now,
-        });
-        return n;
+      const b = (body ?? {}) as RequeueRequest;
+      const queued = await requeueUploads(deps.repos, d, action, b, {
+        now: c.now,
+        requestId: req.id,
       });
       return reply.code(202).send({ destination_id: d.id, queued });
     });

@@ -1,22 +1,26 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
-import type { Executor } from '../db.js';
-import { rowsOf } from '../repos/webhook-outbox.js';
+import type {
+  ConversionQueries,
+  DestinationStats,
+  UploadListQuery,
+} from '../../domain/conversions/queries.js';
+import type { Db, Executor } from '../db.js';
+import { listDestinations } from '../repos/conversion-destinations.js';
+import { rowsOf } from '../rows.js';
 import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
 
 /** Admin reads of conversion uploads (docs/conversions.md): lists, attempts, per-destination counts. */
-export interface UploadListQuery {
-  status?: string | undefined;
-  limit: number;
-  /** The id of the last row of the previous page (newest first). */
-  after?: string | undefined;
+export function createConversionQueries(db: Db): ConversionQueries {
+  return {
+    listDestinations: (orgId) => listDestinations(db, orgId),
+    listUploads: (orgId, destinationId, q) => listUploads(db, orgId, destinationId, q),
+    listUploadAttempts: (orgId, destinationId, q) =>
+      listUploadAttempts(db, orgId, destinationId, q),
+    destinationStats: (orgId, destinationId) => destinationStats(db, orgId, destinationId),
+  };
 }
 
-export function listUploads(
-  ex: Executor,
-  orgId: string,
-  destinationId: string,
-  q: UploadListQuery,
-) {
+function listUploads(ex: Executor, orgId: string, destinationId: string, q: UploadListQuery) {
   return ex
     .select()
     .from(U)
@@ -32,7 +36,7 @@ export function listUploads(
     .limit(q.limit + 1);
 }
 
-export function listUploadAttempts(
+function listUploadAttempts(
   ex: Executor,
   orgId: string,
   destinationId: string,
@@ -53,7 +57,11 @@ export function listUploadAttempts(
 }
 
 /** Per destination: last success, how many wait, how many failed and why. */
-export async function destinationStats(ex: Executor, orgId: string, destinationId: string) {
+async function destinationStats(
+  ex: Executor,
+  orgId: string,
+  destinationId: string,
+): Promise<DestinationStats> {
   const rows = await rowsOf<{
     status: string;
     reason_code: string | null;

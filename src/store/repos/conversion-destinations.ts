@@ -4,6 +4,7 @@ import type {
   ConversionState,
   Destination,
   DestinationChange,
+  DestinationRepository,
   NewUpload,
   Trigger,
 } from '../../domain/conversions/ports.js';
@@ -211,4 +212,18 @@ export async function markRejected(
       ...(c.reasonCode ? { reasonCode: c.reasonCode, reason: c.reason ?? null } : {}),
     })
     .where(and(eq(U.id, uploadId), isNull(U.rejectedAt)));
+}
+
+/** `repos.destinations`. */
+export function createDestinationRepository(): DestinationRepository {
+  return {
+    getDestination,
+    listDestinations,
+    insertDestination,
+    updateDestination,
+    deleteDestination,
+    unknownCampaignCodes,
+    allSealedSecrets,
+    setSealedSecrets,
+  };
 }

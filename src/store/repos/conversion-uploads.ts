@@ -1,5 +1,6 @@
 import { and, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
 import type { UploadFacts } from '../../domain/conversions/facts.js';
+import type { UploadRepository } from '../../domain/conversions/ports.js';
 import type { Platform, UploadKind } from '../../domain/conversions/vocabulary.js';
 import type {
   ClaimedUpload,
@@ -7,15 +8,23 @@ import type {
   UploadRecord,
 } from '../../domain/conversions/worker-ports.js';
 import { newId } from '../../domain/ids.js';
-import type { Executor, Store } from '../db.js';
+import type { Db, Executor } from '../db.js';
+import { rowsOf } from '../rows.js';
 import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
-import { emitEvent, rowsOf } from './webhook-outbox.js';
+import {
+  callSubject,
+  insertUploads,
+  lockConversions,
+  markRejected,
+  triggeredDestinations,
+} from './conversion-destinations.js';
+import { emitEvent } from './webhook-outbox.js';
 
 /**
  * Leases due uploads, oldest first. A retraction waits until the conversion it retracts has
  * been sent. SKIP LOCKED lets several workers claim at once without taking each other's rows.
  */
-export async function claimUploads(store: Store, c: UploadClaim): Promise<ClaimedUpload[]> {
+export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUpload[]> {
   if (c.limit <= 0) return [];
   const now = new Date(c.nowMs).toISOString();
   const until = new Date(c.nowMs + c.leaseMs).toISOString();
@@ -33,7 +42,7 @@ export async function claimUploads(store: Store, c: UploadClaim): Promise<Claime
     facts: UploadFacts;
     attempts: number;
   }>(
-    store.db,
+    db,
     sql`with picked as (
       select u.id from conversion_uploads u
         join conversion_destinations d on d.id = u.destination_id
@@ -91,7 +100,7 @@ interface Moved {
  * the call is not retractable outside Google), and conversion.upload_failed for final failures.
  */
 export async function recordUploads(
-  store: Store,
+  db: Db,
   worker: string,
   records: UploadRecord[],
   nowMs: number,
@@ -106,7 +115,7 @@ export async function recordUploads(
     reason_code: r.next.state === 'sent' ? null : r.next.code,
     reason: r.next.state === 'sent' ? null : r.next.reason,
   }));
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const moved = await rowsOf<Moved>(
       tx,
       sql`update conversion_uploads u set
@@ -260,4 +269,19 @@ export async function replayUploads(
     )
     .returning({ id: U.id });
   return r.length;
+}
+
+/** `repos.uploads`: the outbox writes, the worker's claims and records, retry and replay. */
+export function createUploadRepository(): UploadRepository {
+  return {
+    triggeredDestinations,
+    callSubject,
+    insertUploads,
+    lockConversions,
+    markRejected,
+    claimUploads,
+    recordUploads,
+    retryUploads,
+    replayUploads,
+  };
 }
