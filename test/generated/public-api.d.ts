@@ -266,6 +266,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "conversion.upload_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * conversion.upload_failed (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onConversionUploadFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -613,6 +633,34 @@ export interface components {
                 at: string;
                 /** @description No other pool.exhausted for this long */
                 interval_seconds: number;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.conversion.upload_failed": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "conversion.upload_failed";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description cup_… */
+                upload_id: string;
+                /** @description cdst_…: the conversion destination */
+                destination_id: string;
+                /** @description call_… */
+                call_id: string;
+                kind: "conversion" | "retraction";
+                /** @description Why, as a code (docs/conversions.md lists them) */
+                reason_code: string | null;
+                /** @description Why, in words, with the platform's own answer */
+                reason: string | null;
+                /** @description Attempts made */
+                attempts: number;
             } & {
                 [key: string]: unknown;
             };
@@ -1875,6 +1923,28 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["WebhookEvent.pool.exhausted"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onConversionUploadFailed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.conversion.upload_failed"];
             };
         };
         responses: {
