@@ -12,11 +12,10 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { ADMIN_TOKEN, setUpTenant } from '../faults/setup.js';
+import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { scratchDatabase, storeKind } from '../helpers/store.js';
 
-const ADMIN_TOKEN = 'adm_graceful_stop_load';
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const CONNECTIONS = 64;
 const ROUNDS = 3;
 
@@ -85,21 +84,9 @@ it(`${ROUNDS} stops under keep-alive load from ${CONNECTIONS} connections: no re
     const server: ServerProcess = await startServer(env);
     cleanups.push(() => server.kill('SIGKILL'));
     if (round === 0) {
-      const must = async (path: string, body: unknown) => {
-        const res = await post(`${server.adminUrl}${path}`, body, admin);
-        if (res.status >= 300) throw new Error(`${path} → ${res.status}`);
-        return res.body;
-      };
-      const org = await must('/admin/orgs', {
-        name: 'Graceful',
-        tracking_enabled: true,
-        dni_rate_limit_per_minute: 1_000_000,
-      });
-      const key = await must(`/admin/orgs/${org.org_id}/keys`, { scopes: ['enroll'] });
-      code = 'GST';
-      const numbers = Array.from({ length: 50 }, (_, i) => `+1212555${String(2000 + i)}`);
-      await must(`/admin/orgs/${org.org_id}/campaigns`, { code, name: code, numbers });
-      auth = `Bearer ${key.api_key}`;
+      const t = await setUpTenant(server.adminUrl, { numbers: 50 });
+      code = t.code;
+      auth = t.auth.authorization!;
     }
     const port = Number(new URL(server.apiUrl).port);
     const t: Tally = { answered: {}, errors: {} };

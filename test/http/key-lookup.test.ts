@@ -6,13 +6,9 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { Keyring, NEGATIVE_TTL_MS } from '../../src/domain/auth/keyring.js';
-import { createMetrics } from '../../src/http/metrics.js';
+import { NEGATIVE_TTL_MS } from '../../src/domain/auth/keyring.js';
 import type { Store } from '../../src/store/db.js';
-import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
 import {
   ADMIN_TOKEN,
   adminCall,
@@ -23,37 +19,26 @@ import {
 } from '../helpers/harness.js';
 import { RawClient } from '../helpers/raw-http.js';
 import { probe, ROUTES } from '../helpers/routes.js';
+import { type SecondProcess, secondProcess } from '../helpers/second-process.js';
 
 // The second process: its own keyring and connection, and no polling during the tests (an
 // hour), so anything it knows of a new key it learnt by asking.
 const h: Harness = useHarness();
-let store2: Store;
+let second: SecondProcess;
 let app2: FastifyInstance;
-let sync: { stop(): void };
 let lookups = 0;
 
 beforeAll(async () => {
-  store2 = await h.store.reopen();
-  const query = store2.query.bind(store2);
-  store2.query = ((text: string, params: unknown[]) => {
-    if (text.includes('where k.key_hash = $1')) lookups++;
-    return query(text, params);
-  }) as Store['query'];
-  const keyring = new Keyring();
-  sync = await startKeyringSync(store2, keyring, 3_600_000, pino({ level: 'silent' }));
-  app2 = await buildApp({
-    ...h.deps,
-    store: store2,
-    keyring,
-    metrics: createMetrics(async () => []),
+  second = await secondProcess(h, 3_600_000, (store) => {
+    const query = store.query.bind(store);
+    store.query = ((text: string, params: unknown[]) => {
+      if (text.includes('where k.key_hash = $1')) lookups++;
+      return query(text, params);
+    }) as Store['query'];
   });
-  await app2.ready();
+  app2 = second.app;
 });
-afterAll(async () => {
-  sync.stop();
-  await app2.close();
-  await store2.close();
-});
+afterAll(() => second.close());
 
 const ACCEPTED = '{"detail":"campaign_not_found"}';
 const REFUSED = '{"detail":"invalid_api_key"}';
