@@ -1,6 +1,8 @@
-import { Redis } from 'ioredis';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
+import { connectRedis } from './adapters/redis.js';
 import { watchRedis } from './adapters/redis-watchdog.js';
 import { sessionBatcher } from './app.js';
 import type { Config } from './config.js';
@@ -29,11 +31,24 @@ import { poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 
-/** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
+/**
+ * The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. With a
+ * logger it says what it is doing: a first start spends ~30 s creating and migrating DATA_DIR.
+ */
 export async function openConfiguredStore(
   config: Config,
   poolSize = config.databasePoolSize,
+  log?: Pick<Logger, 'info'>,
 ): Promise<Store> {
+  const started = Date.now();
+  if (config.databaseUrl) log?.info('connecting to PostgreSQL (DATABASE_URL)');
+  else if (!existsSync(join(config.dataDir, 'PG_VERSION'))) {
+    log?.info(
+      { dataDir: config.dataDir },
+      `first start: initialising a new database in DATA_DIR ${config.dataDir} (this takes a while)`,
+    );
+  } else
+    log?.info({ dataDir: config.dataDir }, `opening the database in DATA_DIR ${config.dataDir}`);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
@@ -41,7 +56,9 @@ export async function openConfiguredStore(
     pgliteSharedBuffers: config.pgliteSharedBuffers,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
+  log?.info('applying database migrations');
   await store.migrate();
+  log?.info({ ms: Date.now() - started }, 'database ready');
   return store;
 }
 
@@ -103,18 +120,7 @@ function openLimiter(
   const readiness = [storeCheck(store)];
   if (!config.databaseUrl) readiness.push(dataDirCheck(config.dataDir));
   if (!config.redisUrl) return { limiter: new MemoryRateLimiter(), readiness };
-  const redis = new Redis(config.redisUrl, {
-    enableAutoPipelining: true,
-    // Fail at once while disconnected instead of queueing behind a reconnect.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
-    // ioredis waits up to 2 s between attempts by default: a stall replaces the connection
-    // every REDIS_RETRY_MS and would otherwise push the first attempt after it to the cap.
-    retryStrategy: (times) => Math.min(times * 50, 500),
-  });
-  // Outages are logged once by the limiter below, not once per reconnect attempt.
-  redis.on('error', () => {});
+  const { redis, describeFailure } = connectRedis(config.redisUrl, config.redisTimeoutMs);
   watchRedis(redis, {
     budgetMs: config.redisTimeoutMs,
     everyMs: config.redisRetryMs,
@@ -125,7 +131,7 @@ function openLimiter(
     probeAfterMs: config.redisRetryMs,
     onOutage: (err) =>
       logger.warn(
-        { code: (err as { code?: string }).code, message: (err as Error).message },
+        { reason: describeFailure(err) },
         'Redis unreachable: rate limits now count in this process until it answers again',
       ),
     onRecovery: (outageMs) =>
@@ -249,7 +255,7 @@ export function createWebhookWorker(
 
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
-  const store = await openConfiguredStore(config);
+  const store = await openConfiguredStore(config, config.databasePoolSize, logger);
   const repos = createRepositories(store);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);

@@ -870,7 +870,7 @@ export interface components {
         };
         /** @description A failing check */
         TouchReason: {
-            code: "consent_missing" | "consent_insufficient" | "consent_revoked" | "channel_not_allowed" | "location_unresolved" | "quiet_hours" | "frequency_capped";
+            code: "consent_missing" | "consent_insufficient" | "consent_revoked" | "channel_not_allowed" | "location_unresolved" | "quiet_hours" | "frequency_capped" | "dnc_listed" | "dnc_list_stale" | "litigator_listed" | "reassigned";
             message: string;
         };
         /** @description One check's result and the facts it used (fields vary by check) */

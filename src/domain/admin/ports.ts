@@ -68,6 +68,7 @@ export interface Org {
   trackingEnabled: boolean;
   dniRateLimitPerMinute: number | null;
   optOutPhrases: string[];
+  optOutClarification: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -13,7 +13,8 @@ export interface FailOpenOptions {
 
 export type LimiterHealth = 'ok' | 'degraded';
 
-class BudgetExceeded extends Error {
+/** The shared store took longer than the budget (adapters tell it from a connection error). */
+export class BudgetExceeded extends Error {
   constructor(ms: number) {
     super(`shared rate-limit store did not answer within ${ms} ms`);
   }
