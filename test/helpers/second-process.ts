@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
-import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
+import { wireStore } from '../../src/wiring.js';
 import type { Harness } from './harness.js';
 
 export interface SecondProcess {
@@ -28,9 +28,9 @@ export async function secondProcess(
   const sync = await startKeyringSync(store, keyring, refreshMs, pino({ level: 'silent' }));
   const app = await buildApp({
     ...h.deps,
-    store,
+    // A second process: everything over its own connection to the same database.
+    ...wireStore(store, h.clock),
     keyring,
-    metrics: createMetrics(async () => []),
   });
   await app.ready();
   return {

@@ -6,7 +6,7 @@ import {
   RndUnavailable,
   SimulatedRndChecker,
 } from '../../src/domain/rnd/checker.js';
-import { RndRefresher } from '../../src/domain/rnd/refresh.js';
+import { RndRefresher } from '../../src/workers/rnd-checks.js';
 import { json, useHarness } from '../helpers/harness.js';
 import {
   freshContact,

@@ -6,7 +6,7 @@ import { newSecret } from '../webhooks/signing.js';
 import { checkTarget, urlProblem } from '../webhooks/targets.js';
 import type { AdminContext } from './orgs-keys.js';
 import { getOrg } from './orgs-keys.js';
-import type { WebhookEndpoint as Endpoint, WebhookEndpointRepository } from './ports.js';
+import type { WebhookEndpoint as Endpoint, WebhookAdminRepos } from './ports.js';
 
 export interface WebhookInput {
   url?: string;
@@ -50,12 +50,12 @@ const normalEvents = (events: string[]) =>
 
 export class WebhookAdmin {
   constructor(
-    private readonly ctx: AdminContext<WebhookEndpointRepository>,
+    private readonly ctx: AdminContext<WebhookAdminRepos>,
     private readonly settings: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
   ) {}
 
   private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
-    return this.ctx.repos.writeAudit(ex, {
+    return this.ctx.repos.audit.writeAudit(ex, {
       orgId,
       actor: 'admin',
       action,
@@ -69,14 +69,14 @@ export class WebhookAdmin {
 
   async find(orgId: string, id: string): Promise<Endpoint> {
     await getOrg(this.ctx.repos, orgId);
-    const e = await this.ctx.repos.getEndpoint(this.ctx.repos.db, orgId, id);
+    const e = await this.ctx.repos.webhookEndpoints.getEndpoint(this.ctx.repos.db, orgId, id);
     if (!e) throw errors.webhookNotFound();
     return e;
   }
 
   async list(orgId: string) {
     await getOrg(this.ctx.repos, orgId);
-    const rows = await this.ctx.repos.listEndpoints(this.ctx.repos.db, orgId);
+    const rows = await this.ctx.repos.webhookEndpoints.listEndpoints(this.ctx.repos.db, orgId);
     return { webhooks: rows.map((e) => webhookView(e, this.ctx.now().getTime())) };
   }
 
@@ -89,7 +89,7 @@ export class WebhookAdmin {
     const now = this.ctx.now();
     const secret = newSecret();
     return this.ctx.repos.transaction(async (tx) => {
-      const e = await this.ctx.repos.insertEndpoint(tx, {
+      const e = await this.ctx.repos.webhookEndpoints.insertEndpoint(tx, {
         id: newId('whk', now.getTime()),
         orgId,
         url: input.url,
@@ -109,7 +109,7 @@ export class WebhookAdmin {
     if (input.url !== undefined) await checkUrl(input.url, this.settings);
     const now = this.ctx.now();
     return this.ctx.repos.transaction(async (tx) => {
-      const e = await this.ctx.repos.updateEndpoint(tx, orgId, id, {
+      const e = await this.ctx.repos.webhookEndpoints.updateEndpoint(tx, orgId, id, {
         ...(input.url !== undefined ? { url: input.url } : {}),
         ...(input.events !== undefined ? { events: normalEvents(input.events) } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
@@ -135,7 +135,7 @@ export class WebhookAdmin {
     const secret = newSecret();
     const until = new Date(now.getTime() + graceSeconds * 1000);
     return this.ctx.repos.transaction(async (tx) => {
-      const e = await this.ctx.repos.updateEndpoint(tx, orgId, id, {
+      const e = await this.ctx.repos.webhookEndpoints.updateEndpoint(tx, orgId, id, {
         secret,
         previousSecret: graceSeconds > 0 ? old.secret : null,
         previousSecretUntil: graceSeconds > 0 ? until : null,
@@ -150,9 +150,36 @@ export class WebhookAdmin {
   async remove(orgId: string, id: string) {
     await this.find(orgId, id);
     return this.ctx.repos.transaction(async (tx) => {
-      if (!(await this.ctx.repos.deleteEndpoint(tx, orgId, id))) throw errors.webhookNotFound();
+      if (!(await this.ctx.repos.webhookEndpoints.deleteEndpoint(tx, orgId, id)))
+        throw errors.webhookNotFound();
       await this.audit(tx, orgId, id, 'webhook.deleted');
       return { webhook_id: id, deleted: true };
+    });
+  }
+
+  /**
+   * Sends an event again, or every failed delivery created since a time, from now on; returns
+   * how many were queued. An event id of another organization, or none: nothing written, 404.
+   */
+  async replay(
+    orgId: string,
+    id: string,
+    what: { eventId: string } | { since: Date },
+    detail: Record<string, unknown>,
+  ): Promise<number> {
+    await this.find(orgId, id);
+    const now = this.ctx.now();
+    return this.ctx.repos.transaction(async (tx) => {
+      const n = await this.ctx.repos.webhookEndpoints.replayDeliveries(
+        tx,
+        orgId,
+        id,
+        what,
+        now.getTime(),
+      );
+      if ('eventId' in what && n === 0) throw errors.eventNotFound();
+      await this.audit(tx, orgId, id, 'webhook.replayed', { ...detail, queued: n });
+      return n;
     });
   }
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Clock, Metrics } from '../../deps.js';
-import type { Carrier, SendResult } from './carriers/types.js';
-import type { ClaimedJob, DispatchRepository, Outcome } from './ports.js';
+import type { Clock, Metrics } from '../deps.js';
+import type { Carrier, SendResult } from '../domain/dispatch/carriers/types.js';
+import type { ClaimedJob, DispatchRepository, Outcome } from '../domain/dispatch/ports.js';
+import type { Executor } from '../domain/ports.js';
+import { LeasedWorker } from './leased-worker.js';
 
 export interface WorkerOptions {
   /** Visibility timeout of a claimed job; longer than any carrier request may take. */
@@ -85,8 +87,17 @@ export interface TickReport {
   lostLease: number;
 }
 
+const emptyReport = (): TickReport => ({
+  claimed: 0,
+  delivered: 0,
+  retried: 0,
+  failed: 0,
+  unknown: 0,
+  lostLease: 0,
+});
+
 export interface WorkerDeps {
-  repos: DispatchRepository;
+  repos: { readonly db: Executor; dispatch: DispatchRepository };
   carrier: Carrier;
   clock: Clock;
   logger: Logger;
@@ -100,9 +111,7 @@ export interface WorkerDeps {
  */
 export class DispatchWorker {
   readonly options: WorkerOptions;
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly loop: LeasedWorker<ClaimedJob>;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -113,26 +122,35 @@ export class DispatchWorker {
       workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
       ...options,
     };
+    // The loop's rounds report to nobody: the log and the metrics say what happened.
+    const unread = emptyReport();
+    this.loop = new LeasedWorker(
+      { claim: (n) => this.claim(n), run: (job) => this.run(job, unread) },
+      {
+        concurrency: this.options.batchSize,
+        pollMs: this.options.pollMs,
+        mode: 'batch',
+        onError: (err) => deps.logger.error({ err }, 'dispatch round failed'),
+      },
+    );
   }
 
-  async tick(): Promise<TickReport> {
+  private claim(limit: number): Promise<ClaimedJob[]> {
     const { repos, carrier, clock } = this.deps;
     const o = this.options;
-    const jobs = await repos.claimJobs({
+    return repos.dispatch.claimJobs(repos.db, {
       nowMs: clock.now(),
       leaseMs: o.leaseMs,
-      limit: o.batchSize,
+      limit,
       worker: o.workerId,
       carrier: carrier.name,
     });
-    const report: TickReport = {
-      claimed: jobs.length,
-      delivered: 0,
-      retried: 0,
-      failed: 0,
-      unknown: 0,
-      lostLease: 0,
-    };
+  }
+
+  /** One round: claims a batch, hands every job to the carrier and records the outcomes. */
+  async tick(): Promise<TickReport> {
+    const jobs = await this.claim(this.options.batchSize);
+    const report = { ...emptyReport(), claimed: jobs.length };
     await Promise.all(jobs.map((job) => this.run(job, report)));
     return report;
   }
@@ -160,7 +178,8 @@ export class DispatchWorker {
       }
       outcome = outcomeOf(result, job.attempt, carrier.idempotent, clock.now(), this.options);
     }
-    const kept = await repos.recordOutcome(
+    const kept = await repos.dispatch.recordOutcome(
+      repos.db,
       job,
       this.options.workerId,
       carrier.name,
@@ -184,39 +203,11 @@ export class DispatchWorker {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.runLoop();
+    this.loop.start();
   }
 
   /** Finishes the round in progress; jobs it claimed but could not finish are leased out again. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
-  }
-
-  private async runLoop(): Promise<void> {
-    const { logger } = this.deps;
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = (await this.tick()).claimed;
-      } catch (err) {
-        logger.error({ err }, 'dispatch round failed');
-      }
-      if (!this.running) break;
-      if (claimed < this.options.batchSize) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.options.pollMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        this.wake = null;
-      }
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -1,10 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Clock, Metrics } from '../../deps.js';
-import type { AttemptRecord, ClaimedDelivery, DeliveryRepository } from './ports.js';
-import type { SendResult, WebhookSender } from './sender.js';
-import { signedHeaders } from './signing.js';
+import type { SendResult, WebhookSender } from '../adapters/webhook-sender.js';
+import type { Clock, Metrics } from '../deps.js';
+import type { Executor } from '../domain/ports.js';
+import type {
+  AttemptRecord,
+  ClaimedDelivery,
+  DeliveryRepository,
+} from '../domain/webhooks/ports.js';
+import { signedHeaders } from '../domain/webhooks/signing.js';
+import { LeasedWorker } from './leased-worker.js';
 
 export interface DeliveryOptions {
   maxAttempts: number;
@@ -80,7 +86,7 @@ export function attemptOf(
 }
 
 export interface DeliveryDeps {
-  repos: DeliveryRepository;
+  repos: { readonly db: Executor; deliveries: DeliveryRepository };
   sender: WebhookSender;
   clock: Clock;
   logger: Logger;
@@ -94,10 +100,7 @@ export interface DeliveryDeps {
  */
 export class WebhookWorker {
   readonly options: DeliveryOptions;
-  private readonly inFlight = new Set<Promise<void>>();
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
+  private readonly loop: LeasedWorker<ClaimedDelivery>;
 
   constructor(
     private readonly deps: DeliveryDeps,
@@ -108,31 +111,31 @@ export class WebhookWorker {
       workerId: `${hostname()}:${process.pid}:wh:${randomBytes(3).toString('hex')}`,
       ...options,
     };
+    // Up to `concurrency` in flight; a slot that frees claims again at once.
+    this.loop = new LeasedWorker(
+      { claim: (n) => this.claim(n), run: (d) => this.deliver(d) },
+      {
+        concurrency: this.options.concurrency,
+        pollMs: this.options.pollMs,
+        mode: 'stream',
+        onError: (err) => deps.logger.error({ err }, 'webhook claim failed'),
+      },
+    );
   }
 
   /** Claims what is due now and delivers it; resolves with how many were claimed. */
-  async tick(): Promise<number> {
-    const started = await this.claimAndStart();
-    await Promise.all(started);
-    return started.length;
+  tick(): Promise<number> {
+    return this.loop.tick();
   }
 
-  private async claimAndStart(): Promise<Promise<void>[]> {
+  private claim(limit: number): Promise<ClaimedDelivery[]> {
     const o = this.options;
-    const claimed = await this.deps.repos.claimDeliveries({
+    return this.deps.repos.deliveries.claimDeliveries(this.deps.repos.db, {
       nowMs: this.deps.clock.now(),
       leaseMs: o.leaseMs,
-      limit: o.concurrency - this.inFlight.size,
+      limit,
       perEndpoint: o.perEndpoint,
       worker: o.workerId,
-    });
-    return claimed.map((d) => {
-      const p = this.deliver(d).finally(() => {
-        this.inFlight.delete(p);
-        this.wake?.();
-      });
-      this.inFlight.add(p);
-      return p;
     });
   }
 
@@ -148,7 +151,8 @@ export class WebhookWorker {
     }
     const a = attemptOf(result, d.attempt, clock.now(), this.options);
     try {
-      const { kept, disabled } = await repos.recordAttempt(
+      const { kept, disabled } = await repos.deliveries.recordAttempt(
+        repos.db,
         d,
         this.options.workerId,
         { ...a, startedAt },
@@ -171,40 +175,11 @@ export class WebhookWorker {
   }
 
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.runLoop();
+    this.loop.start();
   }
 
   /** Stops claiming and waits for the deliveries in flight (each bounded by the request timeout). */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake?.();
-    await this.loop;
-    this.loop = null;
-    await Promise.all(this.inFlight);
-  }
-
-  private async runLoop(): Promise<void> {
-    while (this.running) {
-      let claimed = 0;
-      try {
-        claimed = (await this.claimAndStart()).length;
-      } catch (err) {
-        this.deps.logger.error({ err }, 'webhook claim failed');
-      }
-      if (!this.running) break;
-      // Claim again at once while work keeps coming and slots are free; else wait for a
-      // delivery to finish or the poll interval.
-      if (claimed > 0 && this.inFlight.size < this.options.concurrency) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.options.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }

@@ -1,4 +1,6 @@
-import type { Store } from '../store/db.js';
+import type { BatchResult, RetentionRepository } from '../../domain/retention/ports.js';
+import type { Executor } from '../db.js';
+import { positional, rowsOf } from '../rows.js';
 
 /**
  * The retention rules: each deletes at most `batch` rows in one short
@@ -10,21 +12,15 @@ import type { Store } from '../store/db.js';
 
 export const DAY_MS = 86_400_000;
 
-export interface BatchResult {
-  deleted: number;
-  /** Nothing left to delete now. */
-  done: boolean;
-  /** Where the next batch of a cursor rule starts ('' for the others). */
-  cursor: string;
-}
+export type { BatchResult };
 
 /** The smallest id created at `ms` (src/domain/ids.ts: prefix, 12 hex digits of milliseconds). */
 export function idFloor(prefix: string, ms: number): string {
   return `${prefix}_${Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0')}`;
 }
 
-async function countDeleted(store: Store, sql: string, params: unknown[]) {
-  const [row] = await store.query<{ n: number; last: string | null }>(sql, params);
+async function countDeleted(ex: Executor, sql: string, params: unknown[]) {
+  const [row] = await rowsOf<{ n: number; last: string | null }>(ex, positional(sql, params));
   return { n: Number(row?.n ?? 0), last: row?.last ?? null };
 }
 
@@ -35,12 +31,12 @@ async function countDeleted(store: Store, sql: string, params: unknown[]) {
  * cutoff and never needs an index of its own on this, the busiest table.
  */
 export async function pruneSessions(
-  store: Store,
+  ex: Executor,
   o: { nowMs: number; days: number; batch: number; after: string },
 ): Promise<BatchResult> {
   const cutoff = new Date(o.nowMs - o.days * DAY_MS);
   const { n, last } = await countDeleted(
-    store,
+    ex,
     `with victims as (
        select s.id from dni_sessions s
         where s.id > $1 and s.id < $2 and s.expires_at < $3
@@ -57,11 +53,11 @@ export async function pruneSessions(
 
 /** Idempotency records past their 24 hours (contract: a key is kept 24 h). */
 export async function pruneIdempotency(
-  store: Store,
+  ex: Executor,
   o: { nowMs: number; batch: number },
 ): Promise<BatchResult> {
   const { n } = await countDeleted(
-    store,
+    ex,
     `with victims as (
        select org_id, campaign_id, key from outbound_idempotency
         where expires_at <= $1 order by expires_at limit $2
@@ -78,11 +74,11 @@ export async function pruneIdempotency(
 
 /** Dispatch jobs finished (done or dead) more than `days` ago; the touch keeps the outcome. */
 export async function pruneDispatchJobs(
-  store: Store,
+  ex: Executor,
   o: { nowMs: number; days: number; batch: number },
 ): Promise<BatchResult> {
   const { n } = await countDeleted(
-    store,
+    ex,
     `with victims as (
        select id from dispatch_jobs
         where state <> 'pending' and updated_at < $1 order by updated_at limit $2
@@ -97,12 +93,12 @@ export async function pruneDispatchJobs(
 
 /** The simulated carrier's ledger, on the dispatch jobs' schedule (ids are time-ordered). */
 export async function pruneSimulatedMessages(
-  store: Store,
+  ex: Executor,
   o: { nowMs: number; days: number; batch: number },
 ): Promise<BatchResult> {
   const cutoff = o.nowMs - o.days * DAY_MS;
   const { n } = await countDeleted(
-    store,
+    ex,
     `with victims as (
        select id from simulated_carrier_messages
         where id < $1 and last_request_at < $2 order by id limit $3
@@ -128,12 +124,14 @@ export async function pruneSimulatedMessages(
  * the CTE let the planner hash-join the whole table.
  */
 export async function pruneWebhookDeliveries(
-  store: Store,
+  ex: Executor,
   o: { nowMs: number; days: number; batch: number },
 ): Promise<BatchResult & { attempts: number; events: number }> {
   const cutoff = new Date(o.nowMs - o.days * DAY_MS);
-  const [row] = await store.query<{ n: number; attempts: number; events: number }>(
-    `with gone as (
+  const [row] = await rowsOf<{ n: number; attempts: number; events: number }>(
+    ex,
+    positional(
+      `with gone as (
        delete from webhook_deliveries d
         where d.id = any(array(
             select id from webhook_deliveries
@@ -153,7 +151,8 @@ export async function pruneWebhookDeliveries(
      )
      select (select count(*)::int from gone) as n, (select count(*)::int from attempts) as attempts,
        (select count(*)::int from events) as events`,
-    [cutoff, o.batch],
+      [cutoff, o.batch],
+    ),
   );
   const n = Number(row?.n ?? 0);
   return {
@@ -173,12 +172,12 @@ export async function pruneWebhookDeliveries(
  * pending delivery.
  */
 export async function pruneWebhookEvents(
-  store: Store,
+  ex: Executor,
   o: { nowMs: number; days: number; batch: number; after: string },
 ): Promise<BatchResult> {
   const cutoff = new Date(o.nowMs - o.days * DAY_MS);
   const { n, last } = await countDeleted(
-    store,
+    ex,
     `with gone as (
        delete from webhook_events x
         where x.id = any(array(
@@ -192,4 +191,73 @@ export async function pruneWebhookEvents(
     [o.after, idFloor('msg', cutoff.getTime()), cutoff, o.batch],
   );
   return { deleted: n, done: n < o.batch, cursor: last ?? o.after };
+}
+
+/**
+ * A lease row rather than pg_try_advisory_lock: it works on both stores through the same query
+ * interface, needs no connection pinned out of the pool, and follows the injected clock in tests.
+ */
+async function takeLease(ex: Executor, name: string, holder: string, until: Date, now: Date) {
+  const rows = await rowsOf<{ holder: string }>(
+    ex,
+    positional(
+      `insert into retention_leases (name, holder, until) values ($1, $2, $3)
+       on conflict (name) do update set holder = excluded.holder, until = excluded.until
+        where retention_leases.until < $4 or retention_leases.holder = excluded.holder
+       returning holder`,
+      [name, holder, until, now],
+    ),
+  );
+  return rows.length > 0;
+}
+
+async function releaseLease(ex: Executor, name: string, holder: string) {
+  await ex.execute(
+    positional('update retention_leases set until = $3 where name = $1 and holder = $2', [
+      name,
+      holder,
+      new Date(0),
+    ]),
+  );
+}
+
+async function readCursor(ex: Executor, rule: string) {
+  const [row] = await rowsOf<{ after: string; reset_at: Date | string }>(
+    ex,
+    positional('select after, reset_at from retention_cursors where rule = $1', [rule]),
+  );
+  return row ? { after: row.after, resetAt: new Date(row.reset_at) } : null;
+}
+
+async function resetCursor(ex: Executor, rule: string, at: Date) {
+  await ex.execute(
+    positional(
+      `insert into retention_cursors (rule, after, reset_at) values ($1, '', $2)
+       on conflict (rule) do update set after = '', reset_at = excluded.reset_at`,
+      [rule, at],
+    ),
+  );
+}
+
+async function saveCursor(ex: Executor, rule: string, after: string) {
+  await ex.execute(
+    positional('update retention_cursors set after = $2 where rule = $1', [rule, after]),
+  );
+}
+
+/** `repos.retention`. */
+export function createRetentionRepository(): RetentionRepository {
+  return {
+    takeLease,
+    releaseLease,
+    readCursor,
+    resetCursor,
+    saveCursor,
+    pruneIdempotency,
+    pruneDispatchJobs,
+    pruneSimulatedMessages,
+    pruneSessions,
+    pruneWebhookDeliveries,
+    pruneWebhookEvents,
+  };
 }

@@ -3,18 +3,10 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { RetentionConfig } from '../config.js';
 import type { Clock } from '../deps.js';
-import type { Store } from '../store/db.js';
-import {
-  type BatchResult,
-  DAY_MS,
-  pruneDispatchJobs,
-  pruneIdempotency,
-  pruneSessions,
-  pruneSimulatedMessages,
-  pruneWebhookDeliveries,
-  pruneWebhookEvents,
-} from './rules.js';
+import type { BatchResult, RetentionRepos } from '../domain/retention/ports.js';
+import { LeasedWorker } from './leased-worker.js';
 
+const DAY_MS = 86_400_000;
 const LEASE = 'retention';
 /**
  * A full rescan now and then picks up rows the cursor passed while they were still kept
@@ -23,7 +15,7 @@ const LEASE = 'retention';
 const CURSOR_RESET_MS = 7 * DAY_MS;
 
 export interface RetentionDeps {
-  store: Store;
+  repos: RetentionRepos;
   clock: Clock;
   logger: Logger;
 }
@@ -48,33 +40,21 @@ export interface RetentionJob {
 export function createRetention(config: RetentionConfig, deps: RetentionDeps): RetentionJob {
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = Math.max(3 * config.intervalMs, 30_000);
-  const { store, clock } = deps;
+  const { clock } = deps;
+  const repo = deps.repos.retention;
+  const db = deps.repos.db;
   const logger = deps.logger.child({ component: 'retention' });
 
   const lead = async (): Promise<boolean> => {
     const now = clock.now();
-    const rows = await store.query<{ holder: string }>(
-      `insert into retention_leases (name, holder, until) values ($1, $2, $3)
-       on conflict (name) do update set holder = excluded.holder, until = excluded.until
-        where retention_leases.until < $4 or retention_leases.holder = excluded.holder
-       returning holder`,
-      [LEASE, holder, new Date(now + leaseMs), new Date(now)],
-    );
-    return rows.length > 0;
+    return repo.takeLease(db, LEASE, holder, new Date(now + leaseMs), new Date(now));
   };
 
   const cursorOf = async (rule: string): Promise<string> => {
     const now = clock.now();
-    const [row] = await store.query<{ after: string; reset_at: Date }>(
-      'select after, reset_at from retention_cursors where rule = $1',
-      [rule],
-    );
-    if (row && now - new Date(row.reset_at).getTime() < CURSOR_RESET_MS) return row.after;
-    await store.query(
-      `insert into retention_cursors (rule, after, reset_at) values ($1, '', $2)
-       on conflict (rule) do update set after = '', reset_at = excluded.reset_at`,
-      [rule, new Date(now)],
-    );
+    const row = await repo.readCursor(db, rule);
+    if (row && now - row.resetAt.getTime() < CURSOR_RESET_MS) return row.after;
+    await repo.resetCursor(db, rule, new Date(now));
     return '';
   };
 
@@ -93,29 +73,26 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     return { deleted, cursor };
   };
 
-  const runOnce = async (): Promise<RoundReport | null> => {
-    if (!(await lead())) return null;
+  /** One round's work, by the lease holder. */
+  const round = async (): Promise<RoundReport> => {
     const nowMs = clock.now();
     const batch = config.batchSize;
     const report: RoundReport = {};
     report.outbound_idempotency = (
-      await drain(() => pruneIdempotency(store, { nowMs, batch }))
+      await drain(() => repo.pruneIdempotency(db, { nowMs, batch }))
     ).deleted;
     const days = config.dispatchJobDays;
     report.dispatch_jobs = (
-      await drain(() => pruneDispatchJobs(store, { nowMs, days, batch }))
+      await drain(() => repo.pruneDispatchJobs(db, { nowMs, days, batch }))
     ).deleted;
     report.simulated_carrier_messages = (
-      await drain(() => pruneSimulatedMessages(store, { nowMs, days, batch }))
+      await drain(() => repo.pruneSimulatedMessages(db, { nowMs, days, batch }))
     ).deleted;
     const sessions = await drain(
-      (after) => pruneSessions(store, { nowMs, days: config.sessionDays, batch, after }),
+      (after) => repo.pruneSessions(db, { nowMs, days: config.sessionDays, batch, after }),
       await cursorOf('dni_sessions'),
     );
-    await store.query('update retention_cursors set after = $2 where rule = $1', [
-      'dni_sessions',
-      sessions.cursor,
-    ]);
+    await repo.saveCursor(db, 'dni_sessions', sessions.cursor);
     report.dni_sessions = sessions.deleted;
     // Deliveries go with their attempts, and an event with its last delivery; then the events
     // whose deliveries went with their endpoint.
@@ -124,7 +101,7 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     let eventsWithLast = 0;
     report.webhook_deliveries = (
       await drain(async () => {
-        const r = await pruneWebhookDeliveries(store, { nowMs, days: webhookDays, batch });
+        const r = await repo.pruneWebhookDeliveries(db, { nowMs, days: webhookDays, batch });
         attempts += r.attempts;
         eventsWithLast += r.events;
         return r;
@@ -132,53 +109,42 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     ).deleted;
     report.webhook_attempts = attempts;
     const events = await drain(
-      (after) => pruneWebhookEvents(store, { nowMs, days: webhookDays, batch, after }),
+      (after) => repo.pruneWebhookEvents(db, { nowMs, days: webhookDays, batch, after }),
       await cursorOf('webhook_events'),
     );
-    await store.query('update retention_cursors set after = $2 where rule = $1', [
-      'webhook_events',
-      events.cursor,
-    ]);
+    await repo.saveCursor(db, 'webhook_events', events.cursor);
     report.webhook_events = eventsWithLast + events.deleted;
     if (Object.values(report).some((n) => n > 0))
       logger.info({ deleted: report }, 'retention round');
     return report;
   };
 
-  let timer: NodeJS.Timeout | null = null;
-  let round: Promise<unknown> | null = null;
-  let stopped = false;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      round = runOnce()
-        .catch((err: unknown) =>
-          logger.warn({ err }, 'retention round failed; retrying next round'),
-        )
-        .finally(() => {
-          round = null;
-          schedule();
-        });
-    }, config.intervalMs);
-    timer.unref();
-  };
-  if (config.enabled) schedule();
+  // Claiming is leading: a round to run while this process holds the lease, none otherwise.
+  const loop = new LeasedWorker<'round'>(
+    {
+      claim: async () => ((await lead()) ? ['round'] : []),
+      run: async () => {
+        await round();
+      },
+    },
+    {
+      concurrency: 1,
+      pollMs: config.intervalMs,
+      mode: 'round',
+      firstRoundAfterMs: config.intervalMs,
+      unref: true,
+      onError: (err) => logger.warn({ err }, 'retention round failed; retrying next round'),
+    },
+  );
+  if (config.enabled) loop.start();
 
   return {
     holder,
-    runOnce,
+    runOnce: async () => ((await lead()) ? round() : null),
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await round;
+      await loop.stop();
       // Hand the lease over at once instead of after it expires.
-      await store
-        .query('update retention_leases set until = $3 where name = $1 and holder = $2', [
-          LEASE,
-          holder,
-          new Date(0),
-        ])
-        .catch(() => {});
+      await repo.releaseLease(db, LEASE, holder).catch(() => {});
     },
   };
 }

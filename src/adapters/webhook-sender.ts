@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, literalProblem } from './targets.js';
+import { guardedLookup, literalProblem } from '../domain/webhooks/targets.js';
 
 export interface SendOptions {
   timeoutMs: number;

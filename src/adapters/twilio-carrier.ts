@@ -1,5 +1,10 @@
-import { xmlEscape } from '../payload.js';
-import type { Carrier, DispatchPayload, SendOptions, SendResult } from './types.js';
+import type {
+  Carrier,
+  DispatchPayload,
+  SendOptions,
+  SendResult,
+} from '../domain/dispatch/carriers/types.js';
+import { xmlEscape } from '../domain/dispatch/payload.js';
 
 export interface TwilioOptions {
   accountSid: string;
