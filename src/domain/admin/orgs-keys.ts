@@ -182,6 +182,10 @@ async function insertKey(repos: OrgRepos, tx: Executor, orgId: string, input: Ke
 
 export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput) {
   const now = ctx.now();
+  // A key that is born expired is a mistake (a wrong year, a past date): say so, issue nothing.
+  if (input.expires_at && new Date(input.expires_at).getTime() <= now.getTime()) {
+    throw errors.field(['body', 'expires_at'], 'must be in the future', input.expires_at);
+  }
   const { row, apiKey } = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
     const issued = await insertKey(ctx.repos, tx, orgId, input, now);
