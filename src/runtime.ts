@@ -2,19 +2,17 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { createCarrier } from './adapters/carriers.js';
+import { FccRndChecker } from './adapters/fcc-rnd-checker.js';
+import { RedisRateLimiter } from './adapters/redis-limiter.js';
 import { WebhookSender } from './adapters/webhook-sender.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
-import {
-  MemoryRateLimiter,
-  type RateLimiter,
-  RedisRateLimiter,
-} from './domain/rate-limit/limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
-import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
+import { SimulatedRndChecker } from './domain/rnd/checker.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';

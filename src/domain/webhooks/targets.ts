@@ -1,5 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -22,7 +21,7 @@ export class ForbiddenTarget extends Error {
   readonly code = 'EFORBIDDENTARGET';
 }
 
-function refuse(host: string, address: string, range: string): ForbiddenTarget {
+export function refuse(host: string, address: string, range: string): ForbiddenTarget {
   return new ForbiddenTarget(`${host} resolves to ${address}, a ${range} address`);
 }
 
@@ -42,26 +41,7 @@ export function urlProblem(raw: string, allowPrivate: boolean): string | null {
   return null;
 }
 
-const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
-
-/** Resolves the URL's host and refuses it when any address is not public. */
-export async function checkTarget(raw: string, allowPrivate: boolean): Promise<string | null> {
-  if (allowPrivate) return null;
-  const host = hostOf(new URL(raw));
-  if (isIP(host)) {
-    const range = forbiddenRange(host);
-    return range ? refuse(host, host, range).message : null;
-  }
-  const addresses = await new Promise<LookupAddress[] | Error>((resolve) =>
-    dnsLookup(host, { all: true }, (err, a) => resolve(err ?? a)),
-  );
-  if (addresses instanceof Error) return `${host} does not resolve (${addresses.message})`;
-  for (const a of addresses) {
-    const range = forbiddenRange(a.address);
-    if (range) return refuse(host, a.address, range).message;
-  }
-  return null;
-}
+export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 
 /** For IP literals, which never reach a lookup function: checked before connecting. */
 export function literalProblem(raw: string, allowPrivate: boolean): ForbiddenTarget | null {
@@ -70,28 +50,4 @@ export function literalProblem(raw: string, allowPrivate: boolean): ForbiddenTar
   if (!isIP(host)) return null;
   const range = forbiddenRange(host);
   return range ? refuse(host, host, range) : null;
-}
-
-/**
- * A `lookup` for the HTTP agent: resolves, checks every address, and hands the socket only
- * checked addresses, so a DNS answer that changed since creation (rebinding) is refused.
- */
-export function guardedLookup(allowPrivate: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-      if (err) return callback(err, '', 0);
-      const list = addresses as LookupAddress[];
-      if (!allowPrivate) {
-        for (const a of list) {
-          const range = forbiddenRange(a.address);
-          if (range) return callback(refuse(hostname, a.address, range), '', 0);
-        }
-      }
-      if (options.all)
-        return (callback as never as (e: null, a: LookupAddress[]) => void)(null, list);
-      const first = list[0];
-      if (!first) return callback(new Error(`${hostname} has no address`), '', 0);
-      callback(null, first.address, first.family);
-    });
-  };
 }
