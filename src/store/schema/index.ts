@@ -206,6 +206,8 @@ export const calls = pgTable(
     index('calls_caller_idx').on(t.campaignId, t.fromNumber, t.startedAt),
     uniqueIndex('calls_carrier_call_sid_key').on(t.carrierCallSid),
     index('calls_org_id_idx').on(t.orgId, t.id),
+    // Retention keeps a session a call points at (migration 0009).
+    index('calls_dni_session_idx').on(t.dniSessionId).where(sql`dni_session_id IS NOT NULL`),
     ownCampaign('calls_campaign_fk', t),
   ],
 );
