@@ -9,7 +9,7 @@ export interface OpenedSessionFacts {
 }
 
 /**
- * pool.exhausted, written from Node just after dni_open_session committed a shared or overflow
+ * pool.exhausted, written from Node just after dni_open_sessions committed a shared or overflow
  * session, not in that transaction: the allocation is one SQL function call (its lock order is
  * tuned for the hot path and owned elsewhere), so the event is its own statement right after.
  * A crash between the two loses at most this one alert; the next exhausted request writes it.

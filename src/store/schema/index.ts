@@ -119,7 +119,7 @@ export const trackingNumbers = pgTable(
       .references(() => campaigns.id),
     /** 'pool' numbers are handed out one visitor at a time; 'overflow' is shared by design. */
     role: text('role').notNull().default('pool'),
-    /** The session that took the number last (dni_open_session); the admin number list shows it. */
+    /** The session that took the number last (dni_open_sessions); the admin number list shows it. */
     heldBy: text('held_by'),
     /** Expiry of the latest live holder; the number is free once this has passed. */
     heldUntil: ts('held_until'),
