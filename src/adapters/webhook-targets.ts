@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { forbiddenRange, hostOf, refuse } from '../domain/webhooks/targets.js';
+import { hostOf, refusal } from '../domain/webhooks/targets.js';
 
 /**
  * The DNS side of the webhook target rules (src/domain/webhooks/targets.ts has the rules):
@@ -11,17 +11,14 @@ import { forbiddenRange, hostOf, refuse } from '../domain/webhooks/targets.js';
 export async function checkTarget(raw: string, allowPrivate: boolean): Promise<string | null> {
   if (allowPrivate) return null;
   const host = hostOf(new URL(raw));
-  if (isIP(host)) {
-    const range = forbiddenRange(host);
-    return range ? refuse(host, host, range).message : null;
-  }
+  if (isIP(host)) return refusal(host, host)?.message ?? null;
   const addresses = await new Promise<LookupAddress[] | Error>((resolve) =>
     dnsLookup(host, { all: true }, (err, a) => resolve(err ?? a)),
   );
   if (addresses instanceof Error) return `${host} does not resolve (${addresses.message})`;
   for (const a of addresses) {
-    const range = forbiddenRange(a.address);
-    if (range) return refuse(host, a.address, range).message;
+    const refused = refusal(host, a.address);
+    if (refused) return refused.message;
   }
   return null;
 }
@@ -37,8 +34,8 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       const list = addresses as LookupAddress[];
       if (!allowPrivate) {
         for (const a of list) {
-          const range = forbiddenRange(a.address);
-          if (range) return callback(refuse(hostname, a.address, range), '', 0);
+          const refused = refusal(hostname, a.address);
+          if (refused) return callback(refused, '', 0);
         }
       }
       if (options.all)

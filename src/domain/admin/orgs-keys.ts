@@ -23,6 +23,7 @@ export const orgView = (o: OrgRow) => ({
   tracking_enabled: o.trackingEnabled,
   dni_rate_limit_per_minute: o.dniRateLimitPerMinute,
   opt_out_phrases: o.optOutPhrases,
+  opt_out_clarification: o.optOutClarification,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
@@ -85,6 +86,8 @@ export interface OrgInput {
   dni_rate_limit_per_minute?: number | null;
   /** Replies that revoke consent besides STOP and the other standard words (replaces the list). */
   opt_out_phrases?: string[];
+  /** Ask once before an ambiguous reply revokes (docs/outbound.md#opt-outs). */
+  opt_out_clarification?: boolean;
 }
 
 function checkPhrases(input: OrgInput): void {
@@ -110,6 +113,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
       trackingEnabled: input.tracking_enabled ?? false,
       dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
       optOutPhrases: input.opt_out_phrases ?? [],
+      optOutClarification: input.opt_out_clarification ?? false,
       createdAt: now,
       updatedAt: now,
     });
@@ -142,6 +146,9 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
         ? { dniRateLimitPerMinute: input.dni_rate_limit_per_minute }
         : {}),
       ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
+      ...(input.opt_out_clarification !== undefined
+        ? { optOutClarification: input.opt_out_clarification }
+        : {}),
       updatedAt: ctx.now(),
     });
     await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });

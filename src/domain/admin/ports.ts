@@ -96,6 +96,7 @@ export interface Org {
   trackingEnabled: boolean;
   dniRateLimitPerMinute: number | null;
   optOutPhrases: string[];
+  optOutClarification: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

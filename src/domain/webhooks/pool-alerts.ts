@@ -1,15 +1,16 @@
 import type { Logger } from 'pino';
+import type { SessionOutcome } from '../vocabulary.js';
 import type { PoolAlertRepos } from './ports.js';
 
 /** What the alert reads of an opened DNI session. */
 export interface OpenedSessionFacts {
   campaignId: string;
   trackingNumber: string;
-  outcome: 'sticky' | 'allocated' | 'shared' | 'overflow';
+  outcome: SessionOutcome;
 }
 
 /**
- * pool.exhausted, written from Node just after dni_open_sessions committed a shared or overflow
+ * pool.exhausted, written from Node just after dni_open_session committed a shared or overflow
  * session, not in that transaction: the allocation is one SQL function call (its lock order is
  * tuned for the hot path and owned elsewhere), so the event is its own statement right after.
  * A crash between the two loses at most this one alert; the next exhausted request writes it.

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { classify, describe } from './address-class.js';
 
 /**
  * Where a webhook may be sent. Only public unicast addresses: loopback, private, link-local
@@ -8,21 +8,17 @@ import ipaddr from 'ipaddr.js';
  * between the two, so the delivery connects to the address it checked).
  */
 export function forbiddenRange(ip: string): string | null {
-  if (!ipaddr.isValid(ip)) return 'invalid';
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
-    addr = (addr as ipaddr.IPv6).toIPv4Address();
-  }
-  const range = addr.range();
-  return range === 'unicast' ? null : range;
+  return classify(ip)?.range ?? null;
 }
 
 export class ForbiddenTarget extends Error {
   readonly code = 'EFORBIDDENTARGET';
 }
 
-export function refuse(host: string, address: string, range: string): ForbiddenTarget {
-  return new ForbiddenTarget(`${host} resolves to ${address}, a ${range} address`);
+/** Null when the address is public; IPv6 forms embedding IPv4 are judged by what they embed. */
+export function refusal(host: string, address: string): ForbiddenTarget | null {
+  const why = classify(address);
+  return why ? new ForbiddenTarget(`${host} resolves to ${address}, ${describe(why)}`) : null;
 }
 
 /** The problem with a URL as a webhook target, or null; `allowPrivate` is WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -47,7 +43,5 @@ export const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 export function literalProblem(raw: string, allowPrivate: boolean): ForbiddenTarget | null {
   if (allowPrivate) return null;
   const host = hostOf(new URL(raw));
-  if (!isIP(host)) return null;
-  const range = forbiddenRange(host);
-  return range ? refuse(host, host, range) : null;
+  return isIP(host) ? refusal(host, host) : null;
 }

@@ -27,6 +27,7 @@ import { adminRoute } from './openapi.js';
 import { ORG_PREFIX, orgOf, orgScoped } from './org-scope.js';
 import { pageOf } from './paging.js';
 import { poolRoutes } from './pool-routes.js';
+import { readinessRoute } from './readiness-route.js';
 import * as S from './schemas.js';
 import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
@@ -211,6 +212,7 @@ export function adminRoutes(
 
       exportRoutes(scope, deps);
     });
+    readinessRoute(admin, deps);
   });
 
   // Labels name every tenant's organization and campaign ids: a scrape needs a token too.
