@@ -81,7 +81,7 @@ export interface CampaignRepository {
   ): Promise<void>;
   /**
    * Refreshes the planner's statistics of the numbers table once pool numbers changed (without
-   * them PostgreSQL may plan dni_open_session's allocation as a scan of the whole pool).
+   * them PostgreSQL may plan dni_open_sessions' allocation as a scan of the whole pool).
    */
   analyzeNumbers(ex: Executor): Promise<void>;
 }
