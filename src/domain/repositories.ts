@@ -6,6 +6,7 @@ import type { DispatchRepository, SimulatedMessageRepository } from './dispatch/
 import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
 import type { TouchRepository } from './outbound/ports.js';
+import type { ReportQueries } from './reports/ports.js';
 import type { RndRepository } from './rnd/ports.js';
 import type { ListFreshnessRepository, SuppressionImportRepository } from './suppression/ports.js';
 import type { DeliveryRepository, PoolAlertRepository, WebhookEmitters } from './webhooks/ports.js';
@@ -32,4 +33,5 @@ export interface Repositories
     DispatchRepository,
     SimulatedMessageRepository,
     CampaignRepository,
-    WebhookEndpointRepository {}
+    WebhookEndpointRepository,
+    ReportQueries {}
