@@ -371,7 +371,8 @@ DECLARE n1 integer; n2 integer;
 BEGIN
   WITH moved AS (
     DELETE FROM report_traffic_deltas d
-     WHERE d.seq = ANY (ARRAY(SELECT seq FROM report_traffic_deltas ORDER BY seq LIMIT p_limit))
+     USING (SELECT seq FROM report_traffic_deltas ORDER BY seq LIMIT p_limit) x
+     WHERE d.seq = x.seq
     RETURNING d.*
   ), folded AS (
     INSERT INTO report_traffic_rollups AS r (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
@@ -403,7 +404,8 @@ BEGIN
   SELECT count(*) INTO n1 FROM moved;
   WITH moved AS (
     DELETE FROM report_touch_deltas d
-     WHERE d.seq = ANY (ARRAY(SELECT seq FROM report_touch_deltas ORDER BY seq LIMIT p_limit))
+     USING (SELECT seq FROM report_touch_deltas ORDER BY seq LIMIT p_limit) x
+     WHERE d.seq = x.seq
     RETURNING d.*
   ), folded AS (
     INSERT INTO report_touch_rollups AS r (org_id, bucket, campaign_id, channel, purpose, outcome, state, reason, touches, placed, blocked, delivered, failed)
