@@ -45,8 +45,9 @@ $$;--> statement-breakpoint
 -- report reads the smallest grain that has its grouping and filters:
 --   0 campaign, source
 --   1 campaign, source, medium, utm_campaign, landing_path, attribution
---   2 campaign, source, attribution, tracking_number
---   3 all of them
+--   3 all of them (grouping by tracking number reads it)
+-- (No grain 2: a tracking-number grain would hold about one row per session,
+-- and its write cost more than the report it would speed up.)
 -- A session has no attribution rule (''); a call without a session has the
 -- source 'unattributed' and '' for the session's keys.
 CREATE TABLE "report_traffic_rollups" (
@@ -152,7 +153,7 @@ CREATE FUNCTION report_traffic_add(
     p_m[19],
     p_m[20],
     p_m[21]
-  FROM (VALUES (0), (1), (2), (3)) g(grain)
+  FROM (VALUES (0), (1), (3)) g(grain)
 $$;--> statement-breakpoint
 
 -- One narrow row per call, kept as long as the rollups: the distinct counts
@@ -451,7 +452,7 @@ BEGIN
           coalesce(x.utm_medium, '') AS medium, coalesce(x.utm_campaign, '') AS utm_campaign,
           coalesce(report_path(x.landing_url), '') AS landing_path
           FROM dni_sessions x WHERE x.org_id = p_org) s
-  CROSS JOIN (VALUES (0), (1), (2), (3)) g(grain)
+  CROSS JOIN (VALUES (0), (1), (3)) g(grain)
   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
 
   INSERT INTO report_callers (org_id, caller, first_call_id, first_started_at)
@@ -491,7 +492,7 @@ BEGIN
   JOIN calls c ON c.id = f.call_id
   LEFT JOIN (SELECT b.call_id, count(*) AS n, min(b.at) AS first_at FROM buyer_report_events b
               WHERE b.org_id = p_org GROUP BY b.call_id) e ON e.call_id = c.id
-  CROSS JOIN (VALUES (0), (1), (2), (3)) g(grain)
+  CROSS JOIN (VALUES (0), (1), (3)) g(grain)
   WHERE f.org_id = p_org
   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
 
