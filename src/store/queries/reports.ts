@@ -101,7 +101,7 @@ async function trafficRows(
   const { params, where, keys, tz } = shape(sub, range, orgId, 'bucket');
   const cond = `${where.join(' and ')} and grain = $${params.push(grainFor(needs))}`;
   const sel = ['bucket', ...TRAFFIC_KEY_COLUMNS, ...TRAFFIC_CELL_METRICS].join(', ');
-  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m})::float8 as ${m}`).join(', ');
+  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   const groupCols = [`${bucketExpr(sub.bucket, 'bucket', tz)} as bucket_start`, ...keys];
   const positions = groupCols.map((_, i) => i + 1).join(', ');
   const cells = await store.query<Row>(
@@ -198,7 +198,7 @@ async function touchRows(
   const groupCols = [`${bucketExpr(bucket, 'bucket', tz)} as bucket_start`, ...keys];
   const cond = where.join(' and ');
   return store.query<Row>(
-    `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m})::float8 as ${m}`).join(', ')}
+    `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ')}
        from (select ${cols} from report_touch_rollups where ${cond}
              union all select ${cols} from report_touch_deltas where ${cond}) c
       group by ${groupCols.map((_, i) => i + 1).join(', ')}
