@@ -28,6 +28,7 @@ import { exportRoutes } from './exports.js';
 import { configListRoutes } from './list-routes.js';
 import { adminRoute } from './openapi.js';
 import { poolRoutes } from './pool-routes.js';
+import { readinessRoute } from './readiness-route.js';
 import { reportRoutes } from './report-routes.js';
 import * as S from './schemas.js';
 import { suppressionRoutes } from './suppression-routes.js';
@@ -235,6 +236,7 @@ export function adminRoutes(
     });
 
     exportRoutes(admin, deps);
+    readinessRoute(admin, deps);
   });
 
   // Labels name every tenant's organization and campaign ids: a scrape needs a token too.
