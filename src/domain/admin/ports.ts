@@ -96,6 +96,8 @@ export interface Org {
   trackingEnabled: boolean;
   dniRateLimitPerMinute: number | null;
   optOutPhrases: string[];
+  /** IANA name; report buckets are in it (docs/reporting.md). */
+  timeZone: string;
   optOutClarification: boolean;
   createdAt: Date;
   updatedAt: Date;

@@ -1,6 +1,7 @@
 import type { SuppressionList } from '../compliance/types.js';
 import type { ConsentEvent } from '../consents/events.js';
 import type { PoolObservation } from '../dni/ports.js';
+import type { ReportQueries } from '../reports/ports.js';
 import type { SuppressionEntry as SuppressionEntryRow } from '../suppression/ports.js';
 import type { ApiKey, Campaign, Org } from './ports.js';
 
@@ -288,4 +289,6 @@ export interface Queries {
   suppression: SuppressionQueries;
   webhooks: WebhookQueries;
   pool: PoolQueries;
+  /** The report read model (src/store/queries/reports.ts). */
+  reports: ReportQueries;
 }

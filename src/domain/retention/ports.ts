@@ -41,6 +41,8 @@ export interface RetentionRepository {
     o: RuleWindow,
   ): Promise<BatchResult & { attempts: number; events: number }>;
   pruneWebhookEvents(ex: Executor, o: RuleWindow & { after: string }): Promise<BatchResult>;
+  /** Folds report deltas into the rollups (not a deletion; reports are exact either way). */
+  foldReportDeltas(ex: Executor, o: { batch: number }): Promise<BatchResult>;
 }
 
 export interface RetentionRepos {

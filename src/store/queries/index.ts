@@ -5,6 +5,7 @@ import { observePool } from '../repos/pool-health.js';
 import { createActivityQueries } from './activity.js';
 import { createAuditQueries } from './audit.js';
 import { createConfigQueries } from './config.js';
+import { createReportQueries } from './reports.js';
 import { createSuppressionQueries } from './suppression.js';
 import { createWebhookQueries } from './webhooks.js';
 
@@ -22,5 +23,6 @@ export function createQueries(store: Store): Queries {
     suppression: createSuppressionQueries(db),
     webhooks: createWebhookQueries(db),
     pool: { observePool: (campaignId, since, now) => observePool(db, campaignId, since, now) },
+    reports: createReportQueries(store),
   };
 }
