@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
 import { createCarrier } from './adapters/carriers.js';
+import { FccRndChecker } from './adapters/fcc-rnd-checker.js';
 import { connectRedis } from './adapters/redis.js';
+import { RedisRateLimiter } from './adapters/redis-limiter.js';
 import { watchRedis } from './adapters/redis-watchdog.js';
 import { WebhookSender } from './adapters/webhook-sender.js';
 import type { Config } from './config.js';
@@ -11,13 +13,9 @@ import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
-import {
-  MemoryRateLimiter,
-  type RateLimiter,
-  RedisRateLimiter,
-} from './domain/rate-limit/limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
-import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
+import { SimulatedRndChecker } from './domain/rnd/checker.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
@@ -79,6 +77,8 @@ export function createRndRefresher(
 }
 
 export interface Runtime extends AppDeps {
+  /** For the process entries and the bench only: routes get `AppDeps`, which has no store. */
+  store: Store;
   /** The dispatch worker, not yet started; null with WORKER=0. */
   worker: DispatchWorker | null;
   /** The webhook delivery worker, not yet started; null with WORKER=0. */
@@ -287,6 +287,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     'runtime ready',
   );
   return {
+    store,
     repos,
     queries,
     ping,

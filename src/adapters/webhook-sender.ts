@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { guardedLookup, literalProblem } from '../domain/webhooks/targets.js';
+import { literalProblem } from '../domain/webhooks/targets.js';
+import { guardedLookup } from './webhook-targets.js';
 
 export interface SendOptions {
   timeoutMs: number;

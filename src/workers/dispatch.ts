@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../deps.js';
 import type { Carrier, SendResult } from '../domain/dispatch/carriers/types.js';
 import type { ClaimedJob, DispatchRepository, Outcome } from '../domain/dispatch/ports.js';
 import type { Executor } from '../domain/ports.js';
-import { LeasedWorker } from './leased-worker.js';
+import { LeasedWorker, workerName } from './leased-worker.js';
 
 export interface WorkerOptions {
   /** Visibility timeout of a claimed job; longer than any carrier request may take. */
@@ -119,7 +117,7 @@ export class DispatchWorker {
   ) {
     this.options = {
       ...DEFAULT_WORKER_OPTIONS,
-      workerId: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+      workerId: workerName(),
       ...options,
     };
     // The loop's rounds report to nobody: the log and the metrics say what happened.

@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+
 /**
  * The one background loop (issue 19): claim → run → record, woken early by `wake()`, stopped
  * gracefully by `stop()`. The dispatch and webhook workers claim leased outbox rows (SKIP
@@ -5,6 +8,11 @@
  * claims its round when it holds the lease row, the reassigned-number checks claim what is due.
  * What a claim leases and how a run records its outcome is the work's own business.
  */
+/** A worker's name in leases and logs: host, process and a random tag, unique per instance. */
+export function workerName(kind = ''): string {
+  return `${hostname()}:${process.pid}:${kind}${randomBytes(3).toString('hex')}`;
+}
+
 export interface Work<J> {
   /** Up to `limit` items to run now; none when there is nothing to do (or another holds it). */
   claim(limit: number): Promise<J[]>;

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { SendResult, WebhookSender } from '../adapters/webhook-sender.js';
 import type { Clock, Metrics } from '../deps.js';
@@ -10,7 +8,7 @@ import type {
   DeliveryRepository,
 } from '../domain/webhooks/ports.js';
 import { signedHeaders } from '../domain/webhooks/signing.js';
-import { LeasedWorker } from './leased-worker.js';
+import { LeasedWorker, workerName } from './leased-worker.js';
 
 export interface DeliveryOptions {
   maxAttempts: number;
@@ -108,7 +106,7 @@ export class WebhookWorker {
   ) {
     this.options = {
       ...DEFAULT_DELIVERY_OPTIONS,
-      workerId: `${hostname()}:${process.pid}:wh:${randomBytes(3).toString('hex')}`,
+      workerId: workerName('wh:'),
       ...options,
     };
     // Up to `concurrency` in flight; a slot that frees claims again at once.

@@ -78,6 +78,7 @@ export const orgCommands: CommandGroup = (program, ctx) => {
       (v: string, prev: string[] = []) => [...prev, v],
     )
     .option('--no-opt-out-phrases', 'remove every extra opt-out phrase')
+    .option('--time-zone <zone>', 'IANA zone of its reports, e.g. America/New_York')
     .option(
       '--opt-out-clarification',
       'answer an ambiguous reply ("stop by the store") with one clarification text instead of revoking',
@@ -89,6 +90,7 @@ export const orgCommands: CommandGroup = (program, ctx) => {
         tracking_enabled: o.trackingEnabled ? true : o.trackingDisabled ? false : undefined,
         dni_rate_limit_per_minute: orNull<number>(o.rateLimit),
         opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
+        time_zone: o.timeZone,
         opt_out_clarification: o.optOutClarification,
       };
       requireChange(cmd, body);

@@ -85,7 +85,7 @@ async function setOverflow(
 /**
  * Refreshes the planner's statistics once pool numbers changed. Without them
  * (a new table before autovacuum gets to it, or PGlite, which has no
- * autovacuum) PostgreSQL may plan dni_open_session's allocation as "read every
+ * autovacuum) PostgreSQL may plan dni_open_sessions' allocation as "read every
  * number of the campaign, then sort": 65 ms per session with a 60,000-number
  * pool instead of one index entry (bench/README.md).
  */

@@ -23,6 +23,7 @@ export const orgView = (o: OrgRow) => ({
   tracking_enabled: o.trackingEnabled,
   dni_rate_limit_per_minute: o.dniRateLimitPerMinute,
   opt_out_phrases: o.optOutPhrases,
+  time_zone: o.timeZone,
   opt_out_clarification: o.optOutClarification,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
@@ -86,6 +87,8 @@ export interface OrgInput {
   dni_rate_limit_per_minute?: number | null;
   /** Replies that revoke consent besides STOP and the other standard words (replaces the list). */
   opt_out_phrases?: string[];
+  /** The zone of the organization's reports (IANA name). */
+  time_zone?: string;
   /** Ask once before an ambiguous reply revokes (docs/outbound.md#opt-outs). */
   opt_out_clarification?: boolean;
 }
@@ -113,6 +116,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
       trackingEnabled: input.tracking_enabled ?? false,
       dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
       optOutPhrases: input.opt_out_phrases ?? [],
+      timeZone: input.time_zone ?? 'UTC',
       optOutClarification: input.opt_out_clarification ?? false,
       createdAt: now,
       updatedAt: now,
@@ -146,6 +150,7 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
         ? { dniRateLimitPerMinute: input.dni_rate_limit_per_minute }
         : {}),
       ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
+      ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
       ...(input.opt_out_clarification !== undefined
         ? { optOutClarification: input.opt_out_clarification }
         : {}),
@@ -182,6 +187,10 @@ async function insertKey(repos: OrgRepos, tx: Executor, orgId: string, input: Ke
 
 export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput) {
   const now = ctx.now();
+  // A key that is born expired is a mistake (a wrong year, a past date): say so, issue nothing.
+  if (input.expires_at && new Date(input.expires_at).getTime() <= now.getTime()) {
+    throw errors.field(['body', 'expires_at'], 'must be in the future', input.expires_at);
+  }
   const { row, apiKey } = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
     const issued = await insertKey(ctx.repos, tx, orgId, input, now);

@@ -81,7 +81,7 @@ export interface CampaignRepository {
   ): Promise<void>;
   /**
    * Refreshes the planner's statistics of the numbers table once pool numbers changed (without
-   * them PostgreSQL may plan dni_open_session's allocation as a scan of the whole pool).
+   * them PostgreSQL may plan dni_open_sessions' allocation as a scan of the whole pool).
    */
   analyzeNumbers(ex: Executor): Promise<void>;
 }
@@ -96,6 +96,8 @@ export interface Org {
   trackingEnabled: boolean;
   dniRateLimitPerMinute: number | null;
   optOutPhrases: string[];
+  /** IANA name; report buckets are in it (docs/reporting.md). */
+  timeZone: string;
   optOutClarification: boolean;
   createdAt: Date;
   updatedAt: Date;

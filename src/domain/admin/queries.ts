@@ -2,6 +2,7 @@ import type { SuppressionList } from '../compliance/types.js';
 import type { ConsentEvent } from '../consents/events.js';
 import type { ConversionQueries } from '../conversions/queries.js';
 import type { PoolObservation } from '../dni/ports.js';
+import type { ReportQueries } from '../reports/ports.js';
 import type { SuppressionEntry as SuppressionEntryRow } from '../suppression/ports.js';
 import type { ApiKey, Campaign, Org } from './ports.js';
 
@@ -291,4 +292,6 @@ export interface Queries {
   pool: PoolQueries;
   /** Conversion destinations, uploads and attempts (docs/conversions.md). */
   conversions: ConversionQueries;
+  /** The report read model (src/store/queries/reports.ts). */
+  reports: ReportQueries;
 }

@@ -3,7 +3,7 @@ import { errors } from '../../errors.js';
 import { newId } from '../ids.js';
 import type { Executor } from '../ports.js';
 import { newSecret } from '../webhooks/signing.js';
-import { checkTarget, urlProblem } from '../webhooks/targets.js';
+import { urlProblem } from '../webhooks/targets.js';
 import type { AdminContext } from './orgs-keys.js';
 import { getOrg } from './orgs-keys.js';
 import type { WebhookEndpoint as Endpoint, WebhookAdminRepos } from './ports.js';
@@ -36,11 +36,14 @@ export function webhookView(e: Endpoint, nowMs: number) {
   };
 }
 
+/** What a URL's host resolves to, refused when not public (src/adapters/webhook-targets.ts). */
+export type TargetCheck = (raw: string, allowPrivate: boolean) => Promise<string | null>;
+
 /** 422 at body.url unless the URL is an acceptable target now (checked again at delivery). */
-async function checkUrl(raw: string, settings: WebhookSettings): Promise<void> {
+async function checkUrl(raw: string, settings: WebhookSettings, resolve: TargetCheck) {
   const problem =
     urlProblem(raw, settings.allowPrivateTargets) ??
-    (await checkTarget(raw, settings.allowPrivateTargets));
+    (await resolve(raw, settings.allowPrivateTargets));
   if (problem) throw errors.field(['body', 'url'], problem, raw);
 }
 
@@ -52,6 +55,7 @@ export class WebhookAdmin {
   constructor(
     private readonly ctx: AdminContext<WebhookAdminRepos>,
     private readonly settings: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
+    private readonly resolveTarget: TargetCheck = async () => null,
   ) {}
 
   private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
@@ -85,7 +89,7 @@ export class WebhookAdmin {
     input: Required<Pick<WebhookInput, 'url' | 'events'>> & WebhookInput,
   ) {
     await getOrg(this.ctx.repos, orgId);
-    await checkUrl(input.url, this.settings);
+    await checkUrl(input.url, this.settings, this.resolveTarget);
     const now = this.ctx.now();
     const secret = newSecret();
     return this.ctx.repos.transaction(async (tx) => {
@@ -106,7 +110,7 @@ export class WebhookAdmin {
 
   async update(orgId: string, id: string, input: WebhookInput) {
     await this.find(orgId, id);
-    if (input.url !== undefined) await checkUrl(input.url, this.settings);
+    if (input.url !== undefined) await checkUrl(input.url, this.settings, this.resolveTarget);
     const now = this.ctx.now();
     return this.ctx.repos.transaction(async (tx) => {
       const e = await this.ctx.repos.webhookEndpoints.updateEndpoint(tx, orgId, id, {

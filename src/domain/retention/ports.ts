@@ -14,6 +14,13 @@ export interface BatchResult {
 }
 
 /** The retention job's rules and bookkeeping: `repos.retention`. Each call is one statement. */
+/** A rule's batch: rows older than `days` before `nowMs`, at most `batch` of them. */
+export interface RuleWindow {
+  nowMs: number;
+  days: number;
+  batch: number;
+}
+
 export interface RetentionRepository {
   /** Takes or renews the lease `name` for `holder` until `until`; false while another holds it. */
   takeLease(ex: Executor, name: string, holder: string, until: Date, now: Date): Promise<boolean>;
@@ -26,40 +33,16 @@ export interface RetentionRepository {
   saveCursor(ex: Executor, rule: string, after: string): Promise<void>;
 
   pruneIdempotency(ex: Executor, o: { nowMs: number; batch: number }): Promise<BatchResult>;
-  pruneDispatchJobs(
-    ex: Executor,
-    o: { nowMs: number; days: number; batch: number },
-  ): Promise<BatchResult>;
-  pruneSimulatedMessages(
-    ex: Executor,
-    o: { nowMs: number; days: number; batch: number },
-  ): Promise<BatchResult>;
-  pruneSessions(
-    ex: Executor,
-    o: {
-      nowMs: number;
-      days: number;
-      batch: number;
-      after: string;
-    },
-  ): Promise<BatchResult>;
+  pruneDispatchJobs(ex: Executor, o: RuleWindow): Promise<BatchResult>;
+  pruneSimulatedMessages(ex: Executor, o: RuleWindow): Promise<BatchResult>;
+  pruneSessions(ex: Executor, o: RuleWindow & { after: string }): Promise<BatchResult>;
   pruneWebhookDeliveries(
     ex: Executor,
-    o: {
-      nowMs: number;
-      days: number;
-      batch: number;
-    },
+    o: RuleWindow,
   ): Promise<BatchResult & { attempts: number; events: number }>;
-  pruneWebhookEvents(
-    ex: Executor,
-    o: {
-      nowMs: number;
-      days: number;
-      batch: number;
-      after: string;
-    },
-  ): Promise<BatchResult>;
+  pruneWebhookEvents(ex: Executor, o: RuleWindow & { after: string }): Promise<BatchResult>;
+  /** Folds report deltas into the rollups (not a deletion; reports are exact either way). */
+  foldReportDeltas(ex: Executor, o: { batch: number }): Promise<BatchResult>;
 }
 
 export interface RetentionRepos {

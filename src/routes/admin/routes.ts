@@ -29,6 +29,7 @@ import { ORG_PREFIX, orgOf, orgScoped } from './org-scope.js';
 import { pageOf } from './paging.js';
 import { poolRoutes } from './pool-routes.js';
 import { readinessRoute } from './readiness-route.js';
+import { reportRoutes } from './report-routes.js';
 import * as S from './schemas.js';
 import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
@@ -176,6 +177,7 @@ export function adminRoutes(
       consentRoutes(scope, deps);
       suppressionRoutes(scope, deps);
       touchRoutes(scope, deps);
+      reportRoutes(scope, deps);
       orgConfigListRoutes(scope, deps);
       activityListRoutes(scope, deps);
       webhookRoutes(scope, deps, ctx);

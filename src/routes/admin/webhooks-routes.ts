@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkTarget } from '../../adapters/webhook-targets.js';
 import type { AppDeps } from '../../deps.js';
 import type { AdminContext } from '../../domain/admin/orgs-keys.js';
 import { WebhookAdmin, webhookView } from '../../domain/admin/webhooks.js';
@@ -16,7 +17,7 @@ export function webhookRoutes(
   deps: AppDeps,
   ctx: (req: FastifyRequest) => AdminContext<AppDeps['repos']>,
 ): void {
-  const service = (req: FastifyRequest) => new WebhookAdmin(ctx(req), deps.webhooks);
+  const service = (req: FastifyRequest) => new WebhookAdmin(ctx(req), deps.webhooks, checkTarget);
   const base = `${ORG_PREFIX}/webhooks`;
   const one = `${base}/:webhook_id`;
   const OrgParams = S.OrgIdParams;

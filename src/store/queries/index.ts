@@ -6,6 +6,7 @@ import { createActivityQueries } from './activity.js';
 import { createAuditQueries } from './audit.js';
 import { createConfigQueries } from './config.js';
 import { createConversionQueries } from './conversion-uploads.js';
+import { createReportQueries } from './reports.js';
 import { createSuppressionQueries } from './suppression.js';
 import { createWebhookQueries } from './webhooks.js';
 
@@ -24,5 +25,6 @@ export function createQueries(store: Store): Queries {
     webhooks: createWebhookQueries(db),
     conversions: createConversionQueries(db),
     pool: { observePool: (campaignId, since, now) => observePool(db, campaignId, since, now) },
+    reports: createReportQueries(store),
   };
 }

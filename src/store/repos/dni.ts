@@ -7,6 +7,7 @@ import type {
 } from '../../domain/dni/ports.js';
 import type { Store } from '../db.js';
 import { classifyStoreError } from '../errors.js';
+import { withSessionRollups } from './session-rollups.js';
 
 interface BatchRow extends Record<string, unknown> {
   ord: number;
@@ -18,8 +19,11 @@ interface BatchRow extends Record<string, unknown> {
 }
 
 /** The batch statement; `fn` is dni_open_sessions or, in the simulator only, a policy to compare with. */
-const openManySql = (fn: string) =>
-  `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`;
+/** Without `rollups`: the statement alone (npm run bench measures what the report counters cost). */
+export const openManySql = (fn: string, rollups = true) => {
+  const batch = `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`;
+  return rollups ? withSessionRollups(batch) : batch;
+};
 const OPEN_MANY_SQL = openManySql('dni_open_sessions');
 
 /**
@@ -33,8 +37,13 @@ export async function openSessions(
   requests: readonly SessionOpenRequest[],
   /** npm run simulate only: another allocation policy's function with the same signature. */
   policyFunction?: string,
+  /** npm run bench -- reports only: false measures the batch without its report counters. */
+  rollups = true,
 ): Promise<SessionOpenResult[]> {
-  const text = policyFunction ? openManySql(policyFunction) : OPEN_MANY_SQL;
+  const text =
+    policyFunction || !rollups
+      ? openManySql(policyFunction ?? 'dni_open_sessions', rollups)
+      : OPEN_MANY_SQL;
   const rows = await store.query<BatchRow>(text, [
     requests.map((r) => r.orgId),
     requests.map((r) => r.campaignCode),

@@ -245,9 +245,24 @@ async function saveCursor(ex: Executor, rule: string, after: string) {
   );
 }
 
+/**
+ * Not a deletion: folds the report deltas (up to `batch` of each kind) into the rollups
+ * (report_compact, migration 0022), so reports read few delta rows. On the retention round
+ * because that is the one leased loop; reports are exact whether or not it has run.
+ */
+async function foldReportDeltas(ex: Executor, o: { batch: number }): Promise<BatchResult> {
+  const [row] = await rowsOf<{ n: number }>(
+    ex,
+    positional('select report_compact($1) as n', [o.batch]),
+  );
+  const n = Number(row?.n ?? 0);
+  return { deleted: n, done: n < o.batch, cursor: '' };
+}
+
 /** `repos.retention`. */
 export function createRetentionRepository(): RetentionRepository {
   return {
+    foldReportDeltas,
     takeLease,
     releaseLease,
     readCursor,
