@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { orgs, ts } from './index.js';
 
@@ -56,6 +57,8 @@ export const conversionUploads = pgTable(
   },
   (t) => [
     uniqueIndex('conversion_uploads_dest_call_kind_key').on(t.destinationId, t.callId, t.kind),
+    // What the worker's claim reads (migration 0024).
+    index('conversion_uploads_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index('conversion_uploads_dest_idx').on(t.destinationId, t.createdAt),
   ],
 );
