@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Counter, Histogram, Registry } from 'prom-client';
-import type { WebhookSettings } from './config.js';
+import type { ConsoleSettings, WebhookSettings } from './config.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { SessionBatcher } from './domain/dni/batcher.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
@@ -40,6 +40,8 @@ export interface AppDeps {
   rnd?: Pick<RndRefresher, 'checkSoon'> | undefined;
   /** Absent: the defaults (private targets refused). */
   webhooks?: WebhookSettings | undefined;
+  /** The web console's settings; absent: DEFAULT_CONSOLE_SETTINGS (src/config.ts). */
+  console?: ConsoleSettings | undefined;
   /** DNI opens; absent, buildApp batches them on `store` (src/app.ts, sessionBatcher). */
   sessions?: Pick<SessionBatcher, 'open'> | undefined;
 }

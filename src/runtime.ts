@@ -279,6 +279,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     readiness,
     readinessTimeoutMs: config.readinessTimeoutMs,
     webhooks: config.webhooks,
+    console: config.console,
     sessions: sessionBatcher(store, metrics, {
       connections: config.dniBatchConnections,
       maxSize: config.dniBatchMax,

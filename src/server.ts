@@ -1,5 +1,6 @@
 import { buildAdminApp, buildApp } from './app.js';
 import { loadConfigOrExit, resolveAdminToken } from './config.js';
+import { buildConsoleApp } from './console/app.js';
 import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
 import { createRetention, type RetentionJob } from './retention/job.js';
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   let runtime: Runtime | undefined;
   let api: Awaited<ReturnType<typeof buildApp>> | undefined;
   let admin: Awaited<ReturnType<typeof buildAdminApp>> | undefined;
+  let consoleApp: Awaited<ReturnType<typeof buildConsoleApp>> | undefined;
   let retention: RetentionJob | undefined;
   // Installed first: a signal during start-up still closes the store and frees DATA_DIR.
   let closing = false;
@@ -25,7 +27,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
-      await Promise.all([api?.close(), admin?.close()]);
+      await Promise.all([api?.close(), admin?.close(), consoleApp?.close()]);
       await retention?.stop();
       await runtime?.close();
       logger.info('stopped');
@@ -50,10 +52,15 @@ async function main(): Promise<void> {
     admin = await buildAdminApp(runtime, adminToken, config.metricsToken ?? adminToken, limits);
     await api.listen({ port: config.port, host: config.host });
     await admin.listen({ port: config.adminPort, host: config.adminHost });
+    // The web console on its own listener (contract §9); CONSOLE_PORT=0 leaves it off.
+    if (config.console.port !== 0) {
+      consoleApp = await buildConsoleApp({ ...runtime, console: config.console }, limits);
+      await consoleApp.listen({ port: config.console.port, host: config.console.host });
+    }
   } catch (err) {
     if (closing) return;
     closing = true;
-    await Promise.allSettled([api?.close(), admin?.close()]);
+    await Promise.allSettled([api?.close(), admin?.close(), consoleApp?.close()]);
     await runtime?.close().catch(() => {});
     exitOnStartupFailure('failed to start', err, config);
   }

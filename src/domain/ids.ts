@@ -16,7 +16,8 @@ export type IdPrefix =
   | 'whk'
   | 'msg'
   | 'wdl'
-  | 'wat';
+  | 'wat'
+  | 'usr';
 
 /**
  * Opaque prefixed ids. The leading milliseconds keep B-tree inserts close

@@ -2,6 +2,7 @@ import type { CampaignRepository, WebhookEndpointRepository } from './admin/port
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
 import type { InboundCallRepository, OptOutRepository } from './carrier-inbound/ports.js';
 import type { ConsentRepository } from './consents/ports.js';
+import type { ConsoleRepository } from './console/ports.js';
 import type { DispatchRepository, SimulatedMessageRepository } from './dispatch/ports.js';
 import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
@@ -32,4 +33,5 @@ export interface Repositories
     DispatchRepository,
     SimulatedMessageRepository,
     CampaignRepository,
-    WebhookEndpointRepository {}
+    WebhookEndpointRepository,
+    ConsoleRepository {}

@@ -9,6 +9,7 @@ import { orgCommands } from './org.js';
 import type { CommandGroup } from './shared.js';
 import { suppressionCommands } from './suppression.js';
 import { touchCommands } from './touch.js';
+import { userCommands } from './user.js';
 import { webhookCommands } from './webhook.js';
 
 /** Help lists groups in this order; a new group is a new file and one line here. */
@@ -24,4 +25,5 @@ export const commandGroups: CommandGroup[] = [
   consentCommands,
   suppressionCommands,
   webhookCommands,
+  userCommands,
 ];

@@ -11,6 +11,8 @@ export interface AdminContext<R extends OrgRepository = OrgRepository> {
   keyring: Keyring;
   now: () => Date;
   requestId: string | null;
+  /** Who the audit trail names: `admin` (the admin token) unless a console user acts. */
+  actor?: string;
 }
 
 const ACTOR = 'admin';
@@ -69,7 +71,7 @@ async function audit(
 ) {
   await ctx.repos.writeAudit(ex, {
     orgId,
-    actor: ACTOR,
+    actor: ctx.actor ?? ACTOR,
     action,
     subjectType: type,
     subjectId: id,

@@ -57,7 +57,7 @@ export class WebhookAdmin {
   private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
     return this.ctx.repos.writeAudit(ex, {
       orgId,
-      actor: 'admin',
+      actor: this.ctx.actor ?? 'admin',
       action,
       subjectType: 'webhook',
       subjectId: id,

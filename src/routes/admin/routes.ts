@@ -24,6 +24,7 @@ import { recordInboundCall } from '../../store/repos/calls.js';
 import { pageOf } from '../../store/repos/paging.js';
 import { activityListRoutes } from './activity-routes.js';
 import { consentRoutes } from './consents-routes.js';
+import { consoleUserRoutes } from './console-users-routes.js';
 import { exportRoutes } from './exports.js';
 import { configListRoutes } from './list-routes.js';
 import { adminRoute } from './openapi.js';
@@ -199,6 +200,7 @@ export function adminRoutes(
     configListRoutes(admin, deps);
     activityListRoutes(admin, deps);
     webhookRoutes(admin, deps, ctx);
+    consoleUserRoutes(admin, deps);
 
     const getAudit = adminRoute('audit', 'An organization’s audit log, newest first', {
       params: S.OrgIdParams,

@@ -22,6 +22,7 @@ import {
 } from './campaigns.js';
 import { findCarrierCall, lockCarrierCall, setCarrierCallStatus } from './carrier-calls.js';
 import { appendConsentEvents, contactHistory } from './consents.js';
+import * as consoleRepo from './console.js';
 import { claimJobs, recordOutcome } from './dispatch.js';
 import { conversionRows, countConversions, findExportCampaign } from './exports.js';
 import { releaseKey, reserveKey } from './idempotency.js';
@@ -165,6 +166,24 @@ export function createRepositories(store: Store): Repositories {
     insertEndpoint: port(insertEndpoint),
     updateEndpoint: port(updateEndpoint),
     deleteEndpoint: port(deleteEndpoint),
+
+    findUserByEmail: port(consoleRepo.findUserByEmail),
+    findUser: port(consoleRepo.findUser),
+    insertUser: port(consoleRepo.insertUser),
+    setPassword: port(consoleRepo.setPassword),
+    listUsers: port(consoleRepo.listUsers),
+    memberships: port(consoleRepo.memberships),
+    putMembership: port(consoleRepo.putMembership),
+    removeMembership: port(consoleRepo.removeMembership),
+    insertSession: port(consoleRepo.insertSession),
+    findSession: port(consoleRepo.findSession),
+    touchSession: port(consoleRepo.touchSession),
+    endSession: port(consoleRepo.endSession),
+    endUserSessions: port(consoleRepo.endUserSessions),
+    insertLink: port(consoleRepo.insertLink),
+    findLink: port(consoleRepo.findLink),
+    useLink: port(consoleRepo.useLink),
+    listLinks: port(consoleRepo.listLinks),
   } satisfies Repositories;
   return repos;
 }

@@ -1,0 +1,3 @@
+import type { ConsoleRouter } from '../router.js';
+
+export function campaignPages(_router: ConsoleRouter): void {}

@@ -1,0 +1,3 @@
+import type { ConsoleRouter } from '../router.js';
+
+export function compliancePages(_router: ConsoleRouter): void {}

@@ -1,0 +1,81 @@
+import { and, asc, desc, eq, gte, ilike, inArray, like, lt, or, type SQL } from 'drizzle-orm';
+import type { Executor } from '../db.js';
+import { auditLog, calls, campaigns, dniSessions } from '../schema/index.js';
+import { buyerReportEvents } from '../schema/reports.js';
+
+/**
+ * The console's reads beyond the admin API's lists: a call search and a
+ * call's story. Organization first; another organization's rows never match.
+ */
+
+const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export interface CallSearch {
+  since: Date;
+  until: Date;
+  /** A call id, a phone number (any digits of it), or text in the visit's UTMs or landing URL. */
+  q?: string | undefined;
+  campaignId?: string | undefined;
+  limit: number;
+  /** The id of the last call of the previous page. */
+  after?: string | undefined;
+}
+
+function matchOf(q: string): SQL | undefined {
+  const text = q.trim();
+  if (!text) return undefined;
+  if (/^call_[0-9a-f]+$/.test(text)) return eq(calls.id, text);
+  const digits = text.replace(/[\s().-]/g, '');
+  if (/^\+?\d{3,15}$/.test(digits)) {
+    const d = likeText(digits.replace(/^\+/, ''));
+    return or(like(calls.fromNumber, d), like(calls.trackingNumber, d));
+  }
+  const t = likeText(text);
+  return or(
+    ilike(dniSessions.utmSource, t),
+    ilike(dniSessions.utmCampaign, t),
+    ilike(dniSessions.utmMedium, t),
+    ilike(dniSessions.landingUrl, t),
+  );
+}
+
+export async function searchCalls(ex: Executor, orgId: string, s: CallSearch) {
+  return ex
+    .select({ call: calls, campaignCode: campaigns.code, session: dniSessions })
+    .from(calls)
+    .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
+    .leftJoin(dniSessions, eq(dniSessions.id, calls.dniSessionId))
+    .where(
+      and(
+        eq(calls.orgId, orgId),
+        gte(calls.startedAt, s.since),
+        lt(calls.startedAt, s.until),
+        s.campaignId ? eq(calls.campaignId, s.campaignId) : undefined,
+        s.after ? lt(calls.id, s.after) : undefined,
+        s.q ? matchOf(s.q) : undefined,
+      ),
+    )
+    .orderBy(desc(calls.id))
+    .limit(s.limit);
+}
+
+/** Every buyer report of the call, oldest first: the last one is the current disposition. */
+export async function callReports(ex: Executor, orgId: string, callId: string) {
+  return ex
+    .select()
+    .from(buyerReportEvents)
+    .where(and(eq(buyerReportEvents.orgId, orgId), eq(buyerReportEvents.callId, callId)))
+    .orderBy(asc(buyerReportEvents.seq));
+}
+
+/** The audit lines about the call and its report events, oldest first. */
+export async function callAudit(ex: Executor, orgId: string, subjectIds: string[]) {
+  return ex
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.orgId, orgId), inArray(auditLog.subjectId, subjectIds)))
+    .orderBy(asc(auditLog.seq))
+    .limit(200);
+}
+
+export { findCall } from '../repos/admin-activity.js';
