@@ -7,6 +7,7 @@ import type {
 } from '../../domain/dni/ports.js';
 import type { Store } from '../db.js';
 import { classifyStoreError } from '../errors.js';
+import { withSessionRollups } from './session-rollups.js';
 
 interface BatchRow extends Record<string, unknown> {
   ord: number;
@@ -18,8 +19,11 @@ interface BatchRow extends Record<string, unknown> {
 }
 
 /** The batch statement; `fn` is dni_open_sessions or, in the simulator only, a policy to compare with. */
-const openManySql = (fn: string) =>
-  `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`;
+/** Without `rollups`: the statement alone (npm run bench measures what the report counters cost). */
+export const openManySql = (fn: string, rollups = true) => {
+  const batch = `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`;
+  return rollups ? withSessionRollups(batch) : batch;
+};
 const OPEN_MANY_SQL = openManySql('dni_open_sessions');
 
 /**

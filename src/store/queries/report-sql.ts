@@ -1,0 +1,102 @@
+import type { ReportBucket, TrafficGroup, TrafficMetric } from '../../domain/reports/vocabulary.js';
+
+/**
+ * Shared pieces of the report statements (reports.ts, report-cells.ts). Group
+ * keys are never interpolated from input: only names from the vocabulary's
+ * arrays reach the SQL text, through the maps below.
+ */
+
+/** The keys each traffic grain carries (migration 0022); a report reads the first that covers it. */
+export const TRAFFIC_GRAINS: readonly (readonly TrafficGroup[])[] = [
+  ['campaign', 'source'],
+  ['campaign', 'source', 'medium', 'utm_campaign', 'landing_path', 'attribution'],
+  ['campaign', 'source', 'attribution', 'tracking_number'],
+  [
+    'campaign',
+    'source',
+    'medium',
+    'utm_campaign',
+    'landing_path',
+    'attribution',
+    'tracking_number',
+  ],
+];
+
+export function grainFor(needs: readonly TrafficGroup[]): number {
+  const g = TRAFFIC_GRAINS.findIndex((keys) => needs.every((k) => keys.includes(k)));
+  return g < 0 ? TRAFFIC_GRAINS.length - 1 : g;
+}
+
+/** The column of a group key in the cells and in report_calls. */
+export const GROUP_COLUMN: Record<string, string> = {
+  campaign: 'campaign_id',
+  source: 'source',
+  medium: 'medium',
+  utm_campaign: 'utm_campaign',
+  landing_path: 'landing_path',
+  attribution: 'attribution',
+  tracking_number: 'tracking_number',
+  channel: 'channel',
+  purpose: 'purpose',
+  outcome: 'outcome',
+  reason: 'reason',
+  state: 'state',
+};
+
+/**
+ * A bucket's start in the zone, for an instant column (`$tz` the zone's parameter). `hour`
+ * truncates keeping the instant's offset, so the two 01:00 hours of a DST fall-back are two
+ * buckets; days and longer start at the local midnight.
+ */
+export function bucketExpr(bucket: ReportBucket, column: string, tz: string): string {
+  if (bucket === 'none') return 'null::timestamptz';
+  return `date_trunc('${bucket}', ${column}, ${tz})`;
+}
+
+/** The instant one bucket after `start` (a bucket start) in the zone. */
+export function bucketEndExpr(bucket: ReportBucket, start: string, tz: string): string {
+  if (bucket === 'hour') return `(${start} + interval '1 hour')`;
+  const step = bucket === 'week' ? '7 days' : bucket === 'month' ? '1 month' : '1 day';
+  return `((((${start}) at time zone ${tz}) + interval '${step}') at time zone ${tz})`;
+}
+
+/** Keys stored as '' where they do not apply are null to readers. */
+export const keyValue = (v: unknown): string | null =>
+  v === null || v === undefined || v === '' ? null : String(v);
+
+export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+/** The counters stored in traffic cells (migration 0022), in column order. */
+export const TRAFFIC_CELL_METRICS = [
+  'sessions',
+  'sessions_shared',
+  'sessions_overflow',
+  'sessions_ambiguous',
+  'session_renewals',
+  'calls',
+  'calls_with_session',
+  'calls_on_shared_number',
+  'calls_first_time',
+  'calls_answered',
+  'calls_missed',
+  'calls_under_30s',
+  'calls_30s_to_2m',
+  'calls_2m_to_10m',
+  'calls_over_10m',
+  'buyer_reports',
+  'buyer_corrections',
+  'buyer_success',
+  'buyer_rejected',
+  'buyer_reported_calls',
+  'buyer_report_seconds_sum',
+] as const satisfies readonly TrafficMetric[];
+
+export const TRAFFIC_KEY_COLUMNS = [
+  'campaign_id',
+  'source',
+  'medium',
+  'utm_campaign',
+  'landing_path',
+  'attribution',
+  'tracking_number',
+] as const;

@@ -1,0 +1,60 @@
+/**
+ * The DNI batch statement with its report counters (docs/reporting.md, "Read
+ * model"): the same statement appends one delta row per cell and grain to
+ * report_traffic_deltas, so a batch of 64 sessions costs one grouped insert,
+ * not 64 trigger calls, and takes no lock another batch waits for.
+ *
+ * A new session counts in the cell of its creation, with the keys of its own
+ * request; a renewal (outcome `sticky`) in the cell of the renewal, with the
+ * keys of the session it renews: the session row, or, when the session was
+ * opened earlier in the same batch (invisible to this statement's snapshot),
+ * that request's attributes. Sessions flagged ambiguous later are counted by
+ * a trigger (migration 0022).
+ */
+export function withSessionRollups(batch: string): string {
+  return `with b as materialized (${batch}),
+  r as (
+    select b.ord, b.outcome, b.campaign_id, b.tracking_number, ($1::text[])[b.ord] as org_id,
+      ($4::timestamptz[])[b.ord] as at,
+      case when b.outcome <> 'sticky' then ($6::jsonb[])[b.ord]
+           when n.a is not null then n.a
+           else jsonb_build_object('utm_source', s.utm_source, 'gclid', s.gclid, 'gbraid', s.gbraid,
+             'wbraid', s.wbraid, 'fbclid', s.fbclid, 'fbc', s.fbc, 'msclkid', s.msclkid,
+             'utm_medium', s.utm_medium, 'utm_campaign', s.utm_campaign, 'landing_url', s.landing_url)
+      end as a
+    from b
+    left join lateral (
+      select ($6::jsonb[])[b2.ord] as a from b b2
+       where b.outcome = 'sticky' and b2.session_id = b.session_id and b2.outcome <> 'sticky'
+       limit 1) n on true
+    left join dni_sessions s on b.outcome = 'sticky' and n.a is null and s.id = b.session_id
+    where b.outcome in ('allocated', 'shared', 'overflow', 'sticky')
+  ),
+  k as (
+    select r.org_id, report_quarter(r.at) as bucket, r.campaign_id, r.tracking_number, r.outcome,
+      report_source(r.a->>'utm_source', r.a->>'gclid', r.a->>'gbraid', r.a->>'wbraid',
+        r.a->>'fbclid', r.a->>'fbc', r.a->>'msclkid') as source,
+      coalesce(r.a->>'utm_medium', '') as medium, coalesce(r.a->>'utm_campaign', '') as utm_campaign,
+      coalesce(report_path(r.a->>'landing_url'), '') as landing_path
+    from r
+  ),
+  d as (
+    insert into report_traffic_deltas (grain, org_id, bucket, campaign_id, source, medium,
+      utm_campaign, landing_path, attribution, tracking_number,
+      sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals)
+    select g.grain, k.org_id, k.bucket, k.campaign_id, k.source,
+      case when g.grain in (1, 3) then k.medium else '' end,
+      case when g.grain in (1, 3) then k.utm_campaign else '' end,
+      case when g.grain in (1, 3) then k.landing_path else '' end,
+      '',
+      case when g.grain >= 2 then k.tracking_number else '' end,
+      count(*) filter (where k.outcome <> 'sticky'),
+      count(*) filter (where k.outcome = 'shared'),
+      count(*) filter (where k.outcome = 'overflow'),
+      count(*) filter (where k.outcome in ('shared', 'overflow')),
+      count(*) filter (where k.outcome = 'sticky')
+    from k cross join (values (0), (1), (2), (3)) g(grain)
+    group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+  )
+  select b.* from b`;
+}
