@@ -212,7 +212,7 @@ CREATE FUNCTION report_on_call_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   s dni_sessions;
   f report_calls;
-  o report_calls;
+  v_old report_calls;
   c report_callers;
   v_first boolean := true;
   v_state bigint[];
@@ -238,8 +238,8 @@ BEGIN
       -- Recorded late but earlier than the caller's first call so far: that one becomes a repeat.
       UPDATE report_callers SET first_call_id = NEW.id, first_started_at = NEW.started_at
        WHERE org_id = NEW.org_id AND caller = NEW.from_number;
-      UPDATE report_calls r SET first_time = false WHERE r.call_id = c.first_call_id RETURNING * INTO o;
-      PERFORM report_add_call(o, ARRAY[0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]);
+      UPDATE report_calls r SET first_time = false WHERE r.call_id = c.first_call_id RETURNING * INTO v_old;
+      PERFORM report_add_call(v_old, ARRAY[0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]);
     ELSE
       v_first := false;
     END IF;

@@ -3,6 +3,7 @@ import { baseInstance } from '../app.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../deps.js';
 import { resolveSession, type Viewer } from '../domain/console/accounts.js';
 import { AppError, ValidationFailed } from '../errors.js';
+import { createReportQueries } from '../store/queries/reports.js';
 import { listOrgs } from '../store/repos/admin-lists.js';
 import { assetRoutes, loadAssets } from './assets.js';
 import {
@@ -18,7 +19,6 @@ import {
   type Role,
   readCookies,
   requireManager,
-  zoneOf,
 } from './context.js';
 import { toCsv } from './csv.js';
 import { type Html, html } from './html.js';
@@ -77,6 +77,7 @@ export async function buildConsoleApp(
   const policy = policyOf(deps.console);
   const names = cookieNames(deps.console);
   const now = () => new Date(deps.clock.now());
+  const reports = createReportQueries(deps.store);
 
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('content-security-policy', CSP);
@@ -133,7 +134,7 @@ export async function buildConsoleApp(
     const role: Role | null = ctx.viewer.user.operator ? 'operator' : (member?.role ?? null);
     const org = role ? await deps.repos.findOrg(deps.repos.db, orgId) : null;
     if (!org || !role) throw new AppError('Not Found');
-    const zone = zoneOf(org);
+    const zone = (await reports.orgTimeZone(org.id)) ?? 'UTC';
     return { ...ctx, org, role, zone, range: dayRange(q, zone, ctx.now) };
   };
 
@@ -168,6 +169,7 @@ export async function buildConsoleApp(
 
   const router: ConsoleRouter = {
     deps,
+    reports,
     render(ctx, org, current, r) {
       const path = org ? `/orgs/${encodeURIComponent(org.org.id)}/${current}` : undefined;
       return page(ctx, org, {

@@ -132,12 +132,6 @@ export function numberFormats(locale: string) {
   };
 }
 
-/** Organizations' time zones arrive with the reporting read model (contract §8). */
-export function zoneOf(org: Org): string {
-  const z = (org as Org & { timeZone?: string | null }).timeZone;
-  return z || 'UTC';
-}
-
 export function requireManager(ctx: OrgContext): void {
   if (ctx.role === 'viewer') throw errors.forbidden();
 }

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { ReportQueries } from '../domain/reports/ports.js';
 import type { ConsoleDeps, OrgContext, PageContext } from './context.js';
 import type { Html } from './html.js';
 import type { Column } from './layout.js';
@@ -23,6 +24,8 @@ export type Query = Record<string, string | undefined>;
 
 export interface ConsoleRouter {
   deps: ConsoleDeps;
+  /** The report read model (contract §8): the same numbers the reporting API answers. */
+  reports: ReportQueries;
   /** A page of one organization, for anyone who may see it. */
   orgPage(
     path: string,

@@ -7,6 +7,7 @@ import type { DispatchRepository, SimulatedMessageRepository } from './dispatch/
 import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
 import type { TouchRepository } from './outbound/ports.js';
+import type { ReportQueries } from './reports/ports.js';
 import type { RndRepository } from './rnd/ports.js';
 import type { ListFreshnessRepository, SuppressionImportRepository } from './suppression/ports.js';
 import type { DeliveryRepository, PoolAlertRepository, WebhookEmitters } from './webhooks/ports.js';
@@ -34,4 +35,5 @@ export interface Repositories
     SimulatedMessageRepository,
     CampaignRepository,
     WebhookEndpointRepository,
-    ConsoleRepository {}
+    ConsoleRepository,
+    ReportQueries {}

@@ -7,6 +7,7 @@ import type { Store } from '../store/db.js';
 import {
   type BatchResult,
   DAY_MS,
+  foldReportDeltas,
   pruneDispatchJobs,
   pruneIdempotency,
   pruneSessions,
@@ -140,6 +141,7 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
       events.cursor,
     ]);
     report.webhook_events = eventsWithLast + events.deleted;
+    report.report_deltas_folded = (await drain(() => foldReportDeltas(store, { batch }))).deleted;
     if (Object.values(report).some((n) => n > 0))
       logger.info({ deleted: report }, 'retention round');
     return report;

@@ -193,3 +193,14 @@ export async function pruneWebhookEvents(
   );
   return { deleted: n, done: n < o.batch, cursor: last ?? o.after };
 }
+
+/**
+ * Not a deletion: folds the report deltas (up to `batch` of each kind) into the rollups
+ * (report_compact, migration 0022), so reports read few delta rows. On the retention round
+ * because that is the one leased loop; reports are exact whether or not it has run.
+ */
+export async function foldReportDeltas(store: Store, o: { batch: number }): Promise<BatchResult> {
+  const [row] = await store.query<{ n: number }>('select report_compact($1) as n', [o.batch]);
+  const n = Number(row?.n ?? 0);
+  return { deleted: n, done: n < o.batch, cursor: '' };
+}

@@ -1,3 +1,6 @@
 import type { ConsoleRouter } from '../router.js';
+import { html } from '../html.js';
 
-export function compliancePages(_router: ConsoleRouter): void {}
+export function compliancePages(router: ConsoleRouter): void {
+  router.orgPage('/compliance', 'compliance', async () => ({ title: 'Compliance', body: html`<p class="empty">Coming.</p>` }));
+}

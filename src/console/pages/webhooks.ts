@@ -1,3 +1,6 @@
 import type { ConsoleRouter } from '../router.js';
+import { html } from '../html.js';
 
-export function webhookPages(_router: ConsoleRouter): void {}
+export function webhookPages(router: ConsoleRouter): void {
+  router.orgPage('/webhooks', 'webhooks', async () => ({ title: 'Webhooks and exports', body: html`<p class="empty">Coming.</p>` }));
+}

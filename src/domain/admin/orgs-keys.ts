@@ -25,6 +25,7 @@ export const orgView = (o: OrgRow) => ({
   tracking_enabled: o.trackingEnabled,
   dni_rate_limit_per_minute: o.dniRateLimitPerMinute,
   opt_out_phrases: o.optOutPhrases,
+  time_zone: o.timeZone,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
@@ -87,6 +88,8 @@ export interface OrgInput {
   dni_rate_limit_per_minute?: number | null;
   /** Replies that revoke consent besides STOP and the other standard words (replaces the list). */
   opt_out_phrases?: string[];
+  /** The zone of the organization's reports (IANA name). */
+  time_zone?: string;
 }
 
 function checkPhrases(input: OrgInput): void {
@@ -112,6 +115,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
       trackingEnabled: input.tracking_enabled ?? false,
       dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
       optOutPhrases: input.opt_out_phrases ?? [],
+      timeZone: input.time_zone ?? 'UTC',
       createdAt: now,
       updatedAt: now,
     });
@@ -144,6 +148,7 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
         ? { dniRateLimitPerMinute: input.dni_rate_limit_per_minute }
         : {}),
       ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
+      ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
       updatedAt: ctx.now(),
     });
     await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });

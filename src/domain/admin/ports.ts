@@ -68,6 +68,8 @@ export interface Org {
   trackingEnabled: boolean;
   dniRateLimitPerMinute: number | null;
   optOutPhrases: string[];
+  /** IANA name; report buckets are in it (docs/reporting.md). */
+  timeZone: string;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -29,6 +29,7 @@ import { exportRoutes } from './exports.js';
 import { configListRoutes } from './list-routes.js';
 import { adminRoute } from './openapi.js';
 import { poolRoutes } from './pool-routes.js';
+import { reportRoutes } from './report-routes.js';
 import * as S from './schemas.js';
 import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
@@ -197,6 +198,7 @@ export function adminRoutes(
     consentRoutes(admin, deps);
     suppressionRoutes(admin, deps);
     touchRoutes(admin, deps);
+    reportRoutes(admin, deps);
     configListRoutes(admin, deps);
     activityListRoutes(admin, deps);
     webhookRoutes(admin, deps, ctx);

@@ -19,6 +19,15 @@ export const CampaignParams = Type.Object({
   code: Type.String({ minLength: 1, maxLength: 3 }),
 });
 
+/** The zone of the organization's reports (contract §8). */
+const timeZone = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  'x-check': 'iana_zone',
+  description: 'IANA time zone name of report buckets, default UTC',
+  examples: ['America/New_York'],
+});
+
 /** Extra revocation replies of an organization; the list replaces the one on file. */
 const optOutPhrases = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
 
@@ -28,6 +37,7 @@ export const CreateOrg = Type.Object(
     tracking_enabled: Type.Optional(Type.Boolean()),
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
     opt_out_phrases: Type.Optional(optOutPhrases),
+    time_zone: Type.Optional(timeZone),
   },
   { additionalProperties: false },
 );
@@ -38,6 +48,7 @@ export const UpdateOrg = Type.Object(
     tracking_enabled: Type.Optional(Type.Boolean()),
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
     opt_out_phrases: Type.Optional(optOutPhrases),
+    time_zone: Type.Optional(timeZone),
   },
   { additionalProperties: false },
 );

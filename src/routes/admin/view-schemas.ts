@@ -14,6 +14,7 @@ export const OrgItem = Type.Object({
   name: Type.String(),
   tracking_enabled: Type.Boolean(),
   dni_rate_limit_per_minute: maybe(Type.Integer()),
+  time_zone: Type.String({ description: 'IANA name: the zone of report buckets' }),
   created_at: time,
   updated_at: time,
 });

@@ -27,11 +27,12 @@ function cellWhere(
   w: DrillWindow,
 ) {
   const q = cell.query;
-  const params: unknown[] = [orgId, q.from, q.to, q.timeZone];
+  const params: unknown[] = [orgId, q.from, q.to];
   const where = ['x.org_id = $1', `${at} >= $2`, `${at} < $3`];
   if (cell.bucketStart && q.bucket !== 'none') {
     const s = `$${params.push(cell.bucketStart)}::timestamptz`;
-    where.push(`${at} >= ${s}`, `${at} < ${bucketEndExpr(q.bucket, s, '$4')}`);
+    const tz = `$${params.push(q.timeZone)}::text`;
+    where.push(`${at} >= ${s}`, `${at} < ${bucketEndExpr(q.bucket, s, tz)}`);
   }
   const keys: Record<string, string | null | undefined> = { ...cell.keys };
   if (q.campaignId) where.push(`x.campaign_id = $${params.push(q.campaignId)}`);

@@ -30,31 +30,33 @@ type Row = Record<string, unknown>;
 
 /** The range widened to whole buckets in the zone: [floor(from), ceil(to)). */
 export async function alignRange(store: Store, q: ReportQuery): Promise<{ from: Date; to: Date }> {
+  const none = q.bucket === 'none';
   const floor = (p: string) =>
-    q.bucket === 'none'
+    none
       ? `report_quarter(${p}::timestamptz)`
-      : bucketExpr(q.bucket, `${p}::timestamptz`, '$3');
-  const end =
-    q.bucket === 'none' ? `(t + interval '15 minutes')` : bucketEndExpr(q.bucket, 't', '$3');
+      : bucketExpr(q.bucket, `${p}::timestamptz`, '$3::text');
+  const end = none ? `(t + interval '15 minutes')` : bucketEndExpr(q.bucket, 't', '$3::text');
   const [r] = await store.query<{ f: Date | string; t: Date | string }>(
     `select f, case when t < $2::timestamptz then ${end} else t end as t
        from (select ${floor('$1')} as f, ${floor('$2')} as t) x`,
-    [q.from, q.to, q.timeZone],
+    none ? [q.from, q.to] : [q.from, q.to, q.timeZone],
   );
   return { from: new Date(r?.f as string), to: new Date(r?.t as string) };
 }
 
 /**
  * Filters and grouping of a statement over cells or report_calls: parameters $1 organization,
- * $2 from, $3 to, $4 zone, then the filters'.
+ * $2 from, $3 to, then the zone when the statement buckets, then the filters'.
  */
 function shape(q: ReportQuery, range: { from: Date; to: Date }, orgId: string, at: string) {
-  const params: unknown[] = [orgId, range.from, range.to, q.timeZone];
+  const params: unknown[] = [orgId, range.from, range.to];
   const where = ['org_id = $1', `${at} >= $2`, `${at} < $3`];
+  // Only a statement that buckets names the zone (an unused parameter has no type).
+  const tz = q.bucket === 'none' ? '' : `$${params.push(q.timeZone)}::text`;
   if (q.campaignId) where.push(`campaign_id = $${params.push(q.campaignId)}`);
   if (q.source) where.push(`source = $${params.push(q.source.trim().toLowerCase())}`);
   const keys = q.groupBy.map((g) => GROUP_COLUMN[g] as string);
-  return { params, where, keys };
+  return { params, where, keys, tz };
 }
 
 /** Rows keyed by bucket and group keys, so two statements' answers can be matched. */
@@ -96,11 +98,11 @@ async function trafficRows(
   const needs: TrafficGroup[] = [...sub.groupBy];
   if (q.campaignId) needs.push('campaign');
   if (q.source) needs.push('source');
-  const { params, where, keys } = shape(sub, range, orgId, 'bucket');
+  const { params, where, keys, tz } = shape(sub, range, orgId, 'bucket');
   const cond = `${where.join(' and ')} and grain = $${params.push(grainFor(needs))}`;
   const sel = ['bucket', ...TRAFFIC_KEY_COLUMNS, ...TRAFFIC_CELL_METRICS].join(', ');
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m})::float8 as ${m}`).join(', ');
-  const groupCols = [`${bucketExpr(sub.bucket, 'bucket', '$4')} as bucket_start`, ...keys];
+  const groupCols = [`${bucketExpr(sub.bucket, 'bucket', tz)} as bucket_start`, ...keys];
   const positions = groupCols.map((_, i) => i + 1).join(', ');
   const cells = await store.query<Row>(
     `select ${groupCols.join(', ')}, ${sums}
@@ -112,7 +114,7 @@ async function trafficRows(
   // Distinct callers cannot be summed from cells: counted from the calls' facts.
   const f = shape(sub, range, orgId, 'started_at');
   const callers = await store.query<Row>(
-    `select ${bucketExpr(sub.bucket, 'started_at', '$4')} as bucket_start, ${[...keys, ''].join(', ')}
+    `select ${bucketExpr(sub.bucket, 'started_at', f.tz)} as bucket_start, ${[...keys, ''].join(', ')}
             count(distinct caller)::float8 as unique_callers
        from report_calls where ${f.where.join(' and ')}
       group by ${positions}`,
@@ -175,8 +177,8 @@ async function touchRows(
 ) {
   const groupBy = grouped ? q.groupBy : [];
   const bucket = grouped ? q.bucket : 'none';
-  const { params, where, keys } = shape(
-    { ...q, groupBy, source: undefined },
+  const { params, where, keys, tz } = shape(
+    { ...q, groupBy, bucket, source: undefined },
     range,
     orgId,
     'bucket',
@@ -193,7 +195,7 @@ async function touchRows(
     'reason',
     ...TOUCH_METRICS,
   ].join(', ');
-  const groupCols = [`${bucketExpr(bucket, 'bucket', '$4')} as bucket_start`, ...keys];
+  const groupCols = [`${bucketExpr(bucket, 'bucket', tz)} as bucket_start`, ...keys];
   const cond = where.join(' and ');
   return store.query<Row>(
     `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m})::float8 as ${m}`).join(', ')}

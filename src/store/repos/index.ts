@@ -1,6 +1,7 @@
 import type { Executor as Handle, Transaction } from '../../domain/ports.js';
 import type { Repositories } from '../../domain/repositories.js';
 import type { Db, Store, Tx } from '../db.js';
+import { createReportQueries } from '../queries/reports.js';
 import { writeAudit } from './audit.js';
 import {
   findReport,
@@ -184,6 +185,7 @@ export function createRepositories(store: Store): Repositories {
     findLink: port(consoleRepo.findLink),
     useLink: port(consoleRepo.useLink),
     listLinks: port(consoleRepo.listLinks),
+    ...createReportQueries(store),
   } satisfies Repositories;
   return repos;
 }

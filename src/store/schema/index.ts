@@ -32,6 +32,8 @@ export const orgs = pgTable('orgs', {
   dniRateLimitPerMinute: integer('dni_rate_limit_per_minute'),
   /** Replies that revoke consent besides STOP and the other standard words. */
   optOutPhrases: text('opt_out_phrases').array().notNull().default(sql`'{}'::text[]`),
+  /** IANA name: the zone of every report bucket (docs/reporting.md). */
+  timeZone: text('time_zone').notNull().default('UTC'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   changedAt: changedAt(),

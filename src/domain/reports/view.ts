@@ -1,0 +1,67 @@
+import { offsetAt } from '../compliance/tz.js';
+import { csvField } from '../exports/google-ads.js';
+import type { Report, ReportQuery, TouchRow, TrafficRow } from './types.js';
+import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_RATES } from './vocabulary.js';
+
+/** `2026-03-10T00:00:00-04:00`: the instant in the zone, with its offset (contract §8). */
+export function isoInZone(at: Date, zone: string): string {
+  const ms = at.getTime();
+  const off = offsetAt(zone, ms);
+  const wall = new Date(ms + off).toISOString().slice(0, 19);
+  if (off === 0) return `${wall}Z`;
+  const a = Math.abs(off) / 60_000;
+  const hh = String(Math.floor(a / 60)).padStart(2, '0');
+  const mm = String(a % 60).padStart(2, '0');
+  return `${wall}${off < 0 ? '-' : '+'}${hh}:${mm}`;
+}
+
+type Row = TrafficRow | TouchRow;
+type Json = Record<string, string | number | null>;
+
+function rowJson(r: Row, q: ReportQuery, withBucket: boolean): Json {
+  const out: Json = {};
+  if (withBucket && q.bucket !== 'none' && r.bucketStart)
+    out.bucket_start = isoInZone(r.bucketStart, q.timeZone);
+  for (const g of q.groupBy) out[g] = (r.keys as Record<string, string | null>)[g] ?? null;
+  Object.assign(out, r.metrics);
+  if ('rates' in r) Object.assign(out, r.rates);
+  return out;
+}
+
+/** The JSON answer of a report (contract §8). */
+export function reportJson(orgId: string, q: ReportQuery, report: Report<Row>) {
+  return {
+    org_id: orgId,
+    time_zone: q.timeZone,
+    from: isoInZone(report.from, q.timeZone),
+    to: isoInZone(report.to, q.timeZone),
+    bucket: q.bucket,
+    group_by: [...q.groupBy],
+    rows: report.rows.map((r) => rowJson(r, q, true)),
+    totals: rowJson(report.totals, q, false),
+  };
+}
+
+/**
+ * A key a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a
+ * carriage return first) gets a leading apostrophe: UTM values come from
+ * anyone's landing URL.
+ */
+function cell(v: string | number | null): string {
+  if (v === null) return '';
+  if (typeof v === 'number') return String(v);
+  return csvField(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
+}
+
+/** The CSV answer: a header row, then the rows; totals are not a row (they are in the JSON). */
+export function reportCsv(q: ReportQuery, report: Report<Row>): string {
+  const metrics: string[] =
+    q.kind === 'traffic' ? [...TRAFFIC_METRICS, ...TRAFFIC_RATES] : [...TOUCH_METRICS];
+  const head = [...(q.bucket === 'none' ? [] : ['bucket_start']), ...q.groupBy, ...metrics];
+  const lines = [head.join(',')];
+  for (const r of report.rows) {
+    const j = rowJson(r, q, true);
+    lines.push(head.map((h) => cell(j[h] ?? null)).join(','));
+  }
+  return `${lines.join('\r\n')}\r\n`;
+}

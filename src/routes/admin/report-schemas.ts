@@ -1,0 +1,249 @@
+import Type, { type TSchema } from 'typebox';
+import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_RATES } from '../../domain/reports/vocabulary.js';
+import { withDefault } from '../common.js';
+
+/** Query strings and answers of the reports (contract §8, docs/reporting.md). */
+
+const isoDate = (description: string) =>
+  Type.String({ 'x-check': 'iso_datetime', description: `${description}; ISO 8601 with a zone` });
+const text = (description: string) => Type.String({ maxLength: 2000, description });
+
+const range = {
+  from: Type.Optional(isoDate('Start of the range (default: 7 days before `to`)')),
+  to: Type.Optional(isoDate('End of the range, exclusive (default: now)')),
+  bucket: withDefault(
+    Type.Union(
+      [
+        Type.Literal('none'),
+        Type.Literal('hour'),
+        Type.Literal('day'),
+        Type.Literal('week'),
+        Type.Literal('month'),
+      ],
+      { description: "Buckets in the organization's zone; hour ≤ 31 days, day ≤ 400" },
+    ),
+    'day',
+  ),
+  time_zone: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      'x-check': 'iana_zone',
+      description: "Another IANA zone for this answer (default: the organization's)",
+    }),
+  ),
+  campaign: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 3, description: 'Only this campaign (its code)' }),
+  ),
+};
+
+const groupBy = (names: readonly string[]) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description: `Comma list of ${names.join(', ')}`,
+      examples: [names.slice(0, 2).join(',')],
+    }),
+  );
+
+const format = withDefault(Type.Union([Type.Literal('json'), Type.Literal('csv')]), 'json');
+
+export const TrafficQuery = Type.Object({
+  ...range,
+  group_by: groupBy([
+    'campaign',
+    'source',
+    'medium',
+    'utm_campaign',
+    'landing_path',
+    'attribution',
+    'tracking_number',
+  ]),
+  source: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'Only this source' }),
+  ),
+  format,
+});
+
+export const TouchQuery = Type.Object({
+  ...range,
+  group_by: groupBy(['campaign', 'channel', 'purpose', 'outcome', 'reason', 'state']),
+  format,
+});
+
+const paging = {
+  limit: withDefault(
+    Type.Integer({ minimum: 1, maximum: 1000, description: 'Items per page' }),
+    100,
+  ),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor, as given' }),
+  ),
+};
+const cellStart = {
+  bucket_start: Type.Optional(
+    isoDate("The cell's bucket_start, as the report gave it (absent: the whole range)"),
+  ),
+};
+
+/** The drill-down of a traffic cell: the report's query, the cell's bucket and keys ('' = none). */
+export const TrafficCellQuery = Type.Object({
+  ...range,
+  ...cellStart,
+  source: Type.Optional(text('The source key')),
+  medium: Type.Optional(text("The medium key ('' for none)")),
+  utm_campaign: Type.Optional(text("The UTM campaign key ('' for none)")),
+  landing_path: Type.Optional(text("The landing path key ('' for none)")),
+  attribution: Type.Optional(text("The attribution rule key ('' for a session's none)")),
+  tracking_number: Type.Optional(text('The tracking number key')),
+  ...paging,
+});
+
+export const TouchCellQuery = Type.Object({
+  ...range,
+  ...cellStart,
+  channel: Type.Optional(text('The channel key')),
+  purpose: Type.Optional(text('The purpose key')),
+  outcome: Type.Optional(text('The outcome key')),
+  reason: Type.Optional(text('The reason key')),
+  state: Type.Optional(text('The state key')),
+  ...paging,
+});
+
+const counters = (names: readonly string[], extra: Record<string, TSchema> = {}) =>
+  Object.fromEntries([...names.map((m) => [m, Type.Number()]), ...Object.entries(extra)]) as Record<
+    string,
+    TSchema
+  >;
+
+const rateFields = Object.fromEntries(
+  TRAFFIC_RATES.map((r) => [r, Type.Union([Type.Number(), Type.Null()])]),
+);
+const keyField = Type.Union([Type.String(), Type.Null()]);
+
+function reportAnswer(metrics: Record<string, TSchema>, example: Record<string, unknown>) {
+  const row = Type.Object(
+    {
+      bucket_start: Type.Optional(Type.String({ description: 'ISO 8601 with the zone offset' })),
+      ...metrics,
+    },
+    { additionalProperties: keyField, description: 'Group keys by name, then the counters' },
+  );
+  return Type.Object(
+    {
+      org_id: Type.String(),
+      time_zone: Type.String(),
+      from: Type.String(),
+      to: Type.String(),
+      bucket: Type.String(),
+      group_by: Type.Array(Type.String()),
+      rows: Type.Array(row),
+      totals: row,
+    },
+    { examples: [example] },
+  );
+}
+
+const zeros = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, 0]));
+
+export const TrafficAnswer = reportAnswer(counters(TRAFFIC_METRICS, rateFields), {
+  org_id: 'org_019a2b3c4d5e6f',
+  time_zone: 'America/New_York',
+  from: '2026-03-09T00:00:00-04:00',
+  to: '2026-03-11T00:00:00-04:00',
+  bucket: 'day',
+  group_by: ['source'],
+  rows: [
+    {
+      bucket_start: '2026-03-10T00:00:00-04:00',
+      source: 'meta',
+      ...zeros(TRAFFIC_METRICS),
+      sessions: 1,
+      calls: 1,
+      calls_with_session: 1,
+      unique_callers: 1,
+      calls_first_time: 1,
+      buyer_reports: 1,
+      buyer_success: 1,
+      buyer_reported_calls: 1,
+      buyer_report_seconds_sum: 3600,
+      ambiguous_share: 0,
+      session_to_call_rate: 1,
+      call_to_success_rate: 1,
+      buyer_success_rate: 1,
+      buyer_report_seconds_avg: 3600,
+    },
+  ],
+  totals: { ...zeros(TRAFFIC_METRICS), sessions: 1, calls: 1 },
+});
+
+export const TouchAnswer = reportAnswer(counters(TOUCH_METRICS), {
+  org_id: 'org_019a2b3c4d5e6f',
+  time_zone: 'UTC',
+  from: '2026-03-09T00:00:00Z',
+  to: '2026-03-10T00:00:00Z',
+  bucket: 'day',
+  group_by: ['reason'],
+  rows: [
+    {
+      bucket_start: '2026-03-09T00:00:00Z',
+      reason: 'quiet_hours',
+      touches: 3,
+      placed: 0,
+      blocked: 3,
+      delivered: 0,
+      failed: 0,
+    },
+    {
+      bucket_start: '2026-03-09T00:00:00Z',
+      reason: 'none',
+      touches: 5,
+      placed: 5,
+      blocked: 0,
+      delivered: 4,
+      failed: 1,
+    },
+  ],
+  totals: { touches: 8, placed: 5, blocked: 3, delivered: 4, failed: 1 },
+});
+
+export const SessionCellItem = Type.Object({
+  dni_session_id: Type.String(),
+  campaign_code: Type.String(),
+  created_at: Type.String(),
+  tracking_number: Type.String(),
+  kind: Type.String(),
+  ambiguous: Type.Boolean(),
+  hits: Type.Integer(),
+  source: Type.String(),
+  medium: keyField,
+  utm_campaign: keyField,
+  landing_path: keyField,
+});
+
+export const CallCellItem = Type.Object({
+  call_id: Type.String(),
+  campaign_code: Type.String(),
+  started_at: Type.String(),
+  from: Type.String(),
+  tracking_number: Type.String(),
+  attribution: Type.String(),
+  dni_session_id: keyField,
+  source: Type.String(),
+  first_time: Type.Boolean(),
+  status: keyField,
+  duration_seconds: Type.Union([Type.Integer(), Type.Null()]),
+  disposition: keyField,
+});
+
+export const TouchCellItem = Type.Object({
+  touch_id: Type.String(),
+  campaign_code: Type.String(),
+  decided_at: Type.String(),
+  to_e164: Type.String(),
+  channel: Type.String(),
+  purpose: keyField,
+  outcome: Type.String(),
+  reasons: Type.Array(Type.String()),
+  state: Type.String(),
+});

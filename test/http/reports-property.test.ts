@@ -1,0 +1,354 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TOUCH_GROUPS, TRAFFIC_GROUPS } from '../../src/domain/reports/vocabulary.js';
+import { ADMIN_TOKEN, adminCall, dni, type Harness, json, useHarness } from '../helpers/harness.js';
+import { freshContact, grant, outboundTenant, touch } from '../helpers/outbound.js';
+import { aggregate, type Bucket, type Fact, pathOf, sourceOf } from '../helpers/report-model.js';
+import { recordCall, report } from '../helpers/reports.js';
+import { testRetention } from '../helpers/retention.js';
+
+const h = useHarness({
+  privateDatabase: 'the retention round prunes and folds for every organization',
+});
+
+/** Zones with 30- and 45-minute offsets and DST changes (Lord Howe moves by 30 minutes). */
+const ZONES = [
+  'UTC',
+  'America/New_York',
+  'Asia/Kathmandu',
+  'Australia/Eucla',
+  'Australia/Lord_Howe',
+  'Asia/Kolkata',
+  'Pacific/Chatham',
+  'Europe/London',
+];
+/** A little before DST changes: New York and London in spring and autumn, Lord Howe and Chatham in April. */
+const STARTS = [
+  '2026-03-07T20:00:00Z',
+  '2026-10-31T20:00:00Z',
+  '2026-03-28T20:00:00Z',
+  '2026-04-04T00:00:00Z',
+];
+const LANDINGS = [
+  undefined,
+  'https://ex.org/a?utm_source=Google&utm_medium=cpc&utm_campaign=spring',
+  'https://ex.org/b/c?gclid=g1',
+  'https://ex.org/?fbclid=f1',
+  'https://ex.org/m?msclkid=m1&utm_medium=ppc',
+  'https://ex.org/a?utm_source=%20news%20&utm_campaign=x,y',
+];
+const METRICS = [
+  'sessions',
+  'sessions_shared',
+  'sessions_ambiguous',
+  'session_renewals',
+  'calls',
+  'calls_with_session',
+  'calls_on_shared_number',
+  'calls_first_time',
+  'buyer_reports',
+  'buyer_corrections',
+  'buyer_success',
+  'buyer_rejected',
+  'buyer_reported_calls',
+  'buyer_report_seconds_sum',
+];
+const TOUCH_METRICS = ['touches', 'placed', 'blocked'];
+
+const event = fc.oneof(
+  fc.record({
+    kind: fc.constant('session' as const),
+    visitor: fc.nat(5),
+    landing: fc.nat(LANDINGS.length - 1),
+  }),
+  fc.record({
+    kind: fc.constant('call' as const),
+    caller: fc.nat(3),
+    number: fc.nat(1),
+    lagMinutes: fc.nat(180),
+  }),
+  fc.record({ kind: fc.constant('report' as const), call: fc.nat(40), success: fc.boolean() }),
+  fc.record({ kind: fc.constant('touch' as const), contact: fc.nat(1), sms: fc.boolean() }),
+  fc.record({ kind: fc.constant('retention' as const) }),
+);
+const query = fc.record({
+  bucket: fc.constantFrom<Bucket>('none', 'hour', 'day', 'week', 'month'),
+  traffic: fc.subarray([...TRAFFIC_GROUPS], { maxLength: 2 }),
+  touches: fc.subarray([...TOUCH_GROUPS], { maxLength: 2 }),
+});
+const scenario = fc.record({
+  start: fc.constantFrom(...STARTS),
+  zones: fc.tuple(fc.constantFrom(...ZONES), fc.constantFrom(...ZONES)),
+  steps: fc.array(fc.record({ gapMinutes: fc.nat(300), event }), { minLength: 4, maxLength: 30 }),
+  queries: fc.array(query, { minLength: 1, maxLength: 3 }),
+});
+
+type Row = Record<string, unknown>;
+
+/** Plays a scenario; returns what the model needs that raw rows do not keep (renewal times). */
+type Scenario = typeof scenario extends fc.Arbitrary<infer T> ? T : never;
+
+async function play(h: Harness, sc: Scenario) {
+  const t = await outboundTenant(h);
+  const contacts = [t.contact, freshContact()];
+  await grant(h, t.orgId, contacts[1]!);
+  await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, { time_zone: sc.zones[0] });
+  const sessions = new Map<string, Row>();
+  const snapshot = async () => {
+    const rows = await h.store.query<Row>('select * from dni_sessions where org_id = $1', [
+      t.orgId,
+    ]);
+    for (const r of rows) sessions.set(String(r.id), r);
+  };
+  const renewals: { id: string; at: number }[] = [];
+  const seen = new Set<string>();
+  const calls: string[] = [];
+  let now = Date.parse(sc.start);
+  let reportSeq = 0;
+  const retention = testRetention(h, { sessionDays: 1 });
+  for (const step of sc.steps) {
+    now += step.gapMinutes * 60_000;
+    h.clock.ms = now;
+    const e = step.event;
+    if (e.kind === 'session') {
+      const landing = LANDINGS[e.landing];
+      const res = await dni(h, t.key, {
+        campaign_code: t.code,
+        visitor_id: `v${e.visitor}`,
+        ...(landing ? { landing_url: landing } : {}),
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const id = json(res).dni_session_id as string;
+      if (seen.has(id)) renewals.push({ id, at: now });
+      seen.add(id);
+    } else if (e.kind === 'call') {
+      const startedAt = new Date(now - e.lagMinutes * 60_000).toISOString();
+      calls.push(
+        await recordCall(h, t, {
+          to: t.numbers[e.number],
+          from: `+1212555000${e.caller}`,
+          startedAt,
+        }),
+      );
+    } else if (e.kind === 'report' && calls.length > 0) {
+      const res = await report(h, t.key, t.code, {
+        call_id: calls[e.call % calls.length],
+        report_id: `r${reportSeq++}`,
+        disposition: e.success ? 'success' : 'rejected',
+      });
+      expect([201, 422]).toContain(res.statusCode); // 422: beyond the report window
+    } else if (e.kind === 'touch') {
+      const res = await touch(h, t.key, t.code, {
+        to_e164: contacts[e.contact],
+        channel: e.sms ? 'sms' : 'call',
+        consent_basis: 'pewc',
+      });
+      expect([200, 202]).toContain(res.statusCode);
+    } else if (e.kind === 'retention') {
+      await snapshot();
+      await retention.runOnce();
+    }
+  }
+  await snapshot();
+  return { t, sessions, renewals };
+}
+
+async function trafficFacts(
+  h: Harness,
+  orgId: string,
+  code: string,
+  sessions: Map<string, Row>,
+  renewals: { id: string; at: number }[],
+) {
+  const facts: Fact[] = [];
+  const keysOf = (s: Row) => ({
+    campaign: code,
+    source: sourceOf(s),
+    medium: (s.utm_medium as string) || null,
+    utm_campaign: (s.utm_campaign as string) || null,
+    landing_path: pathOf(s.landing_url),
+    tracking_number: String(s.tracking_number),
+  });
+  for (const s of sessions.values()) {
+    facts.push({
+      at: new Date(s.created_at as string).getTime(),
+      keys: { ...keysOf(s), attribution: null },
+      counts: {
+        sessions: 1,
+        sessions_shared: s.kind === 'shared' ? 1 : 0,
+        sessions_ambiguous: s.ambiguous ? 1 : 0,
+      },
+    });
+  }
+  for (const r of renewals) {
+    facts.push({
+      at: r.at,
+      keys: { ...keysOf(sessions.get(r.id)!), attribution: null },
+      counts: { session_renewals: 1 },
+    });
+  }
+  const calls = await h.store.query<Row>('select * from calls where org_id = $1', [orgId]);
+  const events = await h.store.query<Row>(
+    'select call_id, at from buyer_report_events where org_id = $1 order by seq',
+    [orgId],
+  );
+  const firstOf = new Map<string, Row>();
+  for (const c of calls) {
+    const f = firstOf.get(String(c.from_number));
+    const key = (x: Row) => [new Date(x.started_at as string).getTime(), String(x.id)] as const;
+    if (!f || key(c)[0] < key(f)[0] || (key(c)[0] === key(f)[0] && key(c)[1] < key(f)[1]))
+      firstOf.set(String(c.from_number), c);
+  }
+  for (const c of calls) {
+    const s = c.dni_session_id ? sessions.get(String(c.dni_session_id)) : undefined;
+    const mine = events.filter((e) => e.call_id === c.id);
+    const started = new Date(c.started_at as string).getTime();
+    facts.push({
+      at: started,
+      caller: String(c.from_number),
+      keys: {
+        ...(s
+          ? keysOf(s)
+          : {
+              campaign: code,
+              source: 'unattributed',
+              medium: null,
+              utm_campaign: null,
+              landing_path: null,
+            }),
+        attribution: String(c.attribution),
+        tracking_number: String(c.tracking_number),
+      },
+      counts: {
+        calls: 1,
+        calls_with_session: c.dni_session_id ? 1 : 0,
+        calls_on_shared_number: c.ambiguous ? 1 : 0,
+        calls_first_time: firstOf.get(String(c.from_number))?.id === c.id ? 1 : 0,
+        buyer_reports: mine.length,
+        buyer_corrections: Math.max(0, mine.length - 1),
+        buyer_success: c.disposition === 'success' ? 1 : 0,
+        buyer_rejected: c.disposition === 'rejected' ? 1 : 0,
+        buyer_reported_calls: mine.length > 0 ? 1 : 0,
+        buyer_report_seconds_sum:
+          mine.length > 0
+            ? Math.floor((new Date(mine[0]!.at as string).getTime() - started) / 1000)
+            : 0,
+      },
+    });
+  }
+  return facts;
+}
+
+async function touchFacts(h: Harness, orgId: string, code: string) {
+  const rows = await h.store.query<Row>('select * from outbound_touches where org_id = $1', [
+    orgId,
+  ]);
+  return rows.map((t) => {
+    const checks = t.checks as {
+      consent: { purpose: string };
+      quiet_hours: { state: string | null };
+    };
+    const reasons = [...new Set((t.reasons as { code: string }[]).map((r) => r.code))];
+    return {
+      at: new Date(t.decided_at as string).getTime(),
+      keys: {
+        campaign: code,
+        channel: String(t.channel),
+        purpose: checks.consent.purpose,
+        outcome: t.placed ? 'queued' : 'blocked',
+        state: checks.quiet_hours.state ?? 'unknown',
+      },
+      reasons: reasons.length > 0 ? reasons : ['none'],
+      counts: { touches: 1, placed: t.placed ? 1 : 0, blocked: t.placed ? 0 : 1 },
+    };
+  });
+}
+
+function compare(
+  body: Row,
+  expected: ReturnType<typeof aggregate>,
+  groupBy: string[],
+  metrics: string[],
+  distinct: boolean,
+) {
+  const got = new Map<string, Row>();
+  for (const r of body.rows as Row[]) {
+    const b = r.bucket_start === undefined ? null : Date.parse(String(r.bucket_start));
+    got.set(JSON.stringify([b, ...groupBy.map((g) => r[g] ?? null)]), r);
+  }
+  expect([...got.keys()].sort()).toEqual([...expected.keys()].sort());
+  for (const [k, e] of expected) {
+    const r = got.get(k)!;
+    for (const m of metrics) expect(r[m], `${k} ${m}`).toBe(e.counts[m] ?? 0);
+    if (distinct) expect(r.unique_callers, `${k} unique_callers`).toBe(e.callers.size);
+  }
+}
+
+async function checkReports(
+  h: Harness,
+  orgId: string,
+  zone: string,
+  sc: Scenario,
+  facts: Fact[],
+  tf: Awaited<ReturnType<typeof touchFacts>>,
+) {
+  const from = new Date(Date.parse(sc.start) - 2 * 86_400_000).toISOString();
+  const to = new Date(Date.parse(sc.start) + 20 * 86_400_000).toISOString();
+  for (const q of sc.queries) {
+    const bucket = q.bucket;
+    const base = `from=${from}&to=${to}&bucket=${bucket}`;
+    const res = await h.admin.inject({
+      method: 'GET',
+      url: `/admin/orgs/${orgId}/reports/traffic?${base}&group_by=${q.traffic.join(',')}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = json(res);
+    expect(body.time_zone).toBe(zone);
+    const range = { zone, bucket, from: Date.parse(body.from), to: Date.parse(body.to) };
+    compare(body, aggregate(facts, { ...range, groupBy: q.traffic }), q.traffic, METRICS, true);
+    const [total] = aggregate(facts, { ...range, bucket: 'none', groupBy: [] }).values();
+    for (const m of METRICS) expect(body.totals[m], `totals ${m}`).toBe(total?.counts[m] ?? 0);
+    expect(body.totals.unique_callers).toBe(total?.callers.size ?? 0);
+
+    const tres = await h.admin.inject({
+      method: 'GET',
+      url: `/admin/orgs/${orgId}/reports/touches?${base}&group_by=${q.touches.join(',')}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(tres.statusCode, tres.body).toBe(200);
+    const tb = json(tres);
+    const byReason = q.touches.includes('reason');
+    const expanded: Fact[] = tf.flatMap((x) =>
+      (byReason ? x.reasons : [null]).map((reason) => ({
+        at: x.at,
+        keys: { ...x.keys, reason },
+        counts: x.counts,
+      })),
+    );
+    compare(
+      tb,
+      aggregate(expanded, { ...range, groupBy: q.touches }),
+      q.touches,
+      TOUCH_METRICS,
+      false,
+    );
+  }
+}
+
+describe('every report equals the same aggregate of the raw rows', () => {
+  it('random sessions, calls, buyer reports, touches and retention rounds, across DST and zones', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (sc) => {
+        const { t, sessions, renewals } = await play(h, sc);
+        const facts = await trafficFacts(h, t.orgId, t.code, sessions, renewals);
+        const tf = await touchFacts(h, t.orgId, t.code);
+        await checkReports(h, t.orgId, sc.zones[0], sc, facts, tf);
+        // The organization moves to another zone: the same history, bucketed anew.
+        await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, { time_zone: sc.zones[1] });
+        await checkReports(h, t.orgId, sc.zones[1], sc, facts, tf);
+      }),
+      { numRuns: Number(process.env.REPORT_PROPERTY_RUNS ?? 6), endOnFailure: true },
+    );
+  });
+});
