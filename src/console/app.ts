@@ -3,7 +3,6 @@ import { baseInstance } from '../app.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../deps.js';
 import { resolveSession, type Viewer } from '../domain/console/accounts.js';
 import { AppError, ValidationFailed } from '../errors.js';
-import { createReportQueries } from '../store/queries/reports.js';
 import { listOrgs } from '../store/repos/admin-lists.js';
 import { assetRoutes, loadAssets } from './assets.js';
 import {
@@ -77,7 +76,7 @@ export async function buildConsoleApp(
   const policy = policyOf(deps.console);
   const names = cookieNames(deps.console);
   const now = () => new Date(deps.clock.now());
-  const reports = createReportQueries(deps.store);
+  const reports = deps.repos;
 
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('content-security-policy', CSP);
