@@ -27,7 +27,16 @@ const HOSTILE = {
   rtl: 'invoice\u202Etxt.exe',
   notes: '<script>window.__pwned=4</script> paid \u202Edlrow',
 };
-const SOURCES = ['google', 'newsletter', 'facebook', 'bing', 'google', 'google', 'newsletter', 'direct'];
+const SOURCES = [
+  'google',
+  'newsletter',
+  'facebook',
+  'bing',
+  'google',
+  'google',
+  'newsletter',
+  'direct',
+];
 
 describe.skipIf(browserMissing)('the console in headless Chromium', () => {
   let browser: Awaited<ReturnType<typeof launch>>;
@@ -57,12 +66,18 @@ describe.skipIf(browserMissing)('the console in headless Chromium', () => {
     expect(res.headers()['x-content-type-options']).toBe('nosniff');
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     const bad = await seriousViolations(page);
-    audited.set(name, bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`));
+    audited.set(
+      name,
+      bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
+    );
     expect(audited.get(name), `axe on ${name}`).toEqual([]);
     if (SHOTS) {
       for (const width of [1400, 390]) {
         await page.setViewportSize({ width, height: 900 });
-        await page.screenshot({ path: join(SHOTS, `console-${name}-${width}.png`), fullPage: true });
+        await page.screenshot({
+          path: join(SHOTS, `console-${name}-${width}.png`),
+          fullPage: true,
+        });
       }
       await page.setViewportSize({ width: 1280, height: 800 });
     }
@@ -90,6 +105,7 @@ describe.skipIf(browserMissing)('the console in headless Chromium', () => {
     orgId = new URL(page.url()).pathname.split('/').at(-1)!;
 
     await page.getByLabel('Label').fill('website');
+    await page.getByLabel(/execute/).check();
     await page.getByRole('button', { name: 'Issue key' }).click();
     apiKey = (await page.locator('#secret').textContent())!.trim();
     expect(apiKey).toMatch(/^svc_live_[0-9a-f]{40}$/);
@@ -151,7 +167,7 @@ describe.skipIf(browserMissing)('the console in headless Chromium', () => {
           landing_url: landing,
           ...(source === 'google' ? { gclid: `gclid-${n}` } : {}),
         });
-        expect(res.status).toBe(201);
+        expect(res.status, await res.clone().text()).toBe(201);
         const session = (await res.json()) as { tracking_number: string };
         if (i % 3 === 0 || hostile) {
           h.clock.advance(60);
@@ -205,12 +221,16 @@ describe.skipIf(browserMissing)('the console in headless Chromium', () => {
 
     await visit(page, `/orgs/${orgId}/overview`, 'overview');
     const shown = async (metric: string) =>
-      Number((await page.locator(`[data-metric="${metric}"]`).textContent())!.replace(/[^\d]/g, ''));
+      Number(
+        (await page.locator(`[data-metric="${metric}"]`).textContent())!.replace(/[^\d]/g, ''),
+      );
     expect(await shown('sessions')).toBe(report.totals.metrics.sessions);
     expect(await shown('calls')).toBe(report.totals.metrics.calls);
     expect(await shown('buyer_success')).toBe(report.totals.metrics.buyer_success);
     expect(await shown('unique_callers')).toBe(report.totals.metrics.unique_callers);
-    await expect(page.getByRole('img', { name: /Sessions, calls and buyer successes per day/ }).count()).resolves.toBe(1);
+    await expect(
+      page.getByRole('img', { name: /Sessions, calls and buyer successes per day/ }).count(),
+    ).resolves.toBe(1);
     // The hostile UTM source is a row of the sources table, as text.
     expect(await page.locator('table').allTextContents()).toEqual(
       expect.arrayContaining([expect.stringContaining(HOSTILE.source)]),

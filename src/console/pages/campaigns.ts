@@ -29,10 +29,17 @@ const NOTICES: Record<string, string> = {
 
 /** Numbers typed one per line or separated by commas, each made E.164. */
 function numbersOf(text: string): string[] {
-  const raw = text.split(/[\s,;]+/).filter(Boolean).slice(0, 1000);
+  const raw = text
+    .split(/[\s,;]+/)
+    .filter(Boolean)
+    .slice(0, 1000);
   const bad = raw.filter((n) => normalizeE164(n) === null);
   if (bad.length > 0)
-    throw errors.field(['body', 'numbers'], `not a phone number: ${bad.slice(0, 3).join(', ')}`, bad);
+    throw errors.field(
+      ['body', 'numbers'],
+      `not a phone number: ${bad.slice(0, 3).join(', ')}`,
+      bad,
+    );
   return raw.map((n) => normalizeE164(n)!);
 }
 
@@ -57,10 +64,16 @@ export function campaignPages(router: ConsoleRouter): void {
       {
         label: 'Code',
         value: (r) => r.campaign.code,
-        cell: (r) => html`<a href="${orgPath(ctx.org.id, `campaigns/${encodeURIComponent(r.campaign.code)}`)}">${r.campaign.code}</a>`,
+        cell: (r) =>
+          html`<a href="${orgPath(ctx.org.id, `campaigns/${encodeURIComponent(r.campaign.code)}`)}">${r.campaign.code}</a>`,
       },
       { label: 'Name', value: (r) => r.campaign.name },
-      { label: 'Pool numbers', value: (r) => r.poolSize, cell: (r) => ctx.num(r.poolSize), numeric: true },
+      {
+        label: 'Pool numbers',
+        value: (r) => r.poolSize,
+        cell: (r) => ctx.num(r.poolSize),
+        numeric: true,
+      },
       { label: 'Overflow number', value: (r) => r.overflowNumber ?? '' },
       { label: 'Session minutes', value: (r) => r.campaign.sessionTtlSeconds / 60, numeric: true },
     ];
@@ -196,7 +209,12 @@ ${
   });
 
   router.orgAction('/campaigns/:code/numbers', async (ctx, form, p, req) => {
-    await addCampaignNumbers(admin(ctx, req.id), ctx.org.id, p.code!, numbersOf(form.get('numbers') ?? ''));
+    await addCampaignNumbers(
+      admin(ctx, req.id),
+      ctx.org.id,
+      p.code!,
+      numbersOf(form.get('numbers') ?? ''),
+    );
     return `${orgPath(ctx.org.id, `campaigns/${encodeURIComponent(p.code!)}`)}?notice=added`;
   });
 
@@ -208,7 +226,8 @@ ${
       (n) => n.number.e164,
     );
     const keep = pool.filter((n) => !gone.includes(n));
-    if (keep.length === 0) throw errors.field(['body', 'number'], 'a pool keeps at least one number', gone);
+    if (keep.length === 0)
+      throw errors.field(['body', 'number'], 'a pool keeps at least one number', gone);
     await updateCampaign(admin(ctx, req.id), ctx.org.id, c.code, { numbers: keep });
     return `${orgPath(ctx.org.id, `campaigns/${encodeURIComponent(c.code)}`)}?notice=removed`;
   });

@@ -62,7 +62,11 @@ export function operatorPages(router: ConsoleRouter): void {
       },
       { label: 'Organization id', value: (o) => o.id },
       { label: 'Tracking', value: (o) => (o.trackingEnabled ? 'on' : 'off') },
-      { label: 'Created', value: (o) => o.createdAt.toISOString(), cell: (o) => localTime(o.createdAt, 'UTC') },
+      {
+        label: 'Created',
+        value: (o) => o.createdAt.toISOString(),
+        cell: (o) => localTime(o.createdAt, 'UTC'),
+      },
     ];
     return {
       title: 'Organizations and keys',
@@ -116,7 +120,11 @@ ${table({
       { label: 'Label', value: (k) => k.label ?? '' },
       { label: 'Scopes', value: (k) => k.scopes.join(' ') },
       { label: 'Status', value: status },
-      { label: 'Expires', value: (k) => k.expiresAt?.toISOString() ?? '', cell: (k) => localTime(k.expiresAt, 'UTC') },
+      {
+        label: 'Expires',
+        value: (k) => k.expiresAt?.toISOString() ?? '',
+        cell: (k) => localTime(k.expiresAt, 'UTC'),
+      },
       {
         label: 'Actions',
         value: () => '',
@@ -135,7 +143,11 @@ ${table({
     const linkColumns: Column<ConsoleLink>[] = [
       { label: 'Email', value: (l) => l.email },
       { label: 'Role', value: (l) => l.role },
-      { label: 'Made', value: (l) => l.createdAt.toISOString(), cell: (l) => localTime(l.createdAt, 'UTC') },
+      {
+        label: 'Made',
+        value: (l) => l.createdAt.toISOString(),
+        cell: (l) => localTime(l.createdAt, 'UTC'),
+      },
       {
         label: 'State',
         value: (l) => (l.usedAt ? 'accepted' : l.expiresAt <= now ? 'expired' : 'open'),
@@ -161,8 +173,8 @@ ${extra.secret ?? ''}
 <form method="post" action="/operator/orgs/${org.id}/keys" class="grid-form">${csrfField(ctx)}
 <label>Label <input name="label" maxlength="200"></label>
 <fieldset><legend>Scopes</legend>
-<label><span><input type="checkbox" name="scopes" value="enroll" checked> enroll (sessions, buyer reports)</span></label>
-<label><span><input type="checkbox" name="scopes" value="execute"> execute (outbound touches)</span></label>
+<label><span><input type="checkbox" name="scopes" value="enroll" checked> enroll (DNI sessions from the website)</span></label>
+<label><span><input type="checkbox" name="scopes" value="execute"> execute (buyer reports and outbound touches)</span></label>
 </fieldset>
 <div><button type="submit">Issue key</button></div>
 </form></section>
@@ -192,7 +204,8 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
   router.userAction('/operator/orgs/:org/keys', async (ctx, form, p, req) => {
     requireOperator(ctx);
     const scopes = form.getAll('scopes').filter((s) => s === 'enroll' || s === 'execute');
-    if (scopes.length === 0) throw errors.field(['body', 'scopes'], 'choose at least one scope', []);
+    if (scopes.length === 0)
+      throw errors.field(['body', 'scopes'], 'choose at least one scope', []);
     const label = (form.get('label') ?? '').trim().slice(0, 200);
     const key = await issueKey(admin(ctx, req.id), p.org!, {
       scopes: [...new Set(scopes)] as ('enroll' | 'execute')[],
@@ -275,7 +288,11 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
     const userColumns: Column<User>[] = [
       { label: 'Email', value: (u) => u.email },
       { label: 'Operator', value: (u) => (u.operator ? 'yes' : 'no') },
-      { label: 'Since', value: (u) => u.createdAt.toISOString(), cell: (u) => localTime(u.createdAt, 'UTC') },
+      {
+        label: 'Since',
+        value: (u) => u.createdAt.toISOString(),
+        cell: (u) => localTime(u.createdAt, 'UTC'),
+      },
     ];
     const linkColumns: Column<ConsoleLink>[] = [
       { label: 'Kind', value: (l) => l.kind },
@@ -283,11 +300,17 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
       { label: 'Role', value: (l) => (l.kind === 'reset' ? '' : l.role) },
       { label: 'Organization', value: (l) => l.orgId ?? '' },
       { label: 'Made by', value: (l) => l.createdBy },
-      { label: 'State', value: (l) => (l.usedAt ? 'used' : l.expiresAt <= now ? 'expired' : 'open') },
+      {
+        label: 'State',
+        value: (l) => (l.usedAt ? 'used' : l.expiresAt <= now ? 'expired' : 'open'),
+      },
     ];
     return {
       title: 'Users and invitations',
-      tables: { users: { columns: userColumns, rows: users }, links: { columns: linkColumns, rows: links } },
+      tables: {
+        users: { columns: userColumns, rows: users },
+        links: { columns: linkColumns, rows: links },
+      },
       body: html`${secret ?? ''}
 <div class="cards">
 <section class="card"><h2>Invite an operator</h2>
@@ -310,11 +333,17 @@ ${table({ caption: 'Invitation and reset links', columns: linkColumns, rows: lin
   router.userAction('/operator/invitations', async (ctx, form, _p, req) => {
     requireOperator(ctx);
     const email = (form.get('email') ?? '').trim();
-    return usersPage(ctx, await makeLink(ctx, { kind: 'invitation', email, role: 'operator', orgId: null }, req.id));
+    return usersPage(
+      ctx,
+      await makeLink(ctx, { kind: 'invitation', email, role: 'operator', orgId: null }, req.id),
+    );
   });
   router.userAction('/operator/reset-links', async (ctx, form, _p, req) => {
     requireOperator(ctx);
     const email = (form.get('email') ?? '').trim();
-    return usersPage(ctx, await makeLink(ctx, { kind: 'reset', email, role: 'viewer', orgId: null }, req.id));
+    return usersPage(
+      ctx,
+      await makeLink(ctx, { kind: 'reset', email, role: 'viewer', orgId: null }, req.id),
+    );
   });
 }

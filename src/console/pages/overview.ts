@@ -30,8 +30,18 @@ function delta(ctx: OrgContext, now: number, before: number): Html {
 function groupColumns(ctx: OrgContext, key: TrafficGroup, label: string): Column<TrafficRow>[] {
   return [
     { label, value: (r) => r.keys[key] ?? '(none)' },
-    { label: 'Sessions', value: (r) => r.metrics.sessions, cell: (r) => ctx.num(r.metrics.sessions), numeric: true },
-    { label: 'Calls', value: (r) => r.metrics.calls, cell: (r) => ctx.num(r.metrics.calls), numeric: true },
+    {
+      label: 'Sessions',
+      value: (r) => r.metrics.sessions,
+      cell: (r) => ctx.num(r.metrics.sessions),
+      numeric: true,
+    },
+    {
+      label: 'Calls',
+      value: (r) => r.metrics.calls,
+      cell: (r) => ctx.num(r.metrics.calls),
+      numeric: true,
+    },
     {
       label: 'Session → call',
       value: (r) => r.rates.session_to_call_rate,
@@ -98,7 +108,11 @@ export function overviewPage(router: ConsoleRouter): void {
     );
     const series = (m: 'sessions' | 'calls' | 'buyer_success') =>
       days.map((d) => byDay.get(d)?.[m] ?? 0);
-    const dayLabel = new Intl.DateTimeFormat(ctx.locale, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+    const dayLabel = new Intl.DateTimeFormat(ctx.locale, {
+      month: 'short',
+      day: 'numeric',
+      timeZone: 'UTC',
+    });
     const labels = days.map((d) => dayLabel.format(new Date(`${d}T00:00:00Z`)));
     const dayRows = days.map((d, i) => ({
       day: d,
@@ -109,9 +123,19 @@ export function overviewPage(router: ConsoleRouter): void {
     type DayRow = (typeof dayRows)[number];
     const dayColumns: Column<DayRow>[] = [
       { label: 'Day', value: (r) => r.day },
-      { label: 'Sessions', value: (r) => r.sessions, cell: (r) => ctx.num(r.sessions), numeric: true },
+      {
+        label: 'Sessions',
+        value: (r) => r.sessions,
+        cell: (r) => ctx.num(r.sessions),
+        numeric: true,
+      },
       { label: 'Calls', value: (r) => r.calls, cell: (r) => ctx.num(r.calls), numeric: true },
-      { label: 'Buyer successes', value: (r) => r.success, cell: (r) => ctx.num(r.success), numeric: true },
+      {
+        label: 'Buyer successes',
+        value: (r) => r.success,
+        cell: (r) => ctx.num(r.success),
+        numeric: true,
+      },
     ];
     const sourceColumns = groupColumns(ctx, 'source', 'Source');
     const campaignColumns = groupColumns(ctx, 'campaign', 'Campaign');
@@ -137,7 +161,8 @@ export function overviewPage(router: ConsoleRouter): void {
       body: html`${nothingYet}
 <section class="kpis" aria-label="Totals for the range">
 ${KPIS.map(
-  ([key, label]) => html`<div class="kpi"><div class="label">${label}</div><div class="value" data-metric="${key}">${ctx.num(t[key])}</div>${delta(ctx, t[key], p[key])}</div>`,
+  ([key, label]) =>
+    html`<div class="kpi"><div class="label">${label}</div><div class="value" data-metric="${key}">${ctx.num(t[key])}</div>${delta(ctx, t[key], p[key])}</div>`,
 )}
 </section>
 <section class="chart">
@@ -162,14 +187,16 @@ ${table({
   columns: sourceColumns,
   rows: topSources,
   csv: csvLink(keep, path, 'sources'),
-  empty: 'No sessions or calls in this range. Sources come from utm_source, or the click id’s network (gclid: google, fbclid: meta, msclkid: microsoft), else direct.',
+  empty:
+    'No sessions or calls in this range. Sources come from utm_source, or the click id’s network (gclid: google, fbclid: meta, msclkid: microsoft), else direct.',
 })}
 ${table({
   caption: 'Top campaigns',
   columns: campaignColumns,
   rows: topCampaigns,
   csv: csvLink(keep, path, 'campaigns'),
-  empty: 'No campaign had traffic in this range. Widen the range, or check the website kit is on your pages.',
+  empty:
+    'No campaign had traffic in this range. Widen the range, or check the website kit is on your pages.',
 })}`,
     };
   });
