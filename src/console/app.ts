@@ -151,6 +151,15 @@ export async function buildConsoleApp(
     r: PageResult,
     q: Query,
   ) => {
+    if (r.download) {
+      return reply
+        .type(r.download.type)
+        .header(
+          'content-disposition',
+          `attachment; filename="${r.download.name.replace(/[^\w.-]/g, '_')}"`,
+        )
+        .send(r.download.body);
+    }
     if (q.format === 'csv') {
       const t = r.tables?.[q.table ?? ''];
       if (!t) throw new AppError('Not Found');

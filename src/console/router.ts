@@ -18,6 +18,8 @@ export interface PageResult {
   range?: boolean;
   notice?: string | null;
   status?: number;
+  /** A file to download instead of a page. */
+  download?: { type: string; name: string; body: string | Buffer };
 }
 
 export type Query = Record<string, string | undefined>;

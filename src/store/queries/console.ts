@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, gte, ilike, inArray, like, lt, or, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../db.js';
+import { rowsOf } from '../repos/webhook-outbox.js';
 import { auditLog, calls, campaigns, dniSessions } from '../schema/index.js';
 import { buyerReportEvents } from '../schema/reports.js';
 
@@ -79,3 +80,20 @@ export async function callAudit(ex: Executor, orgId: string, subjectIds: string[
 }
 
 export { findCall } from '../repos/admin-activity.js';
+
+/** Each suppression list of the organization: entries, and its newest import (freshness). */
+export async function suppressionSummary(ex: Executor, orgId: string) {
+  return rowsOf<{
+    list: string;
+    entries: number;
+    listed_on: string | null;
+    imported_at: string | null;
+  }>(
+    ex,
+    sql`select l.list,
+          (select count(*)::int from suppression_entries e where e.org_id = ${orgId} and e.list = l.list) as entries,
+          (select max(listed_on)::text from suppression_imports i where i.org_id = ${orgId} and i.list = l.list) as listed_on,
+          (select max(finished_at) from suppression_imports i where i.org_id = ${orgId} and i.list = l.list) as imported_at
+        from (values ('internal'), ('national'), ('state'), ('litigator')) as l(list)`,
+  );
+}
