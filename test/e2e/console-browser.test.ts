@@ -37,7 +37,8 @@ const SOURCES = [
   'direct',
 ];
 
-describe.skipIf(browserMissing)('the console in headless Chromium', () => {
+// A browser, a week of traffic and axe on every page: minutes, not the default 30 s, on a busy machine.
+describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 180_000 }, () => {
   let browser: Awaited<ReturnType<typeof launch>>;
   let orgId = '';
   let apiKey = '';
