@@ -8,9 +8,11 @@ const userView: View = { primary: (u) => u.user_id, human: (u) => fields(u) };
 const linkView: View = { primary: (l) => l.url, human: (l) => fields(l) };
 
 /** Standard input to its end, without the final newline a shell or `echo` adds. */
-async function readStdin(): Promise<string> {
+async function readStdin(
+  input: AsyncIterable<Buffer | string> | Iterable<Buffer | string>,
+): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  for await (const chunk of input) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks)
     .toString('utf8')
     .replace(/\r?\n$/, '');
@@ -34,7 +36,7 @@ export const userCommands: CommandGroup = (program, ctx) => {
     .option('--org <org_id>', 'the organization of a manager or viewer')
     .requiredOption('--password-stdin', 'read the password from standard input (never an argument)')
     .action(async (o, cmd) => {
-      const password = await readStdin();
+      const password = await readStdin(ctx.stdin());
       await ctx.send(
         cmd,
         {
