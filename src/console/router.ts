@@ -13,6 +13,7 @@ export interface TableData<T = never> {
 export interface PageResult {
   title: string;
   body: Html;
+  // biome-ignore lint/suspicious/noExplicitAny: each table has its own row type; the page builds columns and rows together.
   tables?: Record<string, TableData<any>>;
   /** Draw the date range picker. Default true on organization pages. */
   range?: boolean;

@@ -1,37 +1,10 @@
+import { isoDateOfDay, localDayAt, offsetAt } from '../domain/compliance/tz.js';
+
 /**
  * Days in an organization's time zone: the console's date range is a span of
- * whole local days, turned into UTC instants here.
+ * whole local days, turned into UTC instants here (the zone arithmetic is the
+ * compliance gate's, src/domain/compliance/tz.ts).
  */
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function parts(zone: string) {
-  let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    formatters.set(zone, f);
-  }
-  return f;
-}
-
-/** The zone's offset from UTC at `ms`, in milliseconds. */
-function offsetAt(zone: string, ms: number): number {
-  const p = Object.fromEntries(
-    parts(zone)
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, x.value]),
-  );
-  const asUtc = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
-  return asUtc - Math.floor(ms / 1000) * 1000;
-}
 
 /** The instant a local calendar day (YYYY-MM-DD) starts in `zone`. */
 export function startOfDay(day: string, zone: string): Date {
@@ -45,12 +18,7 @@ export function startOfDay(day: string, zone: string): Date {
 
 /** The local calendar day (YYYY-MM-DD) of an instant in `zone`. */
 export function dayOf(at: Date, zone: string): string {
-  const p = Object.fromEntries(
-    parts(zone)
-      .formatToParts(at)
-      .map((x) => [x.type, x.value]),
-  );
-  return `${p.year}-${p.month}-${p.day}`;
+  return isoDateOfDay(localDayAt(zone, at.getTime()));
 }
 
 export function addDays(day: string, n: number): string {

@@ -186,14 +186,14 @@ ${
 ${
   pool.hourly.length === 0
     ? html`<p class="empty">No sessions in the last ${days} days. Once the website kit asks for numbers, this shows how many were held at once.</p>`
-    : barChart({
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="Chart">${barChart({
         title: `Peak numbers held per hour over the last ${days} days, against the pool size`,
         labels: pool.hourly.map((h) => hourLabel.format(new Date(h.hour))),
         values: pool.hourly.map((h) => h.peak_held),
         limit: pool.numbers,
         colour: '#1d4ed8',
         format: (n) => ctx.num(n),
-      })
+      })}</div>`
 }
 </section>
 ${table({ caption: 'Numbers', columns: numberColumns, rows: numbers, csv: csvLink({}, base, 'numbers'), empty: 'No numbers.' })}

@@ -116,7 +116,7 @@ ${table({
     const status = (k: KeyRow) =>
       k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active';
     const keyColumns: Column<KeyRow>[] = [
-      { label: 'Key', value: (k) => `${k.keyPrefix}…` },
+      { label: 'Key', value: (k) => (k.keyPrefix.endsWith('…') ? k.keyPrefix : `${k.keyPrefix}…`) },
       { label: 'Label', value: (k) => k.label ?? '' },
       { label: 'Scopes', value: (k) => k.scopes.join(' ') },
       { label: 'Status', value: status },

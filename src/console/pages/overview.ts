@@ -167,16 +167,16 @@ ${KPIS.map(
 </section>
 <section class="chart">
 <h2>Sessions, calls and buyer successes per day</h2>
-${lineChart({
-  title: `Sessions, calls and buyer successes per day, ${ctx.range.from} to ${ctx.range.to}`,
-  labels,
-  series: [
-    { name: 'Sessions', colour: COLOURS.sessions, values: series('sessions') },
-    { name: 'Calls', colour: COLOURS.calls, values: series('calls') },
-    { name: 'Buyer successes', colour: COLOURS.success, values: series('buyer_success') },
-  ],
-  format: (n) => ctx.num(n),
-})}
+<div class="scroll" tabindex="0" role="region" aria-label="Chart">${lineChart({
+        title: `Sessions, calls and buyer successes per day, ${ctx.range.from} to ${ctx.range.to}`,
+        labels,
+        series: [
+          { name: 'Sessions', colour: COLOURS.sessions, values: series('sessions') },
+          { name: 'Calls', colour: COLOURS.calls, values: series('calls') },
+          { name: 'Buyer successes', colour: COLOURS.success, values: series('buyer_success') },
+        ],
+        format: (n) => ctx.num(n),
+      })}</div>
 <ul class="legend"><li><span class="sw1"></span>Sessions</li><li><span class="sw2"></span>Calls</li><li><span class="sw3"></span>Buyer successes</li></ul>
 <details><summary>The numbers per day</summary>
 ${table({ caption: 'Per day', columns: dayColumns, rows: dayRows, empty: '', csv: csvLink(keep, path, 'days') })}
