@@ -100,7 +100,14 @@ async function main(): Promise<void> {
   console.log(`\nwritten ${file}`);
 }
 
-main().catch((err: unknown) => {
+const part = process.argv[2];
+const entry =
+  part === 'reports' ? () => import('./reports.js').then((m) => m.benchReports()) : main;
+if (part !== undefined && part !== 'reports') {
+  console.error(`npm run bench -- ${part}: unknown part (known: reports)`);
+  process.exit(64);
+}
+entry().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

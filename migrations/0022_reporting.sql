@@ -45,8 +45,9 @@ $$;--> statement-breakpoint
 -- report reads the smallest grain that has its grouping and filters:
 --   0 campaign, source
 --   1 campaign, source, medium, utm_campaign, landing_path, attribution
---   2 campaign, source, attribution, tracking_number
---   3 all of them
+--   3 all of them (grouping by tracking number reads it)
+-- (No grain 2: a tracking-number grain would hold about one row per session,
+-- and its write cost more than the report it would speed up.)
 -- A session has no attribution rule (''); a call without a session has the
 -- source 'unattributed' and '' for the session's keys.
 CREATE TABLE "report_traffic_rollups" (
@@ -152,7 +153,7 @@ CREATE FUNCTION report_traffic_add(
     p_m[19],
     p_m[20],
     p_m[21]
-  FROM (VALUES (0), (1), (2), (3)) g(grain)
+  FROM (VALUES (0), (1), (3)) g(grain)
 $$;--> statement-breakpoint
 
 -- One narrow row per call, kept as long as the rollups: the distinct counts
@@ -371,7 +372,8 @@ DECLARE n1 integer; n2 integer;
 BEGIN
   WITH moved AS (
     DELETE FROM report_traffic_deltas d
-     WHERE d.seq = ANY (ARRAY(SELECT seq FROM report_traffic_deltas ORDER BY seq LIMIT p_limit))
+     USING (SELECT seq FROM report_traffic_deltas ORDER BY seq LIMIT p_limit) x
+     WHERE d.seq = x.seq
     RETURNING d.*
   ), folded AS (
     INSERT INTO report_traffic_rollups AS r (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
@@ -403,7 +405,8 @@ BEGIN
   SELECT count(*) INTO n1 FROM moved;
   WITH moved AS (
     DELETE FROM report_touch_deltas d
-     WHERE d.seq = ANY (ARRAY(SELECT seq FROM report_touch_deltas ORDER BY seq LIMIT p_limit))
+     USING (SELECT seq FROM report_touch_deltas ORDER BY seq LIMIT p_limit) x
+     WHERE d.seq = x.seq
     RETURNING d.*
   ), folded AS (
     INSERT INTO report_touch_rollups AS r (org_id, bucket, campaign_id, channel, purpose, outcome, state, reason, touches, placed, blocked, delivered, failed)
@@ -449,7 +452,7 @@ BEGIN
           coalesce(x.utm_medium, '') AS medium, coalesce(x.utm_campaign, '') AS utm_campaign,
           coalesce(report_path(x.landing_url), '') AS landing_path
           FROM dni_sessions x WHERE x.org_id = p_org) s
-  CROSS JOIN (VALUES (0), (1), (2), (3)) g(grain)
+  CROSS JOIN (VALUES (0), (1), (3)) g(grain)
   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
 
   INSERT INTO report_callers (org_id, caller, first_call_id, first_started_at)
@@ -489,7 +492,7 @@ BEGIN
   JOIN calls c ON c.id = f.call_id
   LEFT JOIN (SELECT b.call_id, count(*) AS n, min(b.at) AS first_at FROM buyer_report_events b
               WHERE b.org_id = p_org GROUP BY b.call_id) e ON e.call_id = c.id
-  CROSS JOIN (VALUES (0), (1), (2), (3)) g(grain)
+  CROSS JOIN (VALUES (0), (1), (3)) g(grain)
   WHERE f.org_id = p_org
   GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
 

@@ -97,7 +97,10 @@ export function aggregate(
       ...o.groupBy.map((g) => f.keys[g] ?? null),
     ]);
     let r = rows.get(key);
-    if (!r) rows.set(key, (r = { counts: {}, callers: new Set() }));
+    if (!r) {
+      r = { counts: {}, callers: new Set() };
+      rows.set(key, r);
+    }
     for (const [k, n] of Object.entries(f.counts)) r.counts[k] = (r.counts[k] ?? 0) + n;
     if (f.caller) r.callers.add(f.caller);
   }

@@ -112,3 +112,136 @@ describe('the worked example of docs/reporting.md', () => {
     ]);
   });
 });
+
+describe('drill-down', () => {
+  it('lists the calls and sessions behind a cell, paged', async () => {
+    const t = await workedExample();
+    const base = `/admin/orgs/${t.orgId}/reports/traffic`;
+    const cell = 'bucket=day&bucket_start=2026-03-10T00:00:00-04:00';
+    const calls = json(await get(`${base}/calls?${cell}&source=google`));
+    expect(calls.items.map((c: { from: string }) => c.from)).toEqual(['+12125550001']);
+    expect(calls.items[0]).toMatchObject({
+      source: 'google',
+      first_time: false,
+      disposition: 'rejected',
+    });
+    const sessions = json(await get(`${base}/sessions?${cell}&limit=2`));
+    expect(sessions.items).toHaveLength(2);
+    const rest = json(await get(`${base}/sessions?${cell}&limit=2&cursor=${sessions.next_cursor}`));
+    expect(rest.next_cursor).toBeNull();
+    const all = [...sessions.items, ...rest.items].map((s: { source: string }) => s.source);
+    expect(all.sort()).toEqual(['direct', 'google', 'meta']);
+    const direct = json(await get(`${base}/sessions?${cell}&source=direct&landing_path=`));
+    expect(direct.items).toHaveLength(1);
+    const unattributed = json(await get(`${base}/calls?${cell}&source=unattributed`));
+    expect(unattributed.items.map((c: { attribution: string }) => c.attribution)).toEqual([
+      'campaign',
+    ]);
+  });
+});
+
+describe('CSV', () => {
+  it('answers text/csv with a header row, formulas defused', async () => {
+    const t = await createTenant(h);
+    await session(h, t, '2026-03-10T12:00:00Z', 'x', 'https://ex.org/?utm_source==HYPERLINK("x")');
+    const res = await get(
+      `/admin/orgs/${t.orgId}/reports/traffic?from=2026-03-10T00:00:00Z&to=2026-03-11T00:00:00Z&group_by=source&format=csv`,
+    );
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    const [head, row] = res.body.trim().split('\r\n');
+    expect(head?.startsWith('bucket_start,source,sessions,')).toBe(true);
+    expect(row?.startsWith(`2026-03-10T00:00:00Z,"'=hyperlink(""x"")",1,`)).toBe(true);
+  });
+});
+
+describe('tenancy', () => {
+  it("another organization's campaign is 404 like an unknown one, and its rows never count", async () => {
+    const a = await createTenant(h);
+    const b = await createTenant(h);
+    await session(h, b, '2026-03-10T12:00:00Z', 'x');
+    await recordCall(h, b, { startedAt: '2026-03-10T12:01:00Z' });
+    const q = 'from=2026-03-10T00:00:00Z&to=2026-03-11T00:00:00Z';
+    for (const path of [
+      'traffic',
+      'touches',
+      'traffic/calls',
+      'traffic/sessions',
+      'touches/rows',
+    ]) {
+      const other = await get(`/admin/orgs/${a.orgId}/reports/${path}?${q}&campaign=${b.code}`);
+      const unknown = await get(`/admin/orgs/${a.orgId}/reports/${path}?${q}&campaign=zzz`);
+      expect(other.statusCode).toBe(404);
+      expect(other.body).toBe(unknown.body);
+      expect(json(other)).toEqual({ detail: 'campaign_not_found' });
+    }
+    const mine = json(await get(`/admin/orgs/${a.orgId}/reports/traffic?${q}`));
+    expect(mine.totals).toMatchObject({ sessions: 0, calls: 0, unique_callers: 0 });
+    expect(json(await get(`/admin/orgs/${a.orgId}/reports/traffic/calls?${q}`)).items).toEqual([]);
+    const theirs = json(await get(`/admin/orgs/${b.orgId}/reports/traffic?${q}`));
+    expect(theirs.totals).toMatchObject({ sessions: 1, calls: 1 });
+  });
+
+  it('an unknown organization is 404; no admin token is 401', async () => {
+    expect(json(await get('/admin/orgs/org_nope/reports/traffic'))).toEqual({
+      detail: 'org_not_found',
+    });
+    const res = await h.admin.inject({
+      method: 'GET',
+      url: '/admin/orgs/org_nope/reports/traffic',
+    });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe('bad queries: 422 in the spec shape', () => {
+  const cases: [string, string, (string | number)[]][] = [
+    ['an unknown bucket', 'bucket=year', ['query', 'bucket']],
+    ['an unknown grouping', 'group_by=source,colour', ['query', 'group_by']],
+    ['from after to', 'from=2026-03-10T00:00:00Z&to=2026-03-09T00:00:00Z', ['query', 'from']],
+    [
+      'a range longer than hourly buckets keep',
+      'bucket=hour&from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z',
+      ['query', 'to'],
+    ],
+    ['a bad time zone', 'time_zone=Mars/Olympus', ['query', 'time_zone']],
+    ['a bad date', 'from=yesterday', ['query', 'from']],
+  ];
+  for (const [what, q, loc] of cases) {
+    it(what, async () => {
+      const t = await createTenant(h);
+      const res = await get(`/admin/orgs/${t.orgId}/reports/traffic?${q}`);
+      expect(res.statusCode, res.body).toBe(422);
+      const detail = json(res).detail;
+      expect(detail.map((d: { loc: unknown }) => d.loc)).toEqual([loc]);
+      expect(Object.keys(detail[0]).sort()).toEqual(
+        expect.arrayContaining(['input', 'loc', 'msg', 'type']),
+      );
+    });
+  }
+
+  it('a touch grouping the traffic report does not have', async () => {
+    const t = await createTenant(h);
+    const res = await get(`/admin/orgs/${t.orgId}/reports/touches?group_by=source`);
+    expect(res.statusCode).toBe(422);
+    expect(json(res).detail[0].loc).toEqual(['query', 'group_by']);
+  });
+
+  it('the organization time zone: a bad name is 422 and changes nothing', async () => {
+    const t = await createTenant(h);
+    const res = await h.admin.inject({
+      method: 'PATCH',
+      url: `/admin/orgs/${t.orgId}`,
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { time_zone: 'Eastern' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(json(res).detail[0].loc).toEqual(['body', 'time_zone']);
+    const org = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}`);
+    expect(org.time_zone).toBe('UTC');
+    const ok = await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, {
+      time_zone: 'Asia/Kathmandu',
+    });
+    expect(ok.time_zone).toBe('Asia/Kathmandu');
+  });
+});

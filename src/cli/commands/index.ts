@@ -6,6 +6,7 @@ import { exportCommands } from './export.js';
 import { keyCommands } from './key.js';
 import { numberCommands } from './number.js';
 import { orgCommands } from './org.js';
+import { reportCommands } from './report.js';
 import type { CommandGroup } from './shared.js';
 import { suppressionCommands } from './suppression.js';
 import { touchCommands } from './touch.js';
@@ -20,6 +21,7 @@ export const commandGroups: CommandGroup[] = [
   numberCommands,
   callCommands,
   touchCommands,
+  reportCommands,
   auditCommands,
   exportCommands,
   consentCommands,

@@ -73,12 +73,14 @@ export const orgCommands: CommandGroup = (program, ctx) => {
       (v: string, prev: string[] = []) => [...prev, v],
     )
     .option('--no-opt-out-phrases', 'remove every extra opt-out phrase')
+    .option('--time-zone <zone>', 'IANA zone of its reports, e.g. America/New_York')
     .action((orgId: string, o, cmd) => {
       const body = {
         name: o.name,
         tracking_enabled: o.trackingEnabled ? true : o.trackingDisabled ? false : undefined,
         dni_rate_limit_per_minute: orNull<number>(o.rateLimit),
         opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
+        time_zone: o.timeZone,
       };
       requireChange(cmd, body);
       return ctx.send(cmd, { method: 'PATCH', path: `/admin/orgs/${seg(orgId)}`, body }, orgView);

@@ -6,25 +6,33 @@ import type { ReportBucket, TrafficGroup, TrafficMetric } from '../../domain/rep
  * arrays reach the SQL text, through the maps below.
  */
 
-/** The keys each traffic grain carries (migration 0022); a report reads the first that covers it. */
-export const TRAFFIC_GRAINS: readonly (readonly TrafficGroup[])[] = [
-  ['campaign', 'source'],
-  ['campaign', 'source', 'medium', 'utm_campaign', 'landing_path', 'attribution'],
-  ['campaign', 'source', 'attribution', 'tracking_number'],
-  [
-    'campaign',
-    'source',
-    'medium',
-    'utm_campaign',
-    'landing_path',
-    'attribution',
-    'tracking_number',
-  ],
+/**
+ * The grains of the traffic cells (migration 0022) and the keys each carries; a report reads the
+ * first that covers its grouping and filters. No grain 2: see the migration.
+ */
+export const TRAFFIC_GRAINS: readonly { grain: number; keys: readonly TrafficGroup[] }[] = [
+  { grain: 0, keys: ['campaign', 'source'] },
+  {
+    grain: 1,
+    keys: ['campaign', 'source', 'medium', 'utm_campaign', 'landing_path', 'attribution'],
+  },
+  {
+    grain: 3,
+    keys: [
+      'campaign',
+      'source',
+      'medium',
+      'utm_campaign',
+      'landing_path',
+      'attribution',
+      'tracking_number',
+    ],
+  },
 ];
 
 export function grainFor(needs: readonly TrafficGroup[]): number {
-  const g = TRAFFIC_GRAINS.findIndex((keys) => needs.every((k) => keys.includes(k)));
-  return g < 0 ? TRAFFIC_GRAINS.length - 1 : g;
+  const g = TRAFFIC_GRAINS.find((x) => needs.every((k) => x.keys.includes(k)));
+  return g ? g.grain : 3;
 }
 
 /** The column of a group key in the cells and in report_calls. */

@@ -101,16 +101,20 @@ async function trafficRows(
   const { params, where, keys, tz } = shape(sub, range, orgId, 'bucket');
   const cond = `${where.join(' and ')} and grain = $${params.push(grainFor(needs))}`;
   const sel = ['bucket', ...TRAFFIC_KEY_COLUMNS, ...TRAFFIC_CELL_METRICS].join(', ');
-  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m})::float8 as ${m}`).join(', ');
+  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   const groupCols = [`${bucketExpr(sub.bucket, 'bucket', tz)} as bucket_start`, ...keys];
   const positions = groupCols.map((_, i) => i + 1).join(', ');
-  const cells = await store.query<Row>(
-    `select ${groupCols.join(', ')}, ${sums}
+  // Totals of counters are the sum of the grouped rows (trafficReport): only distinct counts
+  // need a statement of their own.
+  const cells = !grouped
+    ? []
+    : await store.query<Row>(
+        `select ${groupCols.join(', ')}, ${sums}
        from (select ${sel} from report_traffic_rollups where ${cond}
              union all select ${sel} from report_traffic_deltas where ${cond}) c
       group by ${positions} order by ${positions}`,
-    params,
-  );
+        params,
+      );
   // Distinct callers cannot be summed from cells: counted from the calls' facts.
   const f = shape(sub, range, orgId, 'started_at');
   const callers = await store.query<Row>(
@@ -155,12 +159,13 @@ export async function trafficReport(
   const codes = await campaignCodes(store, orgId);
   const grouped = await trafficRows(store, orgId, q, range, true);
   const total = await trafficRows(store, orgId, q, range, false);
+  const t: Row = { bucket_start: null };
+  for (const m of TRAFFIC_CELL_METRICS) t[m] = grouped.cells.reduce((a, r) => a + num(r[m]), 0);
   const rows = grouped.cells
     .filter((r) => nonZero(r, TRAFFIC_CELL_METRICS))
     .map((r) =>
       trafficRow(r, grouped.unique.get(rowKey(r, grouped.keys)) ?? 0, keysOf(r, q.groupBy, codes)),
     );
-  const t = total.cells[0] ?? { bucket_start: null };
   return {
     ...range,
     rows,
@@ -198,7 +203,7 @@ async function touchRows(
   const groupCols = [`${bucketExpr(bucket, 'bucket', tz)} as bucket_start`, ...keys];
   const cond = where.join(' and ');
   return store.query<Row>(
-    `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m})::float8 as ${m}`).join(', ')}
+    `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ')}
        from (select ${cols} from report_touch_rollups where ${cond}
              union all select ${cols} from report_touch_deltas where ${cond}) c
       group by ${groupCols.map((_, i) => i + 1).join(', ')}

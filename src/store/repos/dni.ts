@@ -37,8 +37,13 @@ export async function openSessions(
   requests: readonly SessionOpenRequest[],
   /** npm run simulate only: another allocation policy's function with the same signature. */
   policyFunction?: string,
+  /** npm run bench -- reports only: false measures the batch without its report counters. */
+  rollups = true,
 ): Promise<SessionOpenResult[]> {
-  const text = policyFunction ? openManySql(policyFunction) : OPEN_MANY_SQL;
+  const text =
+    policyFunction || !rollups
+      ? openManySql(policyFunction ?? 'dni_open_sessions', rollups)
+      : OPEN_MANY_SQL;
   const rows = await store.query<BatchRow>(text, [
     requests.map((r) => r.orgId),
     requests.map((r) => r.campaignCode),

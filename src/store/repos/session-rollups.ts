@@ -53,7 +53,7 @@ export function withSessionRollups(batch: string): string {
       count(*) filter (where k.outcome = 'overflow'),
       count(*) filter (where k.outcome in ('shared', 'overflow')),
       count(*) filter (where k.outcome = 'sticky')
-    from k cross join (values (0), (1), (2), (3)) g(grain)
+    from k cross join (values (0), (1), (3)) g(grain)
     group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
   )
   select b.* from b`;

@@ -1,0 +1,163 @@
+/**
+ * npm run bench -- reports: the report read model at scale (issue 20).
+ *
+ * Seeds one organization by SQL in bulk (sessions, calls, buyer reports,
+ * touches over 90 days), builds its rollups (report_rebuild), then times each
+ * report for the last 30 days by day × campaign × source (p50 and p95), and
+ * DNI batch throughput with and without the report counters, alternated in
+ * the same run. BENCH_REPORT_SCALE (default 1) scales every count: 1 is
+ * 10,000,000 sessions on PostgreSQL and 1,000,000 on the embedded store.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { newId } from '../src/domain/ids.js';
+import type { TouchQuery, TrafficQuery } from '../src/domain/reports/types.js';
+import { openStore, type Store } from '../src/store/db.js';
+import { touchReport, trafficReport } from '../src/store/queries/reports.js';
+import { openSessions } from '../src/store/repos/dni.js';
+import { seedReports } from './reports-seed.js';
+
+const DAY = 86_400_000;
+const scale = Number(process.env.BENCH_REPORT_SCALE ?? 1);
+const runs = Number(process.env.BENCH_REPORT_RUNS ?? 20);
+const dniSeconds = Number(process.env.BENCH_REPORT_DNI_SECONDS ?? 5);
+const pgUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const only = process.env.BENCH_STORES?.split(',') ?? ['postgres', 'pglite'];
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
+};
+
+async function time(label: string, f: () => Promise<unknown>) {
+  await f(); // warm
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await f();
+    ms.push(performance.now() - t0);
+  }
+  const r = { label, p50: pct(ms, 50), p95: pct(ms, 95) };
+  console.log(`  ${label}: p50 ${r.p50.toFixed(1)} ms, p95 ${r.p95.toFixed(1)} ms (${runs} runs)`);
+  return r;
+}
+
+/** DNI batches of 64 from `loops` loops for `seconds`; request times move a day per phase. */
+async function dniPhase(
+  store: Store,
+  orgId: string,
+  loops: number,
+  rollups: boolean,
+  base: number,
+) {
+  const t0 = Date.now();
+  const deadline = t0 + dniSeconds * 1000;
+  let done = 0;
+  let seq = 0;
+  const loop = async () => {
+    while (Date.now() < deadline) {
+      const now = base + (Date.now() - t0);
+      const requests = Array.from({ length: 64 }, () => ({
+        orgId,
+        campaignCode: 'bd',
+        visitorId: `v${base}-${seq++}`,
+        now: new Date(now),
+        newSessionId: newId('ds', now),
+        attrs: { utm_source: seq % 2 ? 'google' : null, landing_url: `https://ex.org/p${seq % 9}` },
+      }));
+      await openSessions(store, requests as never, undefined, rollups);
+      done += requests.length;
+    }
+  };
+  await Promise.all(Array.from({ length: loops }, loop));
+  return done / ((Date.now() - t0) / 1000);
+}
+
+async function benchStore(kind: 'postgres' | 'pglite') {
+  let store: Store;
+  let cleanup: () => Promise<void>;
+  if (kind === 'postgres') {
+    const name = `tracking_bench_reports_${Math.random().toString(36).slice(2, 8)}`;
+    const admin = new pg.Client({ connectionString: pgUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(pgUrl);
+    url.pathname = `/${name}`;
+    store = await openStore({ databaseUrl: url.toString(), poolSize: 8 });
+    cleanup = async () => {
+      await store.close();
+      await admin.query(`drop database ${name} with (force)`);
+      await admin.end();
+    };
+  } else {
+    const dir = mkdtempSync(join(tmpdir(), 'bench-reports-'));
+    store = await openStore({ dataDir: dir });
+    cleanup = async () => {
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  try {
+    await store.migrate();
+    const sessions = Math.round((kind === 'postgres' ? 10_000_000 : 1_000_000) * scale);
+    const counts = {
+      sessions,
+      calls: Math.round(sessions / 10),
+      reports: Math.round(sessions / 50),
+      touches: Math.round(sessions / 10),
+    };
+    console.log(`${kind}: seeding ${JSON.stringify(counts)} over 90 days…`);
+    const seeded = await seedReports(store, counts);
+    console.log(
+      `  seeded in ${(seeded.seedMs / 1000).toFixed(0)} s, rollups built in ${(seeded.rebuildMs / 1000).toFixed(0)} s`,
+    );
+    const to = new Date(seeded.end);
+    const from = new Date(seeded.end - 30 * DAY);
+    const base = { from, to, bucket: 'day' as const, timeZone: 'America/New_York' };
+    const traffic: TrafficQuery = { ...base, kind: 'traffic', groupBy: ['campaign', 'source'] };
+    const touches: TouchQuery = { ...base, kind: 'touches', groupBy: ['campaign', 'outcome'] };
+    const results = [
+      await time('traffic, 30 days by day × campaign × source', () =>
+        trafficReport(store, seeded.orgId, traffic),
+      ),
+      await time('touches, 30 days by day × campaign × outcome', () =>
+        touchReport(store, seeded.orgId, touches),
+      ),
+      await time('traffic, 30 days by day × landing_path × attribution', () =>
+        trafficReport(store, seeded.orgId, {
+          ...traffic,
+          groupBy: ['landing_path', 'attribution'],
+        }),
+      ),
+    ];
+    const loops = kind === 'postgres' ? 4 : 1;
+    const rates: Record<string, number[]> = { without: [], with: [] };
+    let phaseBase = seeded.end + DAY;
+    for (let i = 0; i < 2; i++) {
+      for (const mode of ['without', 'with'] as const) {
+        rates[mode]!.push(await dniPhase(store, seeded.orgId, loops, mode === 'with', phaseBase));
+        phaseBase += DAY;
+      }
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const dni = { without: mean(rates.without!), with: mean(rates.with!) };
+    console.log(
+      `  DNI batches (64 per statement, ${loops} in flight): without rollups ${dni.without.toFixed(0)}/s, with ${dni.with.toFixed(0)}/s, ratio ${(dni.with / dni.without).toFixed(3)}`,
+    );
+    return { kind, counts, results, dni };
+  } finally {
+    await cleanup();
+  }
+}
+
+export async function benchReports(): Promise<void> {
+  console.log(
+    `bench reports: scale ${scale}, ${runs} runs per report, DNI phases of ${dniSeconds} s`,
+  );
+  for (const kind of only) {
+    if (kind !== 'postgres' && kind !== 'pglite') continue;
+    await benchStore(kind);
+  }
+}
