@@ -5,8 +5,9 @@ import type { DirectResult } from './direct.js';
 import type { BenchReceiver } from './receiver.js';
 import type { BenchRow, Json } from './rows.js';
 import { backgroundCores, machineTicks } from './stats.js';
-import type { StoreTarget } from './stores.js';
+import type { StoreTarget, Writes } from './stores.js';
 import type { Message, Usage } from './usage.js';
+import { runWrk, wrkAvailable } from './wrk.js';
 
 export interface BenchSettings {
   seconds: number;
@@ -50,6 +51,14 @@ export interface RowResult {
   outcomes?: Record<string, number>;
   /** Webhook rows: what the parent's receiver got during the measured window. */
   webhooks?: { delivered: number; perSecond: number };
+  /** HTTP rows: the load generator (wrk when installed, else autocannon). */
+  loadgen?: 'wrk' | 'autocannon';
+  /**
+   * PostgreSQL: what the measured window wrote, per successful operation
+   * (heap tuples inserted and updated, HOT share of the updates, dead tuples
+   * left, index entries, WAL bytes of the whole cluster).
+   */
+  writesPerOp?: Writes & { hotRatio: number };
 }
 
 interface Window {
@@ -106,6 +115,31 @@ async function window<T>(
   };
 }
 
+/**
+ * The database's write counters once the warm-up's have reached them: a
+ * PostgreSQL backend flushes its table statistics at most once a second, and
+ * within about a second of going idle. After the row the children have
+ * stopped (their backends exited, flushing everything), so the difference is
+ * the measured window's alone.
+ */
+async function settledWrites(target: StoreTarget): Promise<Writes | null> {
+  if (target.kind !== 'postgres') return null;
+  await new Promise((r) => setTimeout(r, 2_000));
+  return target.writes();
+}
+
+function diffWrites(a: Writes | null, b: Writes | null): Writes | null {
+  if (!a || !b) return null;
+  return {
+    inserted: b.inserted - a.inserted,
+    updated: b.updated - a.updated,
+    hotUpdated: b.hotUpdated - a.hotUpdated,
+    deadLeft: b.deadLeft - a.deadLeft,
+    indexEntries: b.indexEntries - a.indexEntries,
+    walBytes: b.walBytes - a.walBytes,
+  };
+}
+
 function profileFile(s: BenchSettings, target: StoreTarget, row: BenchRow): string | null {
   return s.cpuProfDir ? join(s.cpuProfDir, `${target.kind}-${row.id}.cpuprofile`) : null;
 }
@@ -129,6 +163,35 @@ async function runHttp(
   const child = Child.start('server.js', { ...target.env, LOG_LEVEL: s.logLevel, ...row.env });
   try {
     const { port } = await child.next<Message & { port: number }>('ready');
+    if (row.wrk && !row.rate && wrkAvailable()) {
+      const wrk = (phase: 'warmup' | 'measure', seconds: number) =>
+        runWrk(`http://127.0.0.1:${port}`, row.wrk!({ apiKey, seed, phase }), {
+          seconds,
+          connections: s.connections,
+          prefix: `${phase}-${Date.now().toString(36)}-`,
+        });
+      await wrk('warmup', s.warmupSeconds);
+      const writes0 = await settledWrites(target);
+      const { value: r, window: w } = await window(target, child, profileFile(s, target, row), () =>
+        wrk('measure', s.seconds),
+      );
+      const usage = await child.stop();
+      const writes = diffWrites(writes0, await target.writes());
+      const errors = r.non2xx + r.socketErrors;
+      return {
+        loadgen: 'wrk' as const,
+        writes,
+        ok: r.requests - r.non2xx,
+        seconds: r.seconds,
+        p50Ms: r.p50Ms,
+        p99Ms: r.p99Ms,
+        errors,
+        errorDetail: errors ? `non-2xx×${r.non2xx}, socket errors×${r.socketErrors}` : undefined,
+        usage,
+        // The parent idles while wrk runs: the generator's CPU is wrk's own.
+        w: { ...w, clientCores: r.cpuMicros / 1e6 / w.seconds },
+      };
+    }
     const load = (phase: string, duration: number) =>
       autocannon({
         url: `http://127.0.0.1:${port}`,
@@ -138,13 +201,17 @@ async function runHttp(
         ...(row.rate ? { overallRate: row.rate } : {}),
       });
     await load('warmup', s.warmupSeconds);
+    const writes0 = await settledWrites(target);
     const received0 = receiver?.count ?? 0;
     const { value: r, window: w } = await window(target, child, profileFile(s, target, row), () =>
       load('measure', s.seconds),
     );
     const delivered = (receiver?.count ?? 0) - received0;
     const usage = await child.stop();
+    const writes = diffWrites(writes0, await target.writes());
     return {
+      loadgen: 'autocannon' as const,
+      writes,
       ...(receiver ? { webhooks: { delivered, perSecond: delivered / w.seconds } } : {}),
       ok: r['2xx'],
       seconds: r.duration,
@@ -176,11 +243,14 @@ async function runDirect(target: StoreTarget, row: BenchRow, seed: Json, s: Benc
         seconds * 1000 + 60_000,
       );
     await run(s.warmupSeconds);
+    const writes0 = await settledWrites(target);
     const { value: r, window: w } = await window(target, child, profileFile(s, target, row), () =>
       run(s.seconds),
     );
     const usage = await child.stop();
+    const writes = diffWrites(writes0, await target.writes());
     return {
+      writes,
       ok: r.count,
       seconds: r.seconds,
       p50Ms: r.p50Ms,
@@ -195,6 +265,18 @@ async function runDirect(target: StoreTarget, row: BenchRow, seed: Json, s: Benc
   }
 }
 
+function perOpWrites(w: Writes, ok: number): Writes & { hotRatio: number } {
+  return {
+    inserted: w.inserted / ok,
+    updated: w.updated / ok,
+    hotUpdated: w.hotUpdated / ok,
+    deadLeft: w.deadLeft / ok,
+    indexEntries: w.indexEntries / ok,
+    walBytes: w.walBytes / ok,
+    hotRatio: w.updated > 0 ? w.hotUpdated / w.updated : 0,
+  };
+}
+
 /** One row on one store, in a fresh child: warm-up, then the measured window. */
 export async function runRow(
   target: StoreTarget,
@@ -204,8 +286,12 @@ export async function runRow(
   s: BenchSettings,
   receiver?: BenchReceiver,
 ): Promise<RowResult> {
+  if (row.analyzeFirst) await target.analyze();
   const background = await backgroundCores();
-  const m: Awaited<ReturnType<typeof runDirect>> & { webhooks?: RowResult['webhooks'] } = row.http
+  const m: Awaited<ReturnType<typeof runDirect>> & {
+    webhooks?: RowResult['webhooks'];
+    loadgen?: RowResult['loadgen'];
+  } = row.http
     ? await runHttp(target, row, seed, apiKey, s, row.countsWebhooks ? receiver : undefined)
     : await runDirect(target, row, seed, s);
   // Operations in the CPU window (which also spans the IPC round trips around it).
@@ -237,5 +323,7 @@ export async function runRow(
     backgroundCores: background,
     ...(m.w.outcomes && Object.keys(m.w.outcomes).length ? { outcomes: m.w.outcomes } : {}),
     ...(m.webhooks ? { webhooks: m.webhooks } : {}),
+    ...(m.loadgen ? { loadgen: m.loadgen } : {}),
+    ...(m.writes && m.ok > 0 ? { writesPerOp: perOpWrites(m.writes, m.ok) } : {}),
   };
 }

@@ -29,6 +29,34 @@ function where(url: string): string {
   return own ? `${own[1]}/${own[2]}` : url;
 }
 
+/**
+ * Where a file's self time goes in the request's life (issue 23's table):
+ * the first pattern that matches a place (see `where`) names its phase.
+ */
+const PHASES: [string, RegExp][] = [
+  ['idle', /^\(idle\)$/],
+  ['garbage collection', /^\(garbage collector\)$/],
+  [
+    'HTTP parsing and sockets',
+    /^node:(_http|net|internal\/stream|internal\/http|stream|buffer|internal\/buffer|events)|^\(native/,
+  ],
+  [
+    'routing and hooks (Fastify)',
+    /^(fastify|find-my-way|avvio|@fastify\/|fast-querystring|process-warning)/,
+  ],
+  ['validation', /^src\/http\/(pydantic\/validate|validate)|^typebox/],
+  ['authentication', /^src\/(http\/auth|domain\/auth)/],
+  ['batcher and driver', /^src\/(domain\/dni|store)|^(pg|pg-protocol|pg-pool|pg-types|postgres-)/],
+  ['serialisation', /^src\/http\/pydantic\/pyjson|^fast-json-stringify|^secure-json-parse/],
+  ['logging', /^(pino|@pinojs|sonic-boom|thread-stream)|^src\/(logger|log-privacy)/],
+  ['metrics', /^prom-client|^src\/http\/metrics/],
+  ['timers and microtasks', /^node:internal\/(process|timers)|^\(program\)/],
+];
+
+function phaseOf(place: string): string {
+  return PHASES.find(([, re]) => re.test(place))?.[0] ?? `other (${place})`;
+}
+
 function main(): void {
   const [file, opsArg, topArg] = process.argv.slice(2);
   if (!file) throw new Error('usage: profile-summary <file.cpuprofile> [operations] [top]');
@@ -39,12 +67,15 @@ function main(): void {
   const msPerSample = totalMs / p.samples.length;
   const byPlace = new Map<string, number>();
   const byFn = new Map<string, number>();
+  const byPhase = new Map<string, number>();
   for (const n of p.nodes) {
     const ms = n.hitCount * msPerSample;
     const place = n.callFrame.functionName.startsWith('(')
       ? n.callFrame.functionName
       : where(n.callFrame.url);
     byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
+    const phase = phaseOf(place);
+    byPhase.set(phase, (byPhase.get(phase) ?? 0) + ms);
     const fn = `${n.callFrame.functionName || '(anonymous)'} ${where(n.callFrame.url)}:${n.callFrame.lineNumber + 1}`;
     byFn.set(fn, (byFn.get(fn) ?? 0) + ms);
   }
@@ -58,6 +89,7 @@ function main(): void {
     }
   };
   console.log(`${file}: ${totalMs.toFixed(0)} ms profiled${ops > 0 ? `, ${ops} operations` : ''}`);
+  show('self time by phase of the request', byPhase);
   show('self time by package / file', byPlace);
   show('self time by function', byFn);
 }

@@ -63,6 +63,30 @@ export function goals(results: RowResult[], rs: Ratio[]): Goal[] {
           met: paced.p99Ms <= 15 && paced.rps >= 0.98 * GOAL_RATE && paced.errors === 0,
         });
       }
+      const analyzed = byId(results, r.store, 'dni-create-analyzed');
+      if (analyzed) {
+        const ratio = e2e.rps / analyzed.rps;
+        out.push({
+          store: r.store,
+          goal: 'fresh database (no ANALYZE) within 10 % of the same after ANALYZE',
+          measured: `${fmt(e2e.rps, 0)}/s fresh ÷ ${fmt(analyzed.rps, 0)}/s analysed = ${fmt(ratio, 2)}×`,
+          met: ratio >= 0.9 && ratio <= 1.1,
+        });
+      }
+      if (e2e.cpuPerOpMicros.db !== null) {
+        out.push({
+          store: r.store,
+          goal: 'PostgreSQL CPU per session ≤ 150 µs (e2e)',
+          measured: `${fmt(e2e.cpuPerOpMicros.db, 0)} µs`,
+          met: e2e.cpuPerOpMicros.db <= 150,
+        });
+      }
+      out.push({
+        store: r.store,
+        goal: 'DNI create p99 ≤ 15 ms at 64 connections, 0 non-2xx',
+        measured: `p99 ${fmt(e2e.p99Ms, 1)} ms, ${e2e.errors} errors`,
+        met: e2e.p99Ms <= 15 && e2e.errors === 0,
+      });
       if (r.exhaustedVsFree !== null) {
         out.push({
           store: r.store,
@@ -155,6 +179,40 @@ export function render(results: RowResult[], rs: Ratio[], gs: Goal[], notes: str
       out.push(`  WARNING ${r.store} ${r.row}: the pool ran out during the row; raise BENCH_POOL`);
     }
   }
+  const written = results.filter((r) => r.writesPerOp);
+  if (written.length) {
+    out.push(
+      '',
+      'Writes per operation (PostgreSQL, measured window; WAL is the whole cluster’s):',
+      table(
+        [
+          'store',
+          'row',
+          'heap ins',
+          'heap upd',
+          'HOT %',
+          'dead left',
+          'index entries',
+          'WAL bytes',
+        ],
+        written.map((r) => {
+          const w = r.writesPerOp!;
+          return [
+            r.store,
+            r.row,
+            fmt(w.inserted, 2),
+            fmt(w.updated, 2),
+            fmt(w.hotRatio * 100, 0),
+            fmt(w.deadLeft, 2),
+            fmt(w.indexEntries, 2),
+            fmt(w.walBytes, 0),
+          ];
+        }),
+      ),
+    );
+  }
+  const gens = [...new Set(results.filter((r) => r.loadgen).map((r) => `${r.row}: ${r.loadgen}`))];
+  if (gens.length) out.push('', `Load generator: ${gens.join(', ')}`);
   out.push('', 'Ratios (e2e sessions/s):');
   for (const r of rs) {
     out.push(

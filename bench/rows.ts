@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type autocannon from 'autocannon';
 import twilio from 'twilio';
+import { benchContact } from './outbound-hook.js';
+import type { WrkRequest } from './wrk.js';
 
 export type Json = Record<string, unknown>;
 
@@ -17,6 +19,8 @@ export interface SeedApi {
   poolSize: number;
   /** The parent's webhook receiver (bench/receiver.ts). */
   receiverUrl: string;
+  /** pewc consent on file for `n` contacts (bench/outbound-hook.ts benchContact); returns n. */
+  consents(n: number): Promise<number>;
 }
 
 export interface HttpContext {
@@ -39,6 +43,8 @@ export interface BenchRow {
   title: string;
   seed?(api: SeedApi): Promise<Json>;
   http?(ctx: HttpContext): autocannon.Request[];
+  /** The same load for wrk (bench/wrk.ts), used instead of `http` when wrk is installed. */
+  wrk?(ctx: HttpContext): WrkRequest;
   /** A module under bench/ (`.js`, as compiled) exporting `operation: DirectOperation` (see bench/direct.ts). */
   direct?: string;
   /**
@@ -55,12 +61,66 @@ export interface BenchRow {
   env?: Record<string, string>;
   /** Count what the parent's webhook receiver gets during the measured window. */
   countsWebhooks?: boolean;
+  /** Run ANALYZE on the database just before the row (PostgreSQL). */
+  analyzeFirst?: boolean;
+}
+
+/** Monday 2 March 2026, 10:00 in New York: inside every calling window for 212 numbers. */
+export const BENCH_OUTBOUND_NOW = '2026-03-02T15:00:00Z';
+/** Contacts with consent: more than a row's touches, so none is capped. */
+const OUTBOUND_CONTACTS = 60_000;
+
+function outboundBody(contact: string, dryRun: boolean): string {
+  return JSON.stringify({
+    to_e164: contact,
+    channel: 'sms',
+    consent_basis: 'pewc',
+    ...(dryRun ? { dry_run: true } : {}),
+  });
+}
+
+function outboundHttp(ctx: HttpContext, dryRun: boolean): autocannon.Request[] {
+  const contacts = ctx.seed.contacts as number;
+  // Warm-up and measurement touch different contacts (each once at most).
+  let n = ctx.phase === 'warmup' ? contacts / 2 : 0;
+  return [
+    {
+      method: 'POST',
+      path: `/tracking/campaigns/${ctx.seed.campaignCode}/outbound`,
+      headers: { authorization: `Bearer ${ctx.apiKey}`, 'content-type': 'application/json' },
+      setupRequest: (req) => ({ ...req, body: outboundBody(benchContact(n++ % contacts), dryRun) }),
+    },
+  ];
+}
+
+function outboundWrk(ctx: HttpContext, dryRun: boolean): WrkRequest {
+  const contacts = ctx.seed.contacts as number;
+  return {
+    method: 'POST',
+    path: `/tracking/campaigns/${ctx.seed.campaignCode}/outbound`,
+    headers: { authorization: `Bearer ${ctx.apiKey}`, 'content-type': 'application/json' },
+    body: outboundBody('{pick}', dryRun),
+    // Warm-up and measurement each walk their own half (bench/measure.ts passes the phase).
+    picks: Array.from({ length: contacts / 2 }, (_, i) =>
+      benchContact(ctx.phase === 'warmup' ? contacts / 2 + i : i),
+    ),
+  };
 }
 
 /** Issue 14's end-to-end goal on PostgreSQL, 64 connections, free pool. */
 export const GOAL_SESSIONS = 10_000;
 /** The offered rate of the latency-at-load row (BENCH_RATE overrides it). */
 export const GOAL_RATE = Number(process.env.BENCH_RATE ?? 3_000);
+
+/** The same for wrk: `{n}` is a counter, prefixed per phase (bench/wrk.ts). */
+function dniCreateWrk(ctx: HttpContext): WrkRequest {
+  return {
+    method: 'POST',
+    path: '/dni/session',
+    headers: { authorization: `Bearer ${ctx.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ campaign_code: ctx.seed.campaignCode, visitor_id: 'v-{n}' }),
+  };
+}
 
 /** POST /dni/session with a visitor id never seen before on every request. */
 function dniCreate(ctx: HttpContext): autocannon.Request[] {
@@ -127,6 +187,7 @@ export const rows: BenchRow[] = [
     id: 'http-ceiling',
     title: 'HTTP ceiling (GET /__bench/noop)',
     http: () => [{ method: 'GET', path: '/__bench/noop' }],
+    wrk: () => ({ method: 'GET', path: '/__bench/noop' }),
   },
   {
     id: 'store-ceiling',
@@ -143,8 +204,20 @@ export const rows: BenchRow[] = [
   {
     id: 'dni-create',
     title: 'DNI create e2e (POST /dni/session)',
+    note: 'on PostgreSQL: a database loaded a moment ago, never analysed (the machine runs autovacuum off)',
     seed: async (api) => ({ campaignCode: await api.campaign(api.poolSize) }),
     http: dniCreate,
+    wrk: dniCreateWrk,
+  },
+  {
+    id: 'dni-create-analyzed',
+    title: 'DNI create e2e after ANALYZE',
+    note: 'the same as dni-create, with fresh statistics on every table (ANALYZE just before the row)',
+    stores: ['postgres'],
+    analyzeFirst: true,
+    seed: async (api) => ({ campaignCode: await api.campaign(api.poolSize) }),
+    http: dniCreate,
+    wrk: dniCreateWrk,
   },
   {
     id: 'dni-create-rate',
@@ -161,6 +234,80 @@ export const rows: BenchRow[] = [
     note: 'every new visitor shares the least recently assigned number',
     seed: async (api) => ({ campaignCode: await api.campaign(100) }),
     http: dniCreate,
+    wrk: dniCreateWrk,
+  },
+  {
+    id: 'buyer-report',
+    title: 'Buyer report (POST …/buyer-report), a new report id each time',
+    note: '1,000 calls, each request a new report_id on the next one (a buyer correction after the first)',
+    seed: async (api) => {
+      const code = await api.campaign(1000);
+      const shown = await api.admin('GET', `/admin/orgs/${api.orgId}/campaigns/${code}`);
+      const numbers = shown.numbers as string[];
+      const calls: string[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const call = await api.admin('POST', `/admin/orgs/${api.orgId}/calls`, {
+          to: numbers[i % numbers.length],
+          from: `+1212${2_000_000 + i}`,
+        });
+        calls.push(call.call_id as string);
+      }
+      return { campaignCode: code, calls };
+    },
+    http: (ctx) => {
+      const calls = ctx.seed.calls as string[];
+      const run = `${ctx.phase}-${randomBytes(4).toString('hex')}`;
+      let n = 0;
+      return [
+        {
+          method: 'POST',
+          path: `/dni/campaigns/${ctx.seed.campaignCode}/buyer-report`,
+          headers: { authorization: `Bearer ${ctx.apiKey}`, 'content-type': 'application/json' },
+          setupRequest: (req) => {
+            const i = n++;
+            return {
+              ...req,
+              body: JSON.stringify({
+                call_id: calls[i % calls.length],
+                report_id: `r-${run}-${i}`,
+                disposition: i % 3 ? 'success' : 'rejected',
+              }),
+            };
+          },
+        },
+      ];
+    },
+    wrk: (ctx) => ({
+      method: 'POST',
+      path: `/dni/campaigns/${ctx.seed.campaignCode}/buyer-report`,
+      headers: { authorization: `Bearer ${ctx.apiKey}`, 'content-type': 'application/json' },
+      body: '{"call_id":"{pick}","report_id":"r-{n}","disposition":"success"}',
+      picks: ctx.seed.calls as string[],
+    }),
+  },
+  {
+    id: 'outbound-dry',
+    title: 'Outbound touch, dry run (POST …/outbound, dry_run: true)',
+    note: 'the whole decision (consent, quiet hours, frequency), nothing written',
+    env: { BENCH_NOW: BENCH_OUTBOUND_NOW },
+    seed: async (api) => {
+      const code = await api.campaign(1);
+      return { campaignCode: code, contacts: await api.consents(OUTBOUND_CONTACTS) };
+    },
+    http: (ctx) => outboundHttp(ctx, true),
+    wrk: (ctx) => outboundWrk(ctx, true),
+  },
+  {
+    id: 'outbound-placed',
+    title: 'Outbound touch, placed (POST …/outbound → 202)',
+    note: 'decision, touch, dispatch job, audit line; each contact touched once (no frequency cap reached)',
+    env: { BENCH_NOW: BENCH_OUTBOUND_NOW },
+    seed: async (api) => {
+      const code = await api.campaign(1);
+      return { campaignCode: code, contacts: await api.consents(OUTBOUND_CONTACTS) };
+    },
+    http: (ctx) => outboundHttp(ctx, false),
+    wrk: (ctx) => outboundWrk(ctx, false),
   },
   {
     id: 'outbound',

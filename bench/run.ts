@@ -29,6 +29,10 @@ const onlyRows = process.env.BENCH_ROWS?.split(',');
 const resultsDir = join(import.meta.dirname, 'results');
 
 async function main(): Promise<void> {
+  if (process.argv.includes('versus')) {
+    const { versus } = await import('./versus.js');
+    return versus();
+  }
   const machine = machineInfo();
   const selected = onlyRows ? rows.filter((r) => onlyRows.includes(r.id)) : rows;
   const notes: string[] = [];

@@ -4,6 +4,7 @@ import { buildAdminApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { systemClock } from '../src/deps.js';
 import { openRuntime } from '../src/runtime.js';
+import { seedOutboundBench } from './outbound-hook.js';
 import type { BenchRow, Json, SeedApi } from './rows.js';
 
 // The schema allows 10,000 numbers per request, but the 64 KiB body limit
@@ -75,6 +76,10 @@ export async function seedRows(
       campaign,
       poolSize,
       receiverUrl,
+      consents: async (n) => {
+        await seedOutboundBench(runtime.store, { orgId, contacts: n });
+        return n;
+      },
     };
     const seeds: Record<string, Json> = {};
     for (const row of rows) seeds[row.id] = row.seed ? await row.seed(api) : {};

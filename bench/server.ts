@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { systemClock } from '../src/deps.js';
+import { type Clock, systemClock } from '../src/deps.js';
 import { createLogger } from '../src/logger.js';
 import { openRuntime } from '../src/runtime.js';
 import { commonMessage, type Message, ownUsage, type Usage } from './usage.js';
@@ -13,7 +13,11 @@ import { commonMessage, type Message, ownUsage, type Usage } from './usage.js';
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
-  const runtime = await openRuntime(config, createLogger(config.logLevel), systemClock);
+  // BENCH_NOW: the clock starts there and runs at real speed (the outbound
+  // rows need a time inside the calling windows, whatever the hour of the run).
+  const offset = process.env.BENCH_NOW ? Date.parse(process.env.BENCH_NOW) - Date.now() : 0;
+  const clock: Clock = offset ? { now: () => Date.now() + offset } : systemClock;
+  const runtime = await openRuntime(config, createLogger(config.logLevel), clock);
   const app = await buildApp(runtime);
   app.get('/__bench/noop', async () => ({ ok: true }));
   await app.ready();
@@ -51,7 +55,11 @@ async function main(): Promise<void> {
       })();
     }
   });
-  process.send?.({ type: 'ready', port: (app.server.address() as AddressInfo).port });
+  process.send?.({
+    type: 'ready',
+    port: (app.server.address() as AddressInfo).port,
+    pid: process.pid,
+  });
 }
 
 main().catch((err: unknown) => {

@@ -18,7 +18,23 @@ export interface StoreTarget {
    * null when unknown. PGlite's CPU is the child's own.
    */
   serverCpuMicros(): Promise<number | null>;
+  /** PostgreSQL: what the server wrote for this database so far (pg_stat_*); null for PGlite. */
+  writes(): Promise<Writes | null>;
+  /** Fresh statistics on every table (ANALYZE). */
+  analyze(): Promise<void>;
   cleanup(): Promise<void>;
+}
+
+/** Cumulative write counters of one database: tuples by pg_stat_user_tables, WAL for the whole cluster. */
+export interface Writes {
+  inserted: number;
+  updated: number;
+  hotUpdated: number;
+  deadLeft: number;
+  /** Index entries written: inserts and non-HOT updates times each table's index count. */
+  indexEntries: number;
+  /** pg_current_wal_lsn(): the whole cluster's WAL, so other databases' work counts too. */
+  walBytes: number;
 }
 
 async function serverVersion(env: Record<string, string>): Promise<string> {
@@ -51,6 +67,15 @@ export async function pgliteTarget(): Promise<StoreTarget> {
     env,
     version,
     serverCpuMicros: async () => null,
+    writes: async () => null,
+    analyze: async () => {
+      const store = await openStore({ dataDir: dir });
+      try {
+        await store.query('analyze', []);
+      } finally {
+        await store.close();
+      }
+    },
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -59,7 +84,7 @@ const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 let ticksPerSecond: number | null = null;
 
 /** utime + stime of a process on this machine, from /proc/<pid>/stat. */
-function processCpuMicros(pid: number): number | null {
+export function processCpuMicros(pid: number): number | null {
   try {
     ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -96,6 +121,36 @@ export async function postgresTarget(url: string): Promise<StoreTarget | string>
       );
       // Backends that exited between two readings are lost: the pool keeps its connections open.
       return pids.reduce((sum, { pid }) => sum + (processCpuMicros(pid) ?? 0), 0);
+    },
+    async writes() {
+      const db = new pg.Client({ connectionString: dbUrl.toString() });
+      await db.connect();
+      try {
+        const { rows } = await db.query<Record<string, string>>(
+          `select coalesce(sum(n_tup_ins), 0) ins, coalesce(sum(n_tup_upd), 0) upd,
+                  coalesce(sum(n_tup_hot_upd), 0) hot, coalesce(sum(n_dead_tup), 0) dead,
+                  coalesce(sum((n_tup_ins + n_tup_upd - n_tup_hot_upd)
+                    * (select count(*) from pg_index i where i.indrelid = t.relid)), 0) idx,
+                  pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0') wal
+             from pg_stat_user_tables t`,
+        );
+        const r = rows[0]!;
+        return {
+          inserted: Number(r.ins),
+          updated: Number(r.upd),
+          hotUpdated: Number(r.hot),
+          deadLeft: Number(r.dead),
+          indexEntries: Number(r.idx),
+          walBytes: Number(r.wal),
+        };
+      } finally {
+        await db.end();
+      }
+    },
+    async analyze() {
+      const db = new pg.Client({ connectionString: dbUrl.toString() });
+      await db.connect();
+      await db.query('analyze').finally(() => db.end());
     },
     async cleanup() {
       await admin.query(`drop database if exists ${name} with (force)`);

@@ -25,6 +25,10 @@ function newest(path) {
   return max;
 }
 
+// No sources, nothing to compile: a container image or an installed package ships dist/ alone
+// (and no TypeScript), and must start as it is.
+if (!existsSync(join(root, 'src'))) process.exit(0);
+
 const inputs = ['src', 'tsconfig.json', 'tsconfig.build.json', 'package.json'].map((p) =>
   join(root, p),
 );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import * as util from 'node:util';
 
 export interface Config {
   port: number;
@@ -370,8 +371,31 @@ export function resolveAdminToken(
   return token;
 }
 
-/** For process entries: the configuration, or a one-line message and exit code 2. */
+/**
+ * Puts the working directory's `.env` under the environment, as `node --env-file-if-exists`
+ * does (Node ≥ 22.9 only): a variable already set wins, and a missing file is no error. The
+ * process entries call it once, before loadConfig reads the environment. `util.parseEnv` is
+ * Node ≥ 20.12; an older Node says it cannot read the file instead of ignoring it silently.
+ */
+export function loadDotEnv(
+  env: Env = process.env,
+  file = resolve('.env'),
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): 'loaded' | 'absent' | 'unsupported' {
+  if (!existsSync(file)) return 'absent';
+  if (typeof util.parseEnv !== 'function') {
+    warn(`${file} not read: Node ${process.versions.node} cannot parse it (20.12 or later can)`);
+    return 'unsupported';
+  }
+  for (const [name, value] of Object.entries(util.parseEnv(readFileSync(file, 'utf8')))) {
+    if (env[name] === undefined && value !== undefined) env[name] = value;
+  }
+  return 'loaded';
+}
+
+/** For process entries: `.env`, then the configuration, or a one-line message and exit code 2. */
 export function loadConfigOrExit(env: Env = process.env): Config {
+  loadDotEnv(env);
   try {
     return loadConfig(env);
   } catch (err) {

@@ -66,7 +66,8 @@ export function createLogger(level: string, format: 'json' | 'pretty' = 'json'):
       ...options,
       transport: {
         target: 'pino-pretty',
-        options: { colorize: true, translateTime: 'SYS:HH:MM:ss.l' },
+        // Colour only on a terminal: escape codes in a file or a pipe are noise to a reader.
+        options: { colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l' },
       },
     });
   }

@@ -1,6 +1,9 @@
-import { Redis } from 'ioredis';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
+import { connectRedis } from './adapters/redis.js';
+import { watchRedis } from './adapters/redis-watchdog.js';
 import { sessionBatcher } from './app.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
@@ -28,11 +31,24 @@ import { poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
 
-/** The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. */
+/**
+ * The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. With a
+ * logger it says what it is doing: a first start spends ~30 s creating and migrating DATA_DIR.
+ */
 export async function openConfiguredStore(
   config: Config,
   poolSize = config.databasePoolSize,
+  log?: Pick<Logger, 'info'>,
 ): Promise<Store> {
+  const started = Date.now();
+  if (config.databaseUrl) log?.info('connecting to PostgreSQL (DATABASE_URL)');
+  else if (!existsSync(join(config.dataDir, 'PG_VERSION'))) {
+    log?.info(
+      { dataDir: config.dataDir },
+      `first start: initialising a new database in DATA_DIR ${config.dataDir} (this takes a while)`,
+    );
+  } else
+    log?.info({ dataDir: config.dataDir }, `opening the database in DATA_DIR ${config.dataDir}`);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
@@ -40,7 +56,9 @@ export async function openConfiguredStore(
     pgliteSharedBuffers: config.pgliteSharedBuffers,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
   });
+  log?.info('applying database migrations');
   await store.migrate();
+  log?.info({ ms: Date.now() - started }, 'database ready');
   return store;
 }
 
@@ -102,26 +120,26 @@ function openLimiter(
   const readiness = [storeCheck(store)];
   if (!config.databaseUrl) readiness.push(dataDirCheck(config.dataDir));
   if (!config.redisUrl) return { limiter: new MemoryRateLimiter(), readiness };
-  const redis = new Redis(config.redisUrl, {
-    enableAutoPipelining: true,
-    // Fail at once while disconnected instead of queueing behind a reconnect.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 1000,
+  const { redis, describeFailure } = connectRedis(config.redisUrl, config.redisTimeoutMs);
+  watchRedis(redis, {
+    budgetMs: config.redisTimeoutMs,
+    everyMs: config.redisRetryMs,
+    onStall: (reason) => logger.warn({ reason }, 'Redis connection stalled: replacing it'),
   });
-  // Outages are logged once by the limiter below, not once per reconnect attempt.
-  redis.on('error', () => {});
   const limiter = new FailOpenRateLimiter(new RedisRateLimiter(redis), {
     budgetMs: config.redisTimeoutMs,
     probeAfterMs: config.redisRetryMs,
     onOutage: (err) =>
       logger.warn(
-        { code: (err as { code?: string }).code, message: (err as Error).message },
+        { reason: describeFailure(err) },
         'Redis unreachable: rate limits now count in this process until it answers again',
       ),
     onRecovery: (outageMs) =>
       logger.info({ outageMs }, 'Redis answers again: rate limits are shared again'),
   });
+  // A new connection that answers: the next request asks Redis instead of waiting out the
+  // rest of the probe interval.
+  redis.on('ready', () => limiter.probeSoon());
   readiness.push({
     name: 'redis',
     // A Redis that accepts connections but never answers (hung, or a network partition) is
@@ -237,7 +255,7 @@ export function createWebhookWorker(
 
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
-  const store = await openConfiguredStore(config);
+  const store = await openConfiguredStore(config, config.databasePoolSize, logger);
   const repos = createRepositories(store);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);

@@ -13,9 +13,11 @@ import { createRepositories } from './store/repos/index.js';
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, config.logFormat);
-  const store = await openConfiguredStore(config, Math.min(config.databasePoolSize, 4)).catch(
-    (err: unknown) => exitOnStartupFailure('worker failed to start', err, config),
-  );
+  const store = await openConfiguredStore(
+    config,
+    Math.min(config.databasePoolSize, 4),
+    logger,
+  ).catch((err: unknown) => exitOnStartupFailure('worker failed to start', err, config));
   const repos = createRepositories(store);
   const worker = createWorker(config, { repos, clock: systemClock, logger });
   const webhooks = createWebhookWorker(config, { repos, clock: systemClock, logger });

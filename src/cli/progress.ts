@@ -42,6 +42,7 @@ export class ProgressBar {
   private readonly now: () => number;
   private readonly intervalMs: number;
   private drawnAt = Number.NEGATIVE_INFINITY;
+  private ticker: ReturnType<typeof setInterval> | undefined;
 
   constructor(
     private readonly out: Writer,
@@ -61,8 +62,29 @@ export class ProgressBar {
     this.out.write(`\r${progressLine(done, this.total, this.out.columns || 80)}\x1b[K`);
   }
 
+  /**
+   * The upload is complete and the server is still at work (an import of a few MB takes it
+   * seconds): say so at once, then count the seconds, instead of a finished bar that sits
+   * still until the answer comes.
+   */
+  waiting(what: string): void {
+    if (this.ticker || this.total === null) return;
+    const since = this.now();
+    const draw = () => {
+      const seconds = Math.floor((this.now() - since) / 1000);
+      const line = `${formatBytes(this.total ?? 0)} sent; ${what} (${seconds} s)`;
+      this.drawnAt = this.now();
+      this.out.write(`\r${line.slice(0, (this.out.columns || 80) - 1)}\x1b[K`);
+    };
+    draw();
+    this.ticker = setInterval(draw, 1000);
+    this.ticker.unref?.();
+  }
+
   /** Leaves the cursor at the start of an empty line, for whatever is printed next. */
   clear(): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
     if (this.drawnAt !== Number.NEGATIVE_INFINITY) this.out.write('\r\x1b[K');
   }
 }

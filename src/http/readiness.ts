@@ -58,6 +58,40 @@ export async function readiness(checks: ReadinessCheck[], budgetMs: number): Pro
   return out;
 }
 
+/** The public listener's answer: each dependency's state and nothing else. */
+export interface PublicReadiness {
+  status: DependencyState;
+  checks: Record<string, { status: DependencyState }>;
+}
+
+/**
+ * Details (a driver's error, the SQL text of a failed query, how many organizations have a
+ * stale list) are for operators: /readyz on the public listener says each dependency's state
+ * only, the admin listener's /admin/readyz says everything, and the log gets the details.
+ */
+export function publicView(r: Readiness): PublicReadiness {
+  const checks: PublicReadiness['checks'] = {};
+  for (const [name, c] of Object.entries(r.checks)) checks[name] = { status: c.status };
+  return { status: r.status, checks };
+}
+
+/**
+ * Logs a readiness answer with details when it differs from the last one logged (a probe every
+ * few seconds during an outage would otherwise repeat the same lines), and when it is ok again.
+ */
+export function readinessLogger(log: (r: Readiness, recovered: boolean) => void) {
+  let last = JSON.stringify({ status: 'ok', checks: {} });
+  let lastOk = true;
+  return (r: Readiness) => {
+    const clean = r.status === 'ok' && Object.values(r.checks).every((c) => !c.detail);
+    const text = JSON.stringify(clean ? { status: 'ok', checks: {} } : r);
+    if (text === last) return;
+    last = text;
+    if (!clean || !lastOk) log(r, clean);
+    lastOk = clean;
+  };
+}
+
 export function storeCheck(store: { ping(): Promise<void> }): ReadinessCheck {
   return {
     name: 'store',

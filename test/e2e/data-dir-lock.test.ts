@@ -46,7 +46,7 @@ describe.skipIf(storeKind !== 'pglite')('one owner per DATA_DIR', () => {
       expect(r.stderr).toContain(`DATA_DIR ${dir} is in use by PID ${first.child.pid}`);
       // One line, no stack trace at the default log level.
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stdout).not.toContain('Server listening');
+      expect(r.stdout).not.toContain('API listening');
       expect(readdirSync(dir).sort()).toEqual(before);
     });
   }

@@ -43,7 +43,7 @@ async function npmStart(dataDir: string): Promise<Started> {
   await new Promise<void>((resolve, reject) => {
     npm.stdout!.on('data', (c: Buffer) => {
       log += c.toString();
-      for (const m of c.toString().matchAll(/Server listening at (http:\/\/[^"]+)"/g))
+      for (const m of c.toString().matchAll(/(?:public|admin) API listening at (http:\/\/[^" ]+)/g))
         urls.push(m[1]!);
       if (urls.length >= 2) resolve();
     });

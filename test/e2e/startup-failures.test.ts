@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +66,10 @@ describe.skipIf(storeKind !== 'pglite')('start-up failures', { timeout: 240_000 
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
     const port = (busy.address() as { port: number }).port;
     try {
-      const r = await start({ PORT: String(port) });
+      const dataDir = join(tmp, `data-busy-${port}`);
+      const r = await start({ PORT: String(port), DATA_DIR: dataDir });
+      // Found before a new DATA_DIR was created and migrated.
+      expect(existsSync(dataDir)).toBe(false);
       oneLine(
         r,
         new RegExp(

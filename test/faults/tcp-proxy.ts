@@ -75,6 +75,16 @@ export class TcpProxy {
     }
   }
 
+  /**
+   * New connections are forwarded again, but those open during the freeze stay silent and are
+   * never reset: what a partition that lost the connections' state, or a failover behind the
+   * same address, leaves to a client. Only a client that dials again gets answers.
+   */
+  heal(): void {
+    // The frozen pairs were unpiped by freeze() (or never piped): they stay as they are.
+    this.frozen = false;
+  }
+
   async restore(): Promise<void> {
     if (this.frozen) {
       this.frozen = false;

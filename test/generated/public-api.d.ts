@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness: every dependency answers within a short budget
-         * @description No key needed. Checks the store, Redis when configured, and the data directory (embedded store), each within READINESS_TIMEOUT_MS. 200 while none is down (Redis down is degraded: rate limits count per process); 503 when any is down.
+         * @description No key needed. Checks the store, Redis when configured, and the data directory (embedded store), each within READINESS_TIMEOUT_MS. 200 while none is down (Redis down is degraded: rate limits count per process); 503 when any is down. Says each state only; the details are logged and on the admin listener (GET /admin/readyz).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -870,7 +870,7 @@ export interface components {
         };
         /** @description A failing check */
         TouchReason: {
-            code: "consent_missing" | "consent_insufficient" | "consent_revoked" | "channel_not_allowed" | "location_unresolved" | "quiet_hours" | "frequency_capped";
+            code: "consent_missing" | "consent_insufficient" | "consent_revoked" | "channel_not_allowed" | "location_unresolved" | "quiet_hours" | "frequency_capped" | "dnc_listed" | "dnc_list_stale" | "litigator_listed" | "reassigned";
             message: string;
         };
         /** @description One check's result and the facts it used (fields vary by check) */
@@ -956,8 +956,7 @@ export interface components {
          *           "status": "ok"
          *         },
          *         "redis": {
-         *           "status": "degraded",
-         *           "detail": "unreachable: rate limits count per process"
+         *           "status": "degraded"
          *         }
          *       }
          *     }
@@ -965,12 +964,11 @@ export interface components {
         Readiness: {
             /** @description ok; degraded (serving with less than it should, e.g. Redis down); down */
             status: "ok" | "degraded" | "down";
-            /** @description Each dependency: store, redis (when configured), data_dir (embedded store) */
+            /** @description Each dependency: store, redis (when configured), data_dir (embedded store). Its state only: what is wrong is in the log and on the admin listener (GET /admin/readyz). */
             checks: {
                 [key: string]: {
                     /** @description ok; degraded (serving with less than it should, e.g. Redis down); down */
                     status: "ok" | "degraded" | "down";
-                    detail?: string;
                 };
             };
         };
@@ -1035,8 +1033,7 @@ export interface operations {
                      *           "status": "ok"
                      *         },
                      *         "redis": {
-                     *           "status": "degraded",
-                     *           "detail": "unreachable: rate limits count per process"
+                     *           "status": "degraded"
                      *         }
                      *       }
                      *     }
@@ -1062,8 +1059,7 @@ export interface operations {
                      *           "status": "ok"
                      *         },
                      *         "redis": {
-                     *           "status": "degraded",
-                     *           "detail": "unreachable: rate limits count per process"
+                     *           "status": "degraded"
                      *         }
                      *       }
                      *     }

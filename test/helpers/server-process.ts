@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -23,9 +25,14 @@ export interface ServerProcess {
  * Runs src/server.ts in a child process on free ports (PORT=0) and resolves
  * once both listeners are up, reading their addresses from the log.
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
-    cwd: ROOT,
+export async function startServer(
+  env: Record<string, string>,
+  o: { cwd?: string } = {},
+): Promise<ServerProcess> {
+  // Absolute paths, so the server may run in another working directory (its `.env`).
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/server.ts')], {
+    cwd: o.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       PORT: '0',
@@ -41,7 +48,9 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
   const ready = new Promise<void>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       log += chunk.toString();
-      for (const m of chunk.toString().matchAll(/Server listening at (http:\/\/[^"]+)"/g))
+      for (const m of chunk
+        .toString()
+        .matchAll(/(?:public|admin) API listening at (http:\/\/[^" ]+)/g))
         listening.push(m[1]!);
       if (listening.length >= 2) resolve();
     };

@@ -8,6 +8,19 @@ const suite = useCliSuite();
 const { admin, quiet, newOrg } = suite;
 
 describe('campaign', () => {
+  it('help states the 3-character code limit and why a longer code is 422, not 404', async () => {
+    for (const argv of [
+      ['campaign', '--help'],
+      ['campaign', 'create', '--help'],
+    ]) {
+      const r = await admin(argv);
+      expect(r.code, r.err).toBe(0);
+      expect(r.out).toContain('Campaign codes are 1 to 3 characters');
+      expect(r.out).toContain('4-character code');
+      expect(r.out).toContain('is 422 (string_too_long');
+    }
+  });
+
   it('create takes every field, --config from @file; show prints the same', async () => {
     const org = await newOrg();
     const [a, b, over, fwd] = freshNumbers(4);

@@ -244,6 +244,12 @@ describe('consent import', () => {
     expect(tty.err).toContain(
       `100%  ${(size / 1000).toFixed(1)} kB of ${(size / 1000).toFixed(1)} kB`,
     );
+    // Once the file is sent, the line says the server is at work (and counts the seconds)
+    // instead of a finished bar standing still until the answer.
+    const waiting = tty.err.indexOf(
+      `${(size / 1000).toFixed(1)} kB sent; the server is importing (0 s)`,
+    );
+    expect(waiting, tty.err).toBeGreaterThan(tty.err.lastIndexOf('100%'));
     expect(tty.err.endsWith('\r\x1b[K')).toBe(true);
 
     const plain = await admin(['consent', 'import', t.orgId, file]);

@@ -33,3 +33,19 @@ describe('org update --opt-out-phrase', () => {
     expect((await adminCall(suite.h, 'GET', `/admin/orgs/${org}`)).opt_out_phrases).toEqual([]);
   });
 });
+
+describe('org update --opt-out-clarification', () => {
+  it('turns the one-time clarification text on, and --no-opt-out-clarification off', async () => {
+    const org = await newOrg();
+    const on = await admin(['org', 'update', org, '--opt-out-clarification', '--json']);
+    expect(on, on.err).toMatchObject({ code: 0 });
+    expect(JSON.parse(on.out).opt_out_clarification).toBe(true);
+    expect((await adminCall(suite.h, 'GET', `/admin/orgs/${org}`)).opt_out_clarification).toBe(
+      true,
+    );
+    const off = await admin(['org', 'update', org, '--no-opt-out-clarification', '--json']);
+    expect(JSON.parse(off.out).opt_out_clarification).toBe(false);
+    const help = await admin(['org', 'update', '--help']);
+    expect(help.out).toContain('--opt-out-clarification');
+  });
+});

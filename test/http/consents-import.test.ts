@@ -22,6 +22,24 @@ const events = async (e164: string) =>
     [orgId, e164],
   );
 
+describe('CSV import: line ends and the record cap (issue 18)', () => {
+  it('reads CR-only files and rejects a record over 64 KiB on its line, keeping the rest', async () => {
+    const [a, b] = [freshContact(), freshContact()];
+    const huge = `"{""note"":""${'x'.repeat(70_000)}""}"`;
+    const csv = ['e164,tier,evidence', `${a},pewc,`, `${b},pewc,${huge}`, `${b},pec,`].join('\r');
+    const res = await upload(csv);
+    expect(res.statusCode).toBe(200);
+    expect(json(res)).toEqual({
+      rows: 3,
+      imported: 2,
+      duplicates: 0,
+      rejected_count: 1,
+      rejected: [{ line: 3, errors: ['record longer than 65536 characters'] }],
+    });
+    expect(await events(b)).toEqual([{ kind: 'grant', tier: 'pec' }]);
+  });
+});
+
 describe('CSV import', () => {
   it('imports valid rows, reports rejected ones by line, and audits once', async () => {
     const [a, b, c] = [freshContact(), freshContact(), freshContact()];

@@ -136,6 +136,13 @@ describe('GET /admin/orgs/{org_id}/campaigns/{code}/exports/conversions', () => 
     });
   });
 
+  it('answers tidy JSON when no call has a click id: {"data":[]}', async () => {
+    const res = await exportOf(t.orgId, t.code, '?format=meta&since=2099-01-01T00:00:00Z');
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('{"data":[]}\n');
+    expect(res.headers['x-export-rows']).toBe('0');
+  });
+
   it('takes since inclusive', async () => {
     const res = await exportOf(t.orgId, t.code, '?format=google-ads&since=2026-03-10T12:00:00Z');
     expect(res.body.trim().split('\n').slice(2)).toEqual([

@@ -100,6 +100,25 @@ describe('pool health of a campaign with traffic', () => {
   });
 });
 
+describe('calls on a shared number', () => {
+  it("count by the call's own flag: a number shared only after the calls does not make them shared", async () => {
+    const t = await createTenant(h, { numbers: 1, ttl: 300 });
+    const n1 = await visit(t, 'v1', 0);
+    // Two calls while v1 alone holds the number: neither is ambiguous.
+    expect((await call(t, n1, '+14155550111', 30)).ambiguous).toBe(false);
+    expect((await call(t, n1, '+14155550112', 40)).ambiguous).toBe(false);
+    // Now the pool is exhausted and v2 shares n1: v1's session is flagged from here on.
+    expect(await visit(t, 'v2', 60)).toBe(n1);
+    // A call while both hold it is on a shared number.
+    expect((await call(t, n1, '+14155550113', 90)).ambiguous).toBe(true);
+
+    h.clock.set(at(3600));
+    const body = json(await pool(t.orgId, t.code));
+    expect(body.sessions).toMatchObject({ allocated: 1, shared: 1 });
+    expect(body.calls).toMatchObject({ total: 3, on_shared_number: 1 });
+  });
+});
+
 describe('a target no pool reaches', () => {
   it('answers target_unreachable with the ceiling, and the note quotes it unrounded', async () => {
     const t = await createTenant(h, { numbers: 2, ttl: 300 });

@@ -1,7 +1,9 @@
+import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { dataDirCheck, readiness } from '../../src/http/readiness.js';
-import { buildDeps, json, TestClock, useHarness } from '../helpers/harness.js';
+import { buildAdminApp, buildApp } from '../../src/app.js';
+import { dataDirCheck, readiness, storeCheck } from '../../src/http/readiness.js';
+import { suppressionListCheck } from '../../src/runtime.js';
+import { ADMIN_TOKEN, buildDeps, json, TestClock, useHarness } from '../helpers/harness.js';
 import { openTestStore } from '../helpers/store.js';
 
 const h = useHarness();
@@ -35,6 +37,44 @@ describe('GET /readyz', () => {
       expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
       await app.close();
+    }
+  });
+
+  it('says each state only on the public listener; the details are logged and on the admin one', async () => {
+    const store = await openTestStore();
+    const { deps } = await buildDeps(store, new TestClock());
+    const lines: any[] = [];
+    deps.logger = pino({ level: 'info' }, { write: (l: string) => lines.push(JSON.parse(l)) });
+    // The suppression check runs SQL: with the store gone, its error carries the query's text.
+    deps.readiness = [storeCheck(store), suppressionListCheck(deps.repos, deps.clock)];
+    const app = await buildApp(deps);
+    const admin = await buildAdminApp(deps, ADMIN_TOKEN);
+    await store.close();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(json(res)).toEqual({
+        status: 'down',
+        checks: { store: { status: 'down' }, suppression_lists: { status: 'down' } },
+      });
+      const full = await admin.inject({
+        method: 'GET',
+        url: '/admin/readyz',
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      });
+      expect(full.statusCode).toBe(503);
+      expect(json(full).checks.store).toMatchObject({ status: 'down', detail: expect.any(String) });
+      const logged = lines.filter((l) => l.msg === 'readiness: down');
+      expect(logged).toHaveLength(1);
+      expect(logged[0].readiness).toEqual(json(full));
+      // The same outage probed again is not logged again.
+      await app.inject({ method: 'GET', url: '/readyz' });
+      expect(lines.filter((l) => l.msg === 'readiness: down')).toHaveLength(1);
+      const anonymous = await admin.inject({ method: 'GET', url: '/admin/readyz' });
+      expect(anonymous.statusCode).toBe(401);
+    } finally {
+      await app.close();
+      await admin.close();
     }
   });
 

@@ -366,25 +366,38 @@ describe('safe targets at delivery time', () => {
 
 describe('safe targets at delivery time: IP literals', () => {
   it.each([
-    ['127.0.0.1', 'loopback'],
-    ['169.254.169.254', 'linkLocal'],
-  ])('%s is refused before connecting when private targets are not allowed', async (ip, range) => {
-    const t = await createTenant(h);
-    // Accepted at creation (the harness allows private targets), refused by the worker.
-    const w = await createWebhook(h, t.orgId, `http://${ip}:9/latest/meta-data`);
-    await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, {
-      to: t.numbers[0],
-      from: '+12125550100',
-    });
-    const { worker } = webhookWorker(h, {}, { allowPrivate: false });
-    // Other tests' retries may fall due in the same tick: the assertions are on this endpoint.
-    expect(await worker.tick()).toBeGreaterThanOrEqual(1);
-    const [a] = (
-      await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}/attempts`)
-    ).attempts;
-    expect(a).toMatchObject({ outcome: 'failed', status_code: null, response_head: null });
-    expect(a.error).toBe(`${ip} resolves to ${ip}, a ${range} address`);
-  });
+    ['127.0.0.1', '127.0.0.1', 'a loopback address'],
+    ['169.254.169.254', '169.254.169.254', 'a linkLocal address'],
+    [
+      '[::7f00:1]',
+      '::7f00:1',
+      'an IPv4-compatible address embedding 127.0.0.1, a loopback address',
+    ],
+    [
+      '[64:ff9b::a9fe:a9fe]',
+      '64:ff9b::a9fe:a9fe',
+      'a NAT64 address embedding 169.254.169.254, a linkLocal address',
+    ],
+  ])(
+    '%s is refused before connecting when private targets are not allowed',
+    async (host, ip, what) => {
+      const t = await createTenant(h);
+      // Accepted at creation (the harness allows private targets), refused by the worker.
+      const w = await createWebhook(h, t.orgId, `http://${host}:9/latest/meta-data`);
+      await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, {
+        to: t.numbers[0],
+        from: '+12125550100',
+      });
+      const { worker } = webhookWorker(h, {}, { allowPrivate: false });
+      // Other tests' retries may fall due in the same tick: the assertions are on this endpoint.
+      expect(await worker.tick()).toBeGreaterThanOrEqual(1);
+      const [a] = (
+        await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}/attempts`)
+      ).attempts;
+      expect(a).toMatchObject({ outcome: 'failed', status_code: null, response_head: null });
+      expect(a.error).toBe(`${ip} resolves to ${ip}, ${what}`);
+    },
+  );
 });
 
 describe('secret rotation', () => {

@@ -223,6 +223,43 @@ describe('safe targets', () => {
     });
   });
 
+  // IPv6 forms that carry an IPv4 address: ipaddr.js calls `::7f00:1` unicast (issue 18).
+  const EMBEDDED = [
+    ['https://[::127.0.0.1]/', 'loopback'],
+    ['https://[::7f00:1]/', 'loopback'],
+    ['https://[::a9fe:a9fe]/latest/meta-data', 'linkLocal'],
+    ['https://[::a00:1]/', 'private'],
+    ['https://[64:ff9b::169.254.169.254]/', 'linkLocal'],
+    ['https://[64:ff9b:1::a00:1]/', 'private'],
+    ['https://[2002:a9fe:a9fe::1]/', 'linkLocal'],
+    ['https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/', 'private'],
+  ] as const;
+
+  it.each(EMBEDDED)('refuses %s at creation (embeds a %s address)', async (url, range) => {
+    await withSettings(false, async () => {
+      const t = await createTenant(h);
+      const detail = await refused(t.orgId, url);
+      expect(detail.msg).toContain(`, a ${range} address`);
+      expect(detail.msg).toMatch(/address embedding \d+\.\d+\.\d+\.\d+/);
+      expect((await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`)).webhooks).toEqual([]);
+    });
+  });
+
+  it.each(EMBEDDED)('refuses %s on PATCH, leaving the webhook as it was', async (url, range) => {
+    await withSettings(false, async () => {
+      const t = await createTenant(h);
+      const w = await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/webhooks`, {
+        url: 'https://93.184.215.14/hook',
+        events: ['*'],
+      });
+      const path = `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}`;
+      const res = await call('PATCH', path, { url });
+      expect(res.statusCode).toBe(422);
+      expect(json(res).detail[0].msg).toContain(`, a ${range} address`);
+      expect((await adminCall(h, 'GET', path)).url).toBe('https://93.184.215.14/hook');
+    });
+  });
+
   it('accepts a public https address', async () => {
     await withSettings(false, async () => {
       const t = await createTenant(h);

@@ -52,18 +52,29 @@ function fieldsBody(o: FieldOptions) {
   };
 }
 
+/** The specification's limit, and why a newcomer's 4-character code meets a 422, not a 404. */
+const CODE_NOTE = `
+Campaign codes are 1 to 3 characters: the API specification's limit on campaign_code.
+The public API checks a code's shape before it looks the campaign up, so a 4-character code
+is 422 (string_too_long at ["path","campaign_code"] or ["body","campaign_code"]), never 404:
+no campaign can have it. A code of the right shape that does not exist is 404.`;
+
 const path = (orgId: string, code?: string) =>
   `/admin/orgs/${seg(orgId)}/campaigns${code === undefined ? '' : `/${seg(code)}`}`;
 
 export const campaignCommands: CommandGroup = (program, ctx) => {
-  const campaign = program.command('campaign').description('campaigns and their tracking numbers');
+  const campaign = program
+    .command('campaign')
+    .description('campaigns and their tracking numbers')
+    .addHelpText('after', CODE_NOTE);
 
   fieldOptions(
     campaign
       .command('create')
       .description('create a campaign with its pool of tracking numbers')
       .argument('<org_id>')
-      .requiredOption('--code <code>', 'campaign code, 1 to 3 characters')
+      .requiredOption('--code <code>', 'campaign code, 1 to 3 characters (see below)')
+      .addHelpText('after', CODE_NOTE)
       .requiredOption('--name <name>', 'display name')
       .requiredOption('--numbers <list>', 'comma-separated E.164 pool numbers', list),
     false,

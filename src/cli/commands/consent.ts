@@ -1,9 +1,10 @@
 import { Option } from 'commander';
+import { CONSENT_BASES, EBR_BASES, REVOCATION_KINDS } from '../../domain/vocabulary.js';
 import { seg } from '../client.js';
-import { type Answer, EXIT, fields, formatValue, succeeded, table, type View } from '../output.js';
+import { type Answer, fields, formatValue, table, type View } from '../output.js';
 import { col, listView, paged, pageQuery, timeRange } from './listing.js';
 import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
-import { uploadFile } from './upload.js';
+import { importExit, uploadFile } from './upload.js';
 
 const path = (orgId: string, e164: string, rest = '') =>
   `/admin/orgs/${seg(orgId)}/consents/${seg(e164)}${rest}`;
@@ -46,17 +47,14 @@ export function importSummary(s: Answer): string {
 const importView: View = { primary: (s) => s.imported, human: importSummary };
 
 async function importFile(s: CliSession, orgId: string, file: string): Promise<number> {
-  const { code, outcome } = await uploadFile(
-    s,
-    file,
-    { path: `/admin/orgs/${seg(orgId)}/consents/import`, contentType: 'text/csv' },
-    importView,
+  return importExit(
+    await uploadFile(
+      s,
+      file,
+      { path: `/admin/orgs/${seg(orgId)}/consents/import`, contentType: 'text/csv' },
+      importView,
+    ),
   );
-  // The valid rows are in, but a script must not take a partial import for a
-  // whole one: any rejected row makes the run fail (the rows are listed above).
-  const rejected =
-    outcome && succeeded(outcome) ? Number((outcome.body as Answer).rejected_count ?? 0) : 0;
-  return code === EXIT.ok && rejected > 0 ? EXIT.data : code;
 }
 
 const IMPORT_AFTER = `
@@ -78,15 +76,13 @@ export const consentCommands: CommandGroup = (program, ctx) => {
     .argument('<org_id>')
     .argument('<e164>')
     .addOption(
-      new Option('--tier <tier>', 'consent tier')
-        .choices(['pewc', 'pec', 'ebr'])
-        .makeOptionMandatory(),
+      new Option('--tier <tier>', 'consent tier').choices(CONSENT_BASES).makeOptionMandatory(),
     )
     .addOption(
       new Option(
         '--basis <basis>',
         'ebr only: transaction (18 months) or inquiry (3 months)',
-      ).choices(['transaction', 'inquiry']),
+      ).choices(EBR_BASES),
     )
     .option('--source <source>', 'where the consent was captured (a form, a call…)')
     .option('--captured-at <iso>', 'when it was captured (default: now)')
@@ -154,11 +150,7 @@ export const consentCommands: CommandGroup = (program, ctx) => {
     .argument('<org_id>')
     .argument('<e164>')
     .addOption(
-      new Option('--kind <kind>', 'what happened (default revoked)').choices([
-        'revoked',
-        'opt_out',
-        'internal_dnc',
-      ]),
+      new Option('--kind <kind>', 'what happened (default revoked)').choices(REVOCATION_KINDS),
     )
     .option('--reason <reason>', 'free text kept with the event')
     .option('--at <iso>', 'when it happened (default: now)')

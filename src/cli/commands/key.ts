@@ -1,3 +1,4 @@
+import { SCOPES } from '../../domain/vocabulary.js';
 import { seg } from '../client.js';
 import { fields, type View } from '../output.js';
 import { col, listView, paged, pageQuery } from './listing.js';
@@ -29,7 +30,7 @@ export const keyCommands: CommandGroup = (program, ctx) => {
     .command('create')
     .description('issue an API key')
     .argument('<org_id>')
-    .requiredOption('--scopes <list>', 'comma-separated: enroll, execute', list)
+    .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(', ')}`, list)
     .option('--expires-at <iso>', 'expiry, ISO 8601 with a zone (default: never)')
     .option('--label <label>', 'a note for people, e.g. where the key is used')
     .action((orgId: string, o, cmd) =>
@@ -79,7 +80,7 @@ export const keyCommands: CommandGroup = (program, ctx) => {
     .command('scopes')
     .description("replace a key's scopes")
     .argument('<key_id>')
-    .requiredOption('--scopes <list>', 'comma-separated: enroll, execute', list)
+    .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(', ')}`, list)
     .action((keyId: string, o, cmd) =>
       ctx.send(
         cmd,

@@ -18,6 +18,10 @@ export const orgCommands: CommandGroup = (program, ctx) => {
     .requiredOption('--name <name>', 'display name')
     .option('--tracking-enabled', 'let its keys create DNI sessions (default: disabled)')
     .option('--rate-limit <n>', 'DNI sessions per minute for the whole org', integer)
+    .option(
+      '--opt-out-clarification',
+      'answer an ambiguous reply with one clarification text instead of revoking (default: revoke)',
+    )
     .action((o, cmd) =>
       ctx.send(
         cmd,
@@ -28,6 +32,7 @@ export const orgCommands: CommandGroup = (program, ctx) => {
             name: o.name,
             ...(o.trackingEnabled ? { tracking_enabled: true } : {}),
             ...(o.rateLimit !== undefined ? { dni_rate_limit_per_minute: o.rateLimit } : {}),
+            ...(o.optOutClarification ? { opt_out_clarification: true } : {}),
           },
         },
         orgView,
@@ -74,6 +79,11 @@ export const orgCommands: CommandGroup = (program, ctx) => {
     )
     .option('--no-opt-out-phrases', 'remove every extra opt-out phrase')
     .option('--time-zone <zone>', 'IANA zone of its reports, e.g. America/New_York')
+    .option(
+      '--opt-out-clarification',
+      'answer an ambiguous reply ("stop by the store") with one clarification text instead of revoking',
+    )
+    .option('--no-opt-out-clarification', 'revoke at once on an ambiguous reply (the default)')
     .action((orgId: string, o, cmd) => {
       const body = {
         name: o.name,
@@ -81,6 +91,7 @@ export const orgCommands: CommandGroup = (program, ctx) => {
         dni_rate_limit_per_minute: orNull<number>(o.rateLimit),
         opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
         time_zone: o.timeZone,
+        opt_out_clarification: o.optOutClarification,
       };
       requireChange(cmd, body);
       return ctx.send(cmd, { method: 'PATCH', path: `/admin/orgs/${seg(orgId)}`, body }, orgView);

@@ -1,11 +1,12 @@
 import { Option } from 'commander';
+import { SUPPRESSION_LISTS } from '../../domain/vocabulary.js';
 import { seg } from '../client.js';
 import { type Answer, fields, formatValue, type View } from '../output.js';
 import { col, listView, paged, pageQuery } from './listing.js';
 import type { CliSession, CommandGroup } from './shared.js';
-import { uploadFile } from './upload.js';
+import { importExit, uploadFile } from './upload.js';
 
-const LISTS = ['internal', 'national', 'state', 'litigator'];
+const LISTS = SUPPRESSION_LISTS;
 const base = (orgId: string, list: string) => `/admin/orgs/${seg(orgId)}/suppression/${seg(list)}`;
 const entryView: View = { primary: (e) => e.e164 ?? e.removed, human: (e) => fields(e, []) };
 
@@ -37,7 +38,7 @@ async function importFile(
 ): Promise<number> {
   const qs = query.toString();
   const path = `${base(orgId, list)}/import${qs ? `?${qs}` : ''}`;
-  return (await uploadFile(s, file, { path, contentType: 'text/plain' }, importView)).code;
+  return importExit(await uploadFile(s, file, { path, contentType: 'text/plain' }, importView));
 }
 
 const IMPORT_AFTER = `
@@ -45,7 +46,8 @@ FILE holds one number a line: E.164, 10 digits or AREACODE,NUMBER; further
 columns: a state code (state lists) and A/D (change files: D deletes). It is
 streamed, so any size works; on a terminal a progress bar is drawn on stderr.
 --replace makes the file the whole list for what it covers (the national list:
-its area codes). -q prints the number of entries written.`;
+its area codes). -q prints the number of entries written.
+Exit 65 when any line was rejected (the valid lines are still imported), as consent import.`;
 
 export const suppressionCommands: CommandGroup = (program, ctx) => {
   const sup = program

@@ -1,6 +1,6 @@
 import { type FileHandle, open } from 'node:fs/promises';
 import { type ApiOutcome, readAnswer } from '../client.js';
-import { EXIT, report, type View } from '../output.js';
+import { type Answer, EXIT, report, succeeded, type View } from '../output.js';
 import { ProgressBar } from '../progress.js';
 import type { CliSession } from './shared.js';
 
@@ -10,6 +10,7 @@ const CHUNK = 64 * 1024;
 export function fileStream(
   fh: FileHandle,
   onRead: (bytes: number) => void,
+  onEnd: () => void = () => {},
 ): ReadableStream<Uint8Array> {
   let bytes = 0;
   return new ReadableStream<Uint8Array>({
@@ -18,6 +19,7 @@ export function fileStream(
       const { bytesRead } = await fh.read(buf, 0, CHUNK, null);
       if (bytesRead === 0) {
         controller.close();
+        onEnd();
         return;
       }
       bytes += bytesRead;
@@ -60,7 +62,11 @@ export async function uploadFile(
       path: target.path,
       upload: {
         contentType: target.contentType,
-        stream: fileStream(fh, (bytes) => bar?.update(bytes)),
+        stream: fileStream(
+          fh,
+          (bytes) => bar?.update(bytes),
+          () => bar?.waiting('the server is importing'),
+        ),
       },
     });
     const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
@@ -70,4 +76,15 @@ export async function uploadFile(
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * An import's exit code: the valid rows are in, but a script must not take a partial import
+ * for a whole one, so any rejected row makes the run fail with 65 (EX_DATAERR; the rows are
+ * listed in the summary). The same for every import command.
+ */
+export function importExit(r: { code: number; outcome?: ApiOutcome }): number {
+  const body = r.outcome && succeeded(r.outcome) ? (r.outcome.body as Answer) : undefined;
+  const rejected = Number(body?.rejected_count ?? 0);
+  return r.code === EXIT.ok && rejected > 0 ? EXIT.data : r.code;
 }

@@ -26,6 +26,7 @@ export const orgView = (o: OrgRow) => ({
   dni_rate_limit_per_minute: o.dniRateLimitPerMinute,
   opt_out_phrases: o.optOutPhrases,
   time_zone: o.timeZone,
+  opt_out_clarification: o.optOutClarification,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
@@ -90,6 +91,8 @@ export interface OrgInput {
   opt_out_phrases?: string[];
   /** The zone of the organization's reports (IANA name). */
   time_zone?: string;
+  /** Ask once before an ambiguous reply revokes (docs/outbound.md#opt-outs). */
+  opt_out_clarification?: boolean;
 }
 
 function checkPhrases(input: OrgInput): void {
@@ -116,6 +119,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
       dniRateLimitPerMinute: input.dni_rate_limit_per_minute ?? null,
       optOutPhrases: input.opt_out_phrases ?? [],
       timeZone: input.time_zone ?? 'UTC',
+      optOutClarification: input.opt_out_clarification ?? false,
       createdAt: now,
       updatedAt: now,
     });
@@ -149,6 +153,9 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
         : {}),
       ...(input.opt_out_phrases !== undefined ? { optOutPhrases: input.opt_out_phrases } : {}),
       ...(input.time_zone !== undefined ? { timeZone: input.time_zone } : {}),
+      ...(input.opt_out_clarification !== undefined
+        ? { optOutClarification: input.opt_out_clarification }
+        : {}),
       updatedAt: ctx.now(),
     });
     await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });

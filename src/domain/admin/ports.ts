@@ -70,6 +70,7 @@ export interface Org {
   optOutPhrases: string[];
   /** IANA name; report buckets are in it (docs/reporting.md). */
   timeZone: string;
+  optOutClarification: boolean;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -7,7 +7,7 @@ import {
 import type { Recorder } from '../consents/ports.js';
 import type { DispatchPayload } from '../dispatch/payload.js';
 import { newId } from '../ids.js';
-import { replyMeaning } from '../outbound/opt-out-words.js';
+import { readReply } from '../outbound/opt-out-words.js';
 import { normalizeE164 } from '../phone/e164.js';
 import type { Transaction } from '../ports.js';
 import type { CarrierContext } from './inbound.js';
@@ -17,6 +17,11 @@ import type { NumberOwner, OptOutRepository } from './ports.js';
 export const OPT_OUT_DIGIT = '9';
 /** Marks the confirmation text among a campaign's touches. */
 export const CONFIRMATION_SCENARIO = 'opt_out_confirmation';
+/** Marks the one-time clarification text (FCC 24-24) among a campaign's touches. */
+export const CLARIFICATION_SCENARIO = 'opt_out_clarification';
+/** Asks, without marketing, whether an ambiguous reply meant to stop everything. */
+export const CLARIFICATION_TEXT =
+  'Did you mean to stop all texts and calls from us? Reply STOP to opt out.';
 
 export interface InboundMessage {
   messageSid: string;
@@ -27,10 +32,12 @@ export interface InboundMessage {
 
 export interface OrgOutcome {
   orgId: string;
-  meaning: 'revoke' | 'resubscribe';
-  /** Null when this message was already recorded (a replay). */
+  /** `clarify`: an ambiguous reply, answered by the one-time question instead of a revocation. */
+  meaning: 'revoke' | 'resubscribe' | 'clarify';
+  /** Null when this message was already recorded (a replay), or for `clarify`. */
   eventId: string | null;
-  confirmationTouchId: string | null;
+  /** The confirmation (revoke) or clarification (clarify) text queued; null: none. */
+  touchId: string | null;
 }
 
 export type MessageOutcome = { kind: 'unknown_number' } | { kind: 'recorded'; orgs: OrgOutcome[] };
@@ -47,28 +54,36 @@ function optedOut(history: readonly ConsentEvent[]): boolean {
   return lastRevocation > -Infinity && lastGrant <= lastRevocation;
 }
 
+interface Reply {
+  campaignId: string;
+  contact: string;
+  ourNumber: string;
+  text: string;
+  scenario: string;
+  /** Kept on the touch as its `checks`: why it was sent without the gate. */
+  checks: Record<string, unknown>;
+}
+
 /**
- * The one confirmation text 64.1200(a)(12) allows, queued as a touch in the revocation's
- * transaction, from the number the contact wrote to. It bypasses the gate on purpose: the
- * contact has just revoked, and the confirmation is the one message still allowed.
+ * A text we owe the contact in answer to their reply, queued as a touch in the reply's
+ * transaction, from the number the contact wrote to. It bypasses the gate on purpose: it is
+ * the one message the rules still allow (the confirmation of 64.1200(a)(12), or the one-time
+ * clarification of FCC 24-24).
  */
-async function queueConfirmation(
+async function queueReply(
   r: OptOutRepository,
   tx: Transaction,
   by: Recorder,
-  owner: NumberOwner,
-  contact: string,
-  ourNumber: string,
-): Promise<string | null> {
-  const campaign = owner.campaigns.find((c) => typeof c.config.opt_out_confirmation === 'string');
-  if (!campaign) return null;
+  orgId: string,
+  reply: Reply,
+): Promise<string> {
   const touchId = newId('tch', by.at.getTime());
   const payload: DispatchPayload = {
     touch_id: touchId,
     channel: 'sms',
-    to: contact,
-    from: ourNumber,
-    text: campaign.config.opt_out_confirmation as string,
+    to: reply.contact,
+    from: reply.ourNumber,
+    text: reply.text,
     twiml: null,
     recording_url: null,
     template_id: null,
@@ -76,16 +91,16 @@ async function queueConfirmation(
   await r.recordDecision(tx, {
     touch: {
       id: touchId,
-      orgId: owner.orgId,
-      campaignId: campaign.id,
-      toE164: contact,
+      orgId,
+      campaignId: reply.campaignId,
+      toE164: reply.contact,
       channel: 'sms',
       status: 'queued',
       placed: true,
       consentBasis: 'none',
-      scenarioRef: CONFIRMATION_SCENARIO,
+      scenarioRef: reply.scenario,
       reasons: [],
-      checks: {},
+      checks: reply.checks,
       decidedAt: by.at,
       actor: by.actor,
       requestId: by.requestId,
@@ -93,16 +108,16 @@ async function queueConfirmation(
     },
     jobPayload: payload,
     audit: {
-      orgId: owner.orgId,
+      orgId,
       actor: by.actor,
       action: 'touch.queued',
       subjectType: 'touch',
       subjectId: touchId,
       detail: {
-        campaign_id: campaign.id,
-        to_e164: contact,
+        campaign_id: reply.campaignId,
+        to_e164: reply.contact,
         channel: 'sms',
-        scenario_ref: CONFIRMATION_SCENARIO,
+        scenario_ref: reply.scenario,
       },
       requestId: by.requestId,
       at: by.at,
@@ -112,11 +127,47 @@ async function queueConfirmation(
   return touchId;
 }
 
+/** The campaign's confirmation text, when one of the number's campaigns sets it. */
+function confirmationFor(owner: NumberOwner, contact: string, ourNumber: string): Reply | null {
+  const campaign = owner.campaigns.find((c) => typeof c.config.opt_out_confirmation === 'string');
+  if (!campaign) return null;
+  return {
+    campaignId: campaign.id,
+    contact,
+    ourNumber,
+    text: campaign.config.opt_out_confirmation as string,
+    scenario: CONFIRMATION_SCENARIO,
+    checks: {},
+  };
+}
+
 /**
- * A text to one of our numbers. A revocation word (or one of the organization's phrases) opts
- * the sender out of everything, for every organization that owns the number; START and UNSTOP
- * are kept as history only. Durable when this returns; a replay of the same MessageSid adds
- * nothing (the event's fingerprint is the MessageSid, under a unique index).
+ * Whether to ask instead of revoking: the organization turned the clarification text on, the
+ * reply is ambiguous, and this contact was never asked before (the FCC allows ONE such text; a
+ * second ambiguous reply revokes). A replay of the message that was asked about asks nothing
+ * more: 'replay'.
+ */
+async function clarification(
+  r: OptOutRepository,
+  tx: Transaction,
+  owner: NumberOwner,
+  contact: string,
+  messageSid: string,
+  clear: boolean,
+): Promise<'ask' | 'replay' | 'revoke'> {
+  if (clear || !owner.optOutClarification || owner.campaigns.length === 0) return 'revoke';
+  const asked = await r.clarificationsSent(tx, owner.orgId, contact);
+  if (asked.includes(messageSid)) return 'replay';
+  return asked.length === 0 ? 'ask' : 'revoke';
+}
+
+/**
+ * A text to one of our numbers. A revocation word (or one of the organization's phrases)
+ * anywhere in it opts the sender out of everything, for every organization that owns the number,
+ * unless the reply is ambiguous and the organization asks first (one clarification text per
+ * contact); START and UNSTOP are kept as history only. Durable when this returns; a replay of
+ * the same MessageSid adds nothing (the event's fingerprint is the MessageSid, under a unique
+ * index; a clarification is found by the MessageSid it answered).
  */
 export async function acceptInboundMessage(
   r: OptOutRepository,
@@ -130,8 +181,8 @@ export async function acceptInboundMessage(
     if (owners.length === 0) return { kind: 'unknown_number' };
     const outcomes: OrgOutcome[] = [];
     for (const owner of owners) {
-      const meaning = replyMeaning(msg.body, owner.optOutPhrases);
-      if (meaning === null) continue;
+      const reading = readReply(msg.body, owner.optOutPhrases);
+      if (reading.meaning === null) continue;
       const by = {
         orgId: owner.orgId,
         actor: `carrier:${ctx.carrier}`,
@@ -140,14 +191,41 @@ export async function acceptInboundMessage(
       };
       // The lock every touch decision takes: a touch decided now sees this revocation or ends first.
       await r.lockContact(tx, owner.orgId, contact);
+      const evidence = {
+        message_sid: msg.messageSid,
+        body: msg.body,
+        from: contact,
+        to,
+        ...(reading.meaning === 'revoke'
+          ? { matched_word: reading.matched, clear: reading.clear }
+          : {}),
+      };
+      if (reading.meaning === 'revoke') {
+        const ask = await clarification(r, tx, owner, contact, msg.messageSid, reading.clear);
+        if (ask !== 'revoke') {
+          const touchId =
+            ask === 'ask'
+              ? await queueReply(r, tx, by, owner.orgId, {
+                  campaignId: owner.campaigns[0]!.id,
+                  contact,
+                  ourNumber: to,
+                  text: CLARIFICATION_TEXT,
+                  scenario: CLARIFICATION_SCENARIO,
+                  checks: { reply: evidence },
+                })
+              : null;
+          outcomes.push({ orgId: owner.orgId, meaning: 'clarify', eventId: null, touchId });
+          continue;
+        }
+      }
       const wasOut = optedOut(await r.contactHistory(tx, owner.orgId, contact));
       const revocation = {
         source: `sms:${ctx.carrier}`,
         ref: `${ctx.carrier}:${msg.messageSid}`,
-        evidence: { message_sid: msg.messageSid, body: msg.body, from: contact, to },
+        evidence,
       };
       const eventId =
-        meaning === 'revoke'
+        reading.meaning === 'revoke'
           ? await revokeAll(r, tx, by, contact, revocation)
           : await recordConsentEvent(
               r,
@@ -159,11 +237,12 @@ export async function acceptInboundMessage(
                 by.at.getTime(),
               ),
             );
-      const confirmationTouchId =
-        meaning === 'revoke' && eventId !== null && !wasOut
-          ? await queueConfirmation(r, tx, by, owner, contact, to)
+      const confirmation =
+        reading.meaning === 'revoke' && eventId !== null && !wasOut
+          ? confirmationFor(owner, contact, to)
           : null;
-      outcomes.push({ orgId: owner.orgId, meaning, eventId, confirmationTouchId });
+      const touchId = confirmation ? await queueReply(r, tx, by, owner.orgId, confirmation) : null;
+      outcomes.push({ orgId: owner.orgId, meaning: reading.meaning, eventId, touchId });
     }
     return { kind: 'recorded', orgs: outcomes };
   });

@@ -34,6 +34,8 @@ export interface OptOutRepository extends UnitOfWork, ConsentLog, TouchRecorder 
   ownersOfNumber(ex: Executor, e164: string): Promise<NumberOwner[]>;
   /** The touch a keypress answers, whatever its organization: the id in the URL is the only key. */
   touchForKeypress(ex: Executor, touchId: string): Promise<KeypressTouch | null>;
+  /** The MessageSids of the replies a clarification text to the contact answered. */
+  clarificationsSent(ex: Executor, orgId: string, contact: string): Promise<string[]>;
 }
 
 export interface KeypressTouch {
@@ -47,6 +49,8 @@ export interface KeypressTouch {
 export interface NumberOwner {
   orgId: string;
   optOutPhrases: string[];
+  /** Ask once before revoking on an ambiguous reply (the organization's setting). */
+  optOutClarification: boolean;
   /** The organization's campaigns that use the number, by id (for the confirmation text). */
   campaigns: { id: string; config: Record<string, unknown> }[];
 }

@@ -3,20 +3,18 @@
  * the admin API validates a config with them on write (Pydantic's 422 shape, src/http/validate.ts),
  * a touch rechecks the stored one (outbound/campaign-config.ts), and the engine's types are their
  * `Static`. What a schema cannot say is a named `x-check` (outbound/config-checks.ts). Imports
- * nothing but TypeBox, so every layer can use it.
+ * nothing but TypeBox and the vocabulary, so every layer can use it.
  *
  * Sub-objects refuse unknown keys: a key the engine would ignore (a misspelt cap) would loosen
  * what the operator meant to tighten.
  */
 import Type, { type Static } from 'typebox';
+import { literals } from '../schema.js';
+import { CHANNELS, CONSENT_BASES, PURPOSES } from '../vocabulary.js';
 
-export const TouchChannelSchema = Type.Union([
-  Type.Literal('call'),
-  Type.Literal('sms'),
-  Type.Literal('voicemail'),
-]);
+export const TouchChannelSchema = literals(CHANNELS);
 
-const Tier = Type.Union([Type.Literal('pewc'), Type.Literal('pec'), Type.Literal('ebr')]);
+const Tier = literals(CONSENT_BASES);
 
 const Day = Type.Union([
   Type.Literal('sun'),
@@ -72,7 +70,7 @@ const RequiredTier = Type.Object(
 /** The keys the engine reads; a variant carries the same keys. */
 export const complianceFields = {
   purpose: Type.Optional(
-    Type.Union([Type.Literal('marketing'), Type.Literal('informational')], {
+    literals(PURPOSES, {
       description: 'Default marketing; informational: federal window only, pec required',
     }),
   ),

@@ -1,3 +1,4 @@
+import { CHANNELS } from '../vocabulary.js';
 import { parseHhmm } from './tables.js';
 import type {
   CallingWindow,
@@ -9,7 +10,8 @@ import type {
   Purpose,
 } from './types.js';
 
-export const CHANNELS: readonly Channel[] = ['call', 'sms', 'voicemail'];
+export { CHANNELS };
+
 const TIER_RANK: Record<ConsentTier, number> = { none: 0, ebr: 1, pec: 2, pewc: 3 };
 
 export function tierRank(tier: ConsentTier): number {

@@ -39,8 +39,7 @@ function nthWeekday(year: number, month: number, weekday: number, n: number): nu
 
 export function ruleHolds(rule: HolidayRule, year: number): boolean {
   if (rule.from !== undefined && year < rule.from) return false;
-  if (rule.until !== undefined && year > rule.until) return false;
-  return !(rule.evenYears && year % 2 !== 0);
+  return !(rule.until !== undefined && year > rule.until);
 }
 
 /** Dates (UTC midnight ms) a rule produces for its occurrence in `year`, observed day included. */

@@ -7,28 +7,30 @@ export type {
   CampaignComplianceConfig,
   FrequencyCapsConfig,
 } from './config-schema.js';
-export type { TouchChannel as Channel, Weekday };
 
-export type Purpose = 'marketing' | 'informational';
-/** Ordered pewc > pec > ebr > none (compliance-rules.md Part A point 1). */
-export type ConsentTier = 'pewc' | 'pec' | 'ebr' | 'none';
-/** What a caller may assert: `none` is never a basis. */
-export type ConsentBasis = Exclude<ConsentTier, 'none'>;
+import type {
+  ConsentBasis,
+  ConsentTier,
+  EBR_BASES,
+  Purpose,
+  ReasonCode,
+  RevocationKind,
+  SuppressionList,
+} from '../vocabulary.js';
+
+/** Tiers are ordered pewc > pec > ebr > none (compliance-rules.md Part A point 1); a caller
+ * asserts a basis, never `none`. */
+export type {
+  ConsentBasis,
+  ConsentTier,
+  Purpose,
+  ReasonCode,
+  SuppressionList,
+  TouchChannel as Channel,
+  Weekday,
+};
 /** Epoch milliseconds, a Date, or an ISO 8601 string with an offset or `Z`. */
 export type Instant = number | Date | string;
-
-export type ReasonCode =
-  | 'consent_missing'
-  | 'consent_insufficient'
-  | 'consent_revoked'
-  | 'channel_not_allowed'
-  | 'location_unresolved'
-  | 'quiet_hours'
-  | 'frequency_capped'
-  | 'dnc_listed'
-  | 'dnc_list_stale'
-  | 'litigator_listed'
-  | 'reassigned';
 
 export interface Reason {
   code: ReasonCode;
@@ -41,7 +43,7 @@ export interface ConsentRecord {
   /** For `ebr`: when the transaction or inquiry happened. */
   captured_at: Instant;
   /** For `ebr`; absent is read as `inquiry` (the shorter, 3-month relationship). */
-  ebr_basis?: 'transaction' | 'inquiry';
+  ebr_basis?: (typeof EBR_BASES)[number];
   expires_at?: Instant;
   /** Channels the consent covers; absent: every channel. */
   channels?: TouchChannel[];
@@ -49,7 +51,7 @@ export interface ConsentRecord {
 
 export interface RevocationEvent {
   /** `revoked` and `opt_out` void consent captured before them; `internal_dnc` blocks while listed. */
-  kind: 'revoked' | 'opt_out' | 'internal_dnc';
+  kind: RevocationKind;
   at: Instant;
 }
 
@@ -85,8 +87,6 @@ export interface TouchInput {
    */
   suppression?: SuppressionFacts;
 }
-
-export type SuppressionList = 'internal' | 'national' | 'state' | 'litigator';
 
 /** One entry for the contact's number on one of the organization's lists. */
 export interface SuppressionHit {

@@ -1,5 +1,7 @@
+import { yieldingEvery } from '../cooperative.js';
 import { type CsvSource, readCsv } from '../outbound/csv.js';
 import { normalizeE164 } from '../phone/e164.js';
+import { CONSENT_BASES, CONSENT_EVENT_KINDS, EBR_BASES } from '../vocabulary.js';
 import {
   type EbrBasis,
   type GrantInput,
@@ -29,9 +31,9 @@ export const CONSENT_CSV_COLUMNS = [
 ] as const;
 type Column = (typeof CONSENT_CSV_COLUMNS)[number];
 
-const KINDS = ['grant', 'revoked', 'opt_out', 'internal_dnc'];
-const TIERS = ['pewc', 'pec', 'ebr'];
-const BASES = ['transaction', 'inquiry'];
+const KINDS: readonly string[] = CONSENT_EVENT_KINDS;
+const TIERS: readonly string[] = CONSENT_BASES;
+const BASES: readonly string[] = EBR_BASES;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 const MAX_SOURCE = 200;
 const MAX_REASON = 500;
@@ -176,7 +178,7 @@ export async function* checkConsentCsv(
   nowMs: number,
 ): AsyncGenerator<ConsentCsvItem> {
   let header: string[] | null = null;
-  for await (const record of readCsv(source)) {
+  for await (const record of yieldingEvery(readCsv(source))) {
     if (header === null) {
       header = record.fields;
       const problems = record.error ? [record.error] : consentHeaderProblems(header);

@@ -5,7 +5,9 @@ export interface HeldSession {
   expiresAt: Date;
 }
 
-export type AttributionKind = 'session' | 'recent_holder' | 'repeat_caller' | 'campaign';
+import type { AttributionRule as AttributionKind } from '../vocabulary.js';
+
+export type { AttributionKind };
 
 export interface Attribution {
   kind: AttributionKind;

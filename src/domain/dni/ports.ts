@@ -1,8 +1,9 @@
+import type { SessionOutcome } from '../vocabulary.js';
 import type { LandingParams } from './landing-url.js';
 
 /** What the DNI domain needs from the store (src/store/repos/dni.ts implements it). */
 
-export type SessionOutcome = 'sticky' | 'allocated' | 'shared' | 'overflow';
+export type { SessionOutcome };
 
 export interface OpenedSession {
   sessionId: string;
@@ -78,7 +79,11 @@ export interface PoolObservation {
     grace: number;
     repeatCaller: number;
     campaignOnly: number;
-    /** Calls on a number shared by several live sessions, or given to a session that shared one. */
+    /**
+     * Calls that found their number held by several live sessions: the call's own flag, set when
+     * it was attributed. A session flagged later (its number shared after the call) does not
+     * reach back to calls it already had.
+     */
     onSharedNumber: number;
   };
   /** Seconds after the holder's expiry of every call attributed by the grace rule. */

@@ -1,5 +1,5 @@
 import { googleAdsHeader, googleAdsRow } from './google-ads.js';
-import { META_CLOSE, META_OPEN, META_SEPARATOR, metaEvent } from './meta.js';
+import { META_OPEN, metaClose, metaEvent, metaSeparator } from './meta.js';
 import type { ConversionSettings } from './settings.js';
 import type { ConversionRow, ExportCounts, ExportFormat, ExportProgress } from './types.js';
 
@@ -63,13 +63,13 @@ export function exportConversions(
       counts.candidates++;
       const r = metaEvent(row, o.settings, o.now);
       if ('event' in r) {
-        yield `${counts.exported > 0 ? META_SEPARATOR : ''}${JSON.stringify(r.event)}`;
+        yield `${metaSeparator(counts.exported)}${JSON.stringify(r.event)}`;
         counts.exported++;
       } else if (r.skipped === 'too_old') counts.skippedTooOld++;
       else counts.skippedNoClickId++;
       o.onProgress?.({ done: counts.candidates, total });
     }
-    yield META_CLOSE;
+    yield metaClose(counts.exported);
   }
 
   return {

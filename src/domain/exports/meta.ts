@@ -30,7 +30,11 @@ export function metaEvent(row: ConversionRow, s: ConversionSettings, now: Date):
   };
 }
 
-/** The request body Meta takes, one event per line so it can be written as it is read. */
-export const META_OPEN = '{"data":[\n';
-export const META_CLOSE = '\n]}\n';
-export const META_SEPARATOR = ',\n';
+/**
+ * The request body Meta takes, one event per line so it can be written as it is read:
+ * `{"data":[` + `\n<event>` for the first event, `,\n<event>` for the others + `\n]}\n`, and
+ * `{"data":[]}\n` with no event (not an empty line inside the brackets).
+ */
+export const META_OPEN = '{"data":[';
+export const metaSeparator = (index: number) => (index === 0 ? '\n' : ',\n');
+export const metaClose = (events: number) => (events === 0 ? ']}\n' : '\n]}\n');

@@ -6,12 +6,23 @@ export interface CsvRecord {
   error?: string;
 }
 
+/** Far above any legitimate record (a consent row's evidence is at most 16 KiB). */
+export const MAX_RECORD_CHARS = 64 * 1024;
+
 /**
  * An incremental RFC 4180 reader: feed chunks as they arrive (a file stream, a request body),
- * get complete records back. Quoted fields may hold commas, `""` and line breaks; CRLF and LF
- * both end a record; blank lines are skipped; a leading byte-order mark is dropped.
+ * get complete records back. Quoted fields may hold commas, `""` and line breaks; CRLF, LF and
+ * a lone CR end a record; blank lines are skipped; a leading byte-order mark is dropped. A
+ * record longer than `maxChars` is returned as an error and its text is not kept, so a file
+ * without line breaks (or with an unclosed quote) costs no more memory than a short record.
  */
 export class CsvReader {
+  /** Characters of the current record so far, and whether it went over the cap. */
+  private recordChars = 0;
+  private overlong = false;
+
+  constructor(private readonly maxChars = MAX_RECORD_CHARS) {}
+
   private field = '';
   private fields: string[] = [];
   private quoted = false;
@@ -36,6 +47,11 @@ export class CsvReader {
         this.lastWasCr = false;
         if (ch === '\n') continue;
       }
+      if (++this.recordChars > this.maxChars && !this.overlong) {
+        this.overlong = true;
+        this.fields = [];
+        this.field = '';
+      }
       if (this.quoted) {
         if (this.quoteSeen) {
           this.quoteSeen = false;
@@ -51,8 +67,8 @@ export class CsvReader {
           if (ch === '\n' || ch === '\r') {
             this.line++;
             this.lastWasCr = ch === '\r';
-            this.field += '\n';
-          } else this.field += ch;
+            if (!this.overlong) this.field += '\n';
+          } else if (!this.overlong) this.field += ch;
           continue;
         }
       }
@@ -67,7 +83,7 @@ export class CsvReader {
         this.quoted = true;
         this.fieldStarted = true;
       } else {
-        this.field += ch;
+        if (!this.overlong) this.field += ch;
         this.fieldStarted = true;
       }
     }
@@ -77,7 +93,7 @@ export class CsvReader {
   /** The last record when the input does not end with a line break. */
   end(): CsvRecord[] {
     const out: CsvRecord[] = [];
-    if (this.quoted && !this.quoteSeen) {
+    if (this.quoted && !this.quoteSeen && !this.overlong) {
       this.endField();
       out.push({ line: this.recordLine, fields: this.fields, error: 'unterminated quoted field' });
       this.fields = [];
@@ -95,16 +111,27 @@ export class CsvReader {
   }
 
   private endRecord(out: CsvRecord[]): void {
+    if (this.overlong) {
+      const error = `record longer than ${this.maxChars} characters`;
+      out.push({ line: this.recordLine, fields: [], error });
+      this.overlong = false;
+    } else this.keepRecord(out);
+    this.recordChars = 0;
+    this.fields = [];
+    this.field = '';
+    this.fieldStarted = false;
+  }
+
+  private keepRecord(out: CsvRecord[]): void {
     const blank = this.fields.length === 0 && this.field === '' && !this.fieldStarted;
     if (!blank) {
       this.endField();
       out.push({ line: this.recordLine, fields: this.fields });
     }
-    this.fields = [];
-    this.field = '';
-    this.fieldStarted = false;
   }
 }
+
+const SLICE_CHARS = 64 * 1024;
 
 export type CsvSource = string | AsyncIterable<string | Uint8Array>;
 
@@ -112,7 +139,10 @@ export type CsvSource = string | AsyncIterable<string | Uint8Array>;
 export async function* readCsv(source: CsvSource): AsyncGenerator<CsvRecord> {
   const reader = new CsvReader();
   if (typeof source === 'string') {
-    yield* reader.push(source);
+    // In slices, so that a caller can give the event loop a turn between them.
+    for (let at = 0; at < source.length; at += SLICE_CHARS) {
+      yield* reader.push(source.slice(at, at + SLICE_CHARS));
+    }
   } else {
     const decoder = new TextDecoder('utf-8');
     for await (const chunk of source) {

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox';
-import { withDefault } from '../schema.js';
+import { literals, withDefault } from '../schema.js';
+import { CHANNELS, CONSENT_BASES } from '../vocabulary.js';
 
 /**
  * The body of `POST /tracking/campaigns/{campaign_code}/outbound` (contract §5): the route
@@ -8,10 +9,10 @@ import { withDefault } from '../schema.js';
 export const OutboundBody = Type.Object(
   {
     to_e164: Type.String({ 'x-check': 'e164', description: 'Contact number, E.164' }),
-    channel: Type.Union([Type.Literal('call'), Type.Literal('sms'), Type.Literal('voicemail')], {
+    channel: literals(CHANNELS, {
       description: 'The touch kind',
     }),
-    consent_basis: Type.Union([Type.Literal('pewc'), Type.Literal('pec'), Type.Literal('ebr')], {
+    consent_basis: literals(CONSENT_BASES, {
       description: 'The consent you assert; checked against the tier on file',
     }),
     funnel_node: Type.Optional(

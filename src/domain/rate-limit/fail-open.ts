@@ -13,7 +13,8 @@ export interface FailOpenOptions {
 
 export type LimiterHealth = 'ok' | 'degraded';
 
-class BudgetExceeded extends Error {
+/** The shared store took longer than the budget (adapters tell it from a connection error). */
+export class BudgetExceeded extends Error {
   constructor(ms: number) {
     super(`shared rate-limit store did not answer within ${ms} ms`);
   }
@@ -69,6 +70,11 @@ export class FailOpenRateLimiter implements RateLimiter {
       this.nextProbeAt = nowMs + this.o.probeAfterMs;
       return this.fallback(key, limit, nowMs, windowMs);
     }
+  }
+
+  /** The shared store has a new connection: the next request tries it. */
+  probeSoon(): void {
+    this.nextProbeAt = 0;
   }
 
   private fallback(key: string, limit: number, nowMs: number, windowMs: number) {

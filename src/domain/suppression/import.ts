@@ -1,6 +1,7 @@
 import type { SuppressionList } from '../compliance/index.js';
+import { yieldingEvery } from '../cooperative.js';
 import { newId } from '../ids.js';
-import { lines, parseLine } from './lines.js';
+import { lines, MAX_LINE_CHARS, parseLine } from './lines.js';
 import type { BatchRow, SuppressionImportRepository } from './ports.js';
 
 /** `add`: upsert (and apply D lines); `replace`: the file is the whole list for what it covers. */
@@ -85,9 +86,14 @@ export async function importSuppressionList(
     });
   };
   let lineNo = 0;
-  for await (const text of lines(source)) {
+  for await (const line of yieldingEvery(lines(source))) {
     lineNo++;
-    const r = parseLine(text, lineNo);
+    if (line.tooLong) {
+      s.rows++;
+      reject(lineNo, `line longer than ${MAX_LINE_CHARS} characters: ${line.text.slice(0, 40)}…`);
+      continue;
+    }
+    const r = parseLine(line.text, lineNo);
     if (r.kind === 'skip') continue;
     s.rows++;
     if (r.kind === 'error') {

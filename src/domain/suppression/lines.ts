@@ -75,19 +75,61 @@ export function parseLine(line: string, lineNo: number): LineResult {
   return { kind: 'entry', entry: { number, state, action } };
 }
 
-/** Splits a byte stream into lines without holding more than one chunk and one partial line. */
-export async function* lines(source: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
+/** A line as read: its text, or, when it was longer than the cap, only its first characters. */
+export interface Line {
+  text: string;
+  tooLong: boolean;
+}
+
+/** No accepted line format comes near this; a longer line is rejected, not held in memory. */
+export const MAX_LINE_CHARS = 4096;
+
+/**
+ * Splits a byte stream into lines ended by LF, CRLF or a lone CR (old spreadsheets), in one pass:
+ * each character is looked at once, and no more than one chunk and `maxChars` of a partial line
+ * are held. A longer line is reported as too long (its first `maxChars` characters kept for the
+ * message) and the rest of it skipped up to its end.
+ */
+export async function* lines(
+  source: AsyncIterable<Buffer | string>,
+  maxChars = MAX_LINE_CHARS,
+): AsyncGenerator<Line> {
   const decoder = new TextDecoder();
   let carry = '';
+  let tooLong = false;
+  let afterCr = false;
+  const take = (piece: string) => {
+    if (tooLong) return;
+    if (carry.length + piece.length > maxChars) {
+      carry = carry + piece.slice(0, maxChars - carry.length);
+      tooLong = true;
+    } else carry += piece;
+  };
+  const end = (): Line => {
+    const line = { text: carry, tooLong };
+    carry = '';
+    tooLong = false;
+    return line;
+  };
   for await (const chunk of source) {
-    carry += typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
     let start = 0;
-    for (let i = carry.indexOf('\n'); i !== -1; i = carry.indexOf('\n', start)) {
-      yield carry.slice(start, i).replace(/\r$/, '');
+    // A CRLF split across two chunks: the LF ends nothing.
+    if (afterCr && text.charCodeAt(0) === 10) start = 1;
+    afterCr = false;
+    for (let i = start; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      take(text.slice(start, i));
+      yield end();
+      if (c === 13) {
+        if (i + 1 === text.length) afterCr = true;
+        else if (text.charCodeAt(i + 1) === 10) i++;
+      }
       start = i + 1;
     }
-    carry = carry.slice(start);
+    take(text.slice(start));
   }
-  carry += decoder.decode();
-  if (carry.length > 0) yield carry.replace(/\r$/, '');
+  take(decoder.decode());
+  if (carry.length > 0 || tooLong) yield end();
 }

@@ -2,18 +2,9 @@
  * The event types and the envelope every receiver gets. The shape of each `data` is fixed by
  * src/domain/webhooks/schemas.ts and documented in docs/webhooks.md; fields are only ever added.
  */
-export const EVENT_TYPES = [
-  'call.received',
-  'call.completed',
-  'buyer_report.recorded',
-  'touch.queued',
-  'touch.delivered',
-  'touch.failed',
-  'consent.revoked',
-  'pool.exhausted',
-] as const;
+import { EVENT_TYPES, type EventType } from '../vocabulary.js';
 
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType };
 
 export const isEventType = (s: string): s is EventType =>
   (EVENT_TYPES as readonly string[]).includes(s);

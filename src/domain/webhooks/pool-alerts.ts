@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
+import type { SessionOutcome } from '../vocabulary.js';
 import type { PoolAlertRepository } from './ports.js';
 
 /** What the alert reads of an opened DNI session. */
 export interface OpenedSessionFacts {
   campaignId: string;
   trackingNumber: string;
-  outcome: 'sticky' | 'allocated' | 'shared' | 'overflow';
+  outcome: SessionOutcome;
 }
 
 /**

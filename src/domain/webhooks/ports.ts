@@ -1,5 +1,6 @@
 import type { Attribution } from '../dni/attribution.js';
 import type { Executor } from '../ports.js';
+import type { AttemptOutcome } from '../vocabulary.js';
 
 /**
  * One method per event type: each reads what its payload needs and writes the event in the
@@ -126,7 +127,7 @@ export interface DeliveryClaim {
 }
 
 export interface AttemptRecord {
-  outcome: 'delivered' | 'failed' | 'gone';
+  outcome: AttemptOutcome;
   statusCode: number | null;
   latencyMs: number;
   responseHead: string | null;

@@ -1,5 +1,17 @@
 import Type, { type TSchema } from 'typebox';
+import { literals } from '../schema.js';
+import {
+  ATTRIBUTION_RULES,
+  CHANNELS,
+  CONSENT_BASES,
+  DISPATCH_STATUSES,
+  DISPOSITIONS,
+  REVOCATION_KINDS,
+} from '../vocabulary.js';
 import type { EventType } from './events.js';
+
+/** A final dispatch state: every one but `pending`. */
+const FINAL_DISPATCH = DISPATCH_STATUSES.filter((s) => s !== 'pending');
 
 /**
  * The JSON Schema of every event body (docs/webhooks.md shows the same with examples). A
@@ -55,19 +67,15 @@ const touchBase = {
   touch_id: str('tch_…'),
   campaign_id: str('cmp_…'),
   to_e164: str('The contact, E.164'),
-  channel: Type.Union([Type.Literal('call'), Type.Literal('sms'), Type.Literal('voicemail')]),
-  consent_basis: Type.Union([Type.Literal('pewc'), Type.Literal('pec'), Type.Literal('ebr')]),
+  channel: literals(CHANNELS),
+  consent_basis: literals(CONSENT_BASES),
   variant: strOrNull('The funnel node, if one was named'),
   cadence_step: intOrNull('The cadence step, if one was given'),
 };
 
 const touchFinal = obj({
   ...touchBase,
-  dispatch_status: Type.Union([
-    Type.Literal('delivered'),
-    Type.Literal('failed'),
-    Type.Literal('unknown'),
-  ]),
+  dispatch_status: literals(FINAL_DISPATCH),
   attempts: Type.Integer({ description: 'Hand-overs to the carrier' }),
   carrier: str('simulated or twilio'),
   carrier_ids: Type.Array(Type.String(), { description: "The carrier's message or call ids" }),
@@ -78,18 +86,10 @@ const touchFinal = obj({
 export const EVENT_DATA_SCHEMAS: Record<EventType, TSchema> = {
   'call.received': obj({
     ...callBase,
-    attribution: Type.Union(
-      [
-        Type.Literal('session'),
-        Type.Literal('recent_holder'),
-        Type.Literal('repeat_caller'),
-        Type.Literal('campaign'),
-      ],
-      {
-        description:
-          'The attribution rule that applied: `session` (the session holding the number at the call), `recent_holder` (its last holder, within 30 minutes after that session expired and not handed out since), `repeat_caller` (the caller’s latest attributed session in the campaign), else `campaign`',
-      },
-    ),
+    attribution: literals(ATTRIBUTION_RULES, {
+      description:
+        'The attribution rule that applied: `session` (the session holding the number at the call), `recent_holder` (its last holder, within 30 minutes after that session expired and not handed out since), `repeat_caller` (the caller’s latest attributed session in the campaign), else `campaign`',
+    }),
     ambiguous: Type.Boolean({ description: 'Several live sessions held the number' }),
     session: Type.Union([AttributedSession, Type.Null()], {
       description: 'The attributed session; null when only the campaign is known',
@@ -107,7 +107,7 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, TSchema> = {
     report_id: str("The buyer's own report id"),
     call_id: str('call_…'),
     campaign_code: str('The campaign code'),
-    disposition: Type.Union([Type.Literal('success'), Type.Literal('rejected')]),
+    disposition: literals(DISPOSITIONS),
     notes: strOrNull('The buyer notes'),
     reported_at: time('When the report was recorded'),
   }),
@@ -117,11 +117,7 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, TSchema> = {
   'consent.revoked': obj({
     consent_event_id: str('cns_…, the revocation in the consent history'),
     contact: str('The contact, E.164'),
-    kind: Type.Union([
-      Type.Literal('revoked'),
-      Type.Literal('opt_out'),
-      Type.Literal('internal_dnc'),
-    ]),
+    kind: literals(REVOCATION_KINDS),
     channel_scope: Type.Literal('all', {
       description: 'Revoke-all: every channel, purpose and campaign of the organization is blocked',
     }),

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { classify, describe } from './address-class.js';
 
 /**
  * Where a webhook may be sent. Only public unicast addresses: loopback, private, link-local
@@ -9,21 +9,17 @@ import ipaddr from 'ipaddr.js';
  * between the two, so the delivery connects to the address it checked).
  */
 export function forbiddenRange(ip: string): string | null {
-  if (!ipaddr.isValid(ip)) return 'invalid';
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === 'ipv6' && (addr as ipaddr.IPv6).isIPv4MappedAddress()) {
-    addr = (addr as ipaddr.IPv6).toIPv4Address();
-  }
-  const range = addr.range();
-  return range === 'unicast' ? null : range;
+  return classify(ip)?.range ?? null;
 }
 
 export class ForbiddenTarget extends Error {
   readonly code = 'EFORBIDDENTARGET';
 }
 
-function refuse(host: string, address: string, range: string): ForbiddenTarget {
-  return new ForbiddenTarget(`${host} resolves to ${address}, a ${range} address`);
+/** Null when the address is public; IPv6 forms embedding IPv4 are judged by what they embed. */
+function refusal(host: string, address: string): ForbiddenTarget | null {
+  const why = classify(address);
+  return why ? new ForbiddenTarget(`${host} resolves to ${address}, ${describe(why)}`) : null;
 }
 
 /** The problem with a URL as a webhook target, or null; `allowPrivate` is WEBHOOK_ALLOW_PRIVATE_TARGETS. */
@@ -48,17 +44,14 @@ const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '');
 export async function checkTarget(raw: string, allowPrivate: boolean): Promise<string | null> {
   if (allowPrivate) return null;
   const host = hostOf(new URL(raw));
-  if (isIP(host)) {
-    const range = forbiddenRange(host);
-    return range ? refuse(host, host, range).message : null;
-  }
+  if (isIP(host)) return refusal(host, host)?.message ?? null;
   const addresses = await new Promise<LookupAddress[] | Error>((resolve) =>
     dnsLookup(host, { all: true }, (err, a) => resolve(err ?? a)),
   );
   if (addresses instanceof Error) return `${host} does not resolve (${addresses.message})`;
   for (const a of addresses) {
-    const range = forbiddenRange(a.address);
-    if (range) return refuse(host, a.address, range).message;
+    const refused = refusal(host, a.address);
+    if (refused) return refused.message;
   }
   return null;
 }
@@ -67,9 +60,7 @@ export async function checkTarget(raw: string, allowPrivate: boolean): Promise<s
 export function literalProblem(raw: string, allowPrivate: boolean): ForbiddenTarget | null {
   if (allowPrivate) return null;
   const host = hostOf(new URL(raw));
-  if (!isIP(host)) return null;
-  const range = forbiddenRange(host);
-  return range ? refuse(host, host, range) : null;
+  return isIP(host) ? refusal(host, host) : null;
 }
 
 /**
@@ -83,8 +74,8 @@ export function guardedLookup(allowPrivate: boolean): LookupFunction {
       const list = addresses as LookupAddress[];
       if (!allowPrivate) {
         for (const a of list) {
-          const range = forbiddenRange(a.address);
-          if (range) return callback(refuse(hostname, a.address, range), '', 0);
+          const refused = refusal(hostname, a.address);
+          if (refused) return callback(refused, '', 0);
         }
       }
       if (options.all)

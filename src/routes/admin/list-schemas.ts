@@ -1,4 +1,11 @@
 import Type, { type TProperties } from 'typebox';
+import { literals } from '../../domain/schema.js';
+import {
+  ATTRIBUTION_RULES,
+  CONSENT_EVENT_KINDS,
+  DISPATCH_STATUSES,
+  TOUCH_STATUSES,
+} from '../../domain/vocabulary.js';
 import { withDefault } from '../common.js';
 
 /** Query strings of the admin lists: one paging pair for all, then each list's filters. */
@@ -53,42 +60,21 @@ export const CallListQuery = listQuery({
   status: Type.Optional(
     Type.String({ minLength: 1, maxLength: 32, description: "The carrier's latest call status" }),
   ),
-  attribution: Type.Optional(
-    Type.Union([
-      Type.Literal('session'),
-      Type.Literal('recent_holder'),
-      Type.Literal('repeat_caller'),
-      Type.Literal('campaign'),
-    ]),
-  ),
+  attribution: Type.Optional(literals(ATTRIBUTION_RULES)),
 });
 
 export const TouchListQuery = listQuery({
   campaign,
   ...timeRange,
-  status: Type.Optional(Type.Union([Type.Literal('queued'), Type.Literal('blocked')])),
-  dispatch_status: Type.Optional(
-    Type.Union([
-      Type.Literal('pending'),
-      Type.Literal('delivered'),
-      Type.Literal('failed'),
-      Type.Literal('unknown'),
-    ]),
-  ),
+  status: Type.Optional(literals(TOUCH_STATUSES)),
+  dispatch_status: Type.Optional(literals(DISPATCH_STATUSES)),
   to: Type.Optional(Type.String({ 'x-check': 'e164', description: 'Only touches to this number' })),
 });
 
 export const ConsentListQuery = listQuery({
   ...timeRange,
   e164: Type.Optional(Type.String({ 'x-check': 'e164', description: 'Only this contact' })),
-  kind: Type.Optional(
-    Type.Union([
-      Type.Literal('grant'),
-      Type.Literal('revoked'),
-      Type.Literal('opt_out'),
-      Type.Literal('internal_dnc'),
-    ]),
-  ),
+  kind: Type.Optional(literals(CONSENT_EVENT_KINDS)),
 });
 
 export const SuppressionListQuery = listQuery({

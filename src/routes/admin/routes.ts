@@ -30,6 +30,7 @@ import { configListRoutes } from './list-routes.js';
 import { adminRoute } from './openapi.js';
 import { poolRoutes } from './pool-routes.js';
 import { reportRoutes } from './report-routes.js';
+import { readinessRoute } from './readiness-route.js';
 import * as S from './schemas.js';
 import { suppressionRoutes } from './suppression-routes.js';
 import { touchRoutes } from './touches-routes.js';
@@ -237,6 +238,7 @@ export function adminRoutes(
     });
 
     exportRoutes(admin, deps);
+    readinessRoute(admin, deps);
   });
 
   // Labels name every tenant's organization and campaign ids: a scrape needs a token too.

@@ -1,5 +1,13 @@
 import Type from 'typebox';
 import { CampaignConfig } from '../../domain/outbound/config-schema.js';
+import { literals } from '../../domain/schema.js';
+import {
+  CONSENT_BASES,
+  EBR_BASES,
+  REVOCATION_KINDS,
+  SCOPES,
+  SUPPRESSION_LISTS,
+} from '../../domain/vocabulary.js';
 import { withDefault } from '../common.js';
 
 const e164 = Type.String({ 'x-check': 'e164', description: 'E.164 number' });
@@ -7,7 +15,7 @@ const isoDate = Type.String({
   'x-check': 'iso_datetime',
   description: 'ISO 8601 timestamp with a zone',
 });
-const scopes = Type.Array(Type.Union([Type.Literal('enroll'), Type.Literal('execute')]), {
+const scopes = Type.Array(literals(SCOPES), {
   minItems: 1,
 });
 const rateLimit = Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()]);
@@ -30,6 +38,10 @@ const timeZone = Type.String({
 
 /** Extra revocation replies of an organization; the list replaces the one on file. */
 const optOutPhrases = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
+const optOutClarification = Type.Boolean({
+  description:
+    'Answer an ambiguous reply ("stop by the store") with the one-time clarification text instead of revoking at once (default false: it revokes)',
+});
 
 export const CreateOrg = Type.Object(
   {
@@ -38,6 +50,7 @@ export const CreateOrg = Type.Object(
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
     opt_out_phrases: Type.Optional(optOutPhrases),
     time_zone: Type.Optional(timeZone),
+    opt_out_clarification: Type.Optional(optOutClarification),
   },
   { additionalProperties: false },
 );
@@ -49,6 +62,7 @@ export const UpdateOrg = Type.Object(
     dni_rate_limit_per_minute: Type.Optional(rateLimit),
     opt_out_phrases: Type.Optional(optOutPhrases),
     time_zone: Type.Optional(timeZone),
+    opt_out_clarification: Type.Optional(optOutClarification),
   },
   { additionalProperties: false },
 );
@@ -142,9 +156,9 @@ const optionalText = (maxLength: number) =>
 
 export const PutConsent = Type.Object(
   {
-    tier: Type.Union([Type.Literal('pewc'), Type.Literal('pec'), Type.Literal('ebr')]),
+    tier: literals(CONSENT_BASES),
     basis: Type.Optional(
-      Type.Union([Type.Literal('transaction'), Type.Literal('inquiry')], {
+      literals(EBR_BASES, {
         description: 'ebr only: a transaction lasts 18 months, an inquiry 3',
       }),
     ),
@@ -162,9 +176,7 @@ export const PutConsent = Type.Object(
 
 export const RevokeConsent = Type.Object(
   {
-    kind: Type.Optional(
-      Type.Union([Type.Literal('revoked'), Type.Literal('opt_out'), Type.Literal('internal_dnc')]),
-    ),
+    kind: Type.Optional(literals(REVOCATION_KINDS)),
     reason: optionalText(500),
     at: Type.Optional(isoDate),
   },
@@ -191,12 +203,7 @@ export const PoolQuery = Type.Object({
   ),
 });
 
-const suppressionList = Type.Union([
-  Type.Literal('internal'),
-  Type.Literal('national'),
-  Type.Literal('state'),
-  Type.Literal('litigator'),
-]);
+const suppressionList = literals(SUPPRESSION_LISTS);
 const listDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD' });
 const usState = Type.String({ pattern: '^[A-Z]{2}$', description: 'USPS state code' });
 

@@ -15,6 +15,7 @@ export const OrgItem = Type.Object({
   tracking_enabled: Type.Boolean(),
   dni_rate_limit_per_minute: maybe(Type.Integer()),
   time_zone: Type.String({ description: 'IANA name: the zone of report buckets' }),
+  opt_out_clarification: Type.Boolean(),
   created_at: time,
   updated_at: time,
 });

@@ -1,5 +1,6 @@
 import Type from 'typebox';
-import { EVENT_TYPES } from '../../domain/webhooks/events.js';
+import { literals } from '../../domain/schema.js';
+import { DELIVERY_STATES, EVENT_TYPES } from '../../domain/vocabulary.js';
 import { withDefault } from '../common.js';
 
 const isoDate = Type.String({
@@ -16,10 +17,11 @@ const url = Type.String({
   description:
     'https:// URL of a public address (http:// and private addresses only with WEBHOOK_ALLOW_PRIVATE_TARGETS=1)',
 });
-const events = Type.Array(
-  Type.Union([...EVENT_TYPES.map((t) => Type.Literal(t)), Type.Literal('*')]),
-  { minItems: 1, maxItems: EVENT_TYPES.length + 1, description: 'Event types, or ["*"] for all' },
-);
+const events = Type.Array(literals([...EVENT_TYPES, '*']), {
+  minItems: 1,
+  maxItems: EVENT_TYPES.length + 1,
+  description: 'Event types, or ["*"] for all',
+});
 const description = Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()]));
 
 export const CreateWebhook = Type.Object(
@@ -60,9 +62,7 @@ export const ReplayWebhook = Type.Object(
 );
 
 export const DeliveriesQuery = Type.Object({
-  state: Type.Optional(
-    Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
-  ),
+  state: Type.Optional(literals(DELIVERY_STATES)),
   limit: withDefault(Type.Integer({ minimum: 1, maximum: 500 }), 50),
 });
 

@@ -1,4 +1,6 @@
 import Type, { type Static } from 'typebox';
+import { literals } from '../../domain/schema.js';
+import { DISPOSITIONS } from '../../domain/vocabulary.js';
 import { CampaignCodeParams, Detail, HTTPValidationError, tenantErrors } from '../common.js';
 import { type Named, ref, reply } from '../openapi.js';
 
@@ -15,7 +17,7 @@ export const BuyerReportBody = Type.Object(
       description:
         "The buyer's own id for the report, unique per campaign: a retry with the same id and payload is answered 200 with the first event_id",
     }),
-    disposition: Type.Union([Type.Literal('success'), Type.Literal('rejected')], {
+    disposition: literals(DISPOSITIONS, {
       description: "The buyer's outcome; a later report with a new report_id may change it",
     }),
     notes: Type.Optional(Type.String({ maxLength: 2000 })),

@@ -1,26 +1,18 @@
 import Type from 'typebox';
 import { OutboundBody } from '../../domain/outbound/touch-request.js';
+import { literals } from '../../domain/schema.js';
+import { CHANNELS, REASON_CODES, TOUCH_DECISIONS } from '../../domain/vocabulary.js';
 import { CampaignCodeParams, CampaignNotFoundError, Detail, tenantErrors } from '../common.js';
 import { type Named, ref, reply } from '../openapi.js';
 
-const Channel = Type.Union([Type.Literal('call'), Type.Literal('sms'), Type.Literal('voicemail')]);
+const Channel = literals(CHANNELS);
 
 // The body's schema is the domain's, which reads its type (TouchRequest).
 export { OutboundBody };
 
 const Reason = Type.Object(
   {
-    code: Type.Union(
-      [
-        'consent_missing',
-        'consent_insufficient',
-        'consent_revoked',
-        'channel_not_allowed',
-        'location_unresolved',
-        'quiet_hours',
-        'frequency_capped',
-      ].map((c) => Type.Literal(c)),
-    ),
+    code: literals(REASON_CODES),
     message: Type.String(),
   },
   { $id: 'TouchReason', description: 'A failing check' },
@@ -60,12 +52,7 @@ const blockedExample = {
 export const TouchResponse = Type.Object(
   {
     touch_id: Type.Union([Type.String(), Type.Null()], { description: 'tch_…; null on dry runs' }),
-    status: Type.Union([
-      Type.Literal('queued'),
-      Type.Literal('blocked'),
-      Type.Literal('would_queue'),
-      Type.Literal('would_block'),
-    ]),
+    status: literals(TOUCH_DECISIONS),
     channel: Channel,
     reasons: Type.Array(Type.Ref('TouchReason'), {
       description: 'The failing checks; empty when placed',

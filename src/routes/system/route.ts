@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
-import { readiness, storeCheck } from '../../http/readiness.js';
+import { publicView, readiness, readinessLogger, storeCheck } from '../../http/readiness.js';
 import { STORE_RETRY_AFTER_SECONDS } from '../../store/errors.js';
 import { type Named, reply } from '../openapi.js';
 
@@ -16,11 +16,11 @@ const State = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Lit
 const Readiness = Type.Object(
   {
     status: State,
-    checks: Type.Record(
-      Type.String(),
-      Type.Object({ status: State, detail: Type.Optional(Type.String()) }),
-      { description: 'Each dependency: store, redis (when configured), data_dir (embedded store)' },
-    ),
+    checks: Type.Record(Type.String(), Type.Object({ status: State }), {
+      description:
+        'Each dependency: store, redis (when configured), data_dir (embedded store). Its state ' +
+        'only: what is wrong is in the log and on the admin listener (GET /admin/readyz).',
+    }),
   },
   {
     $id: 'Readiness',
@@ -29,7 +29,7 @@ const Readiness = Type.Object(
         status: 'degraded',
         checks: {
           store: { status: 'ok' },
-          redis: { status: 'degraded', detail: 'unreachable: rate limits count per process' },
+          redis: { status: 'degraded' },
         },
       },
     ],
@@ -41,6 +41,11 @@ export const systemSchemas: Named[] = [Health, Readiness];
 export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const checks = deps.readiness ?? [storeCheck(deps.store)];
   const budgetMs = deps.readinessTimeoutMs ?? 1000;
+  const logChange = readinessLogger((r, recovered) =>
+    recovered
+      ? app.log.info({ readiness: r }, 'readiness: every dependency is ok again')
+      : app.log.warn({ readiness: r }, `readiness: ${r.status}`),
+  );
 
   app.get('/healthz', {
     schema: {
@@ -61,7 +66,8 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
       description:
         'No key needed. Checks the store, Redis when configured, and the data directory ' +
         '(embedded store), each within READINESS_TIMEOUT_MS. 200 while none is down (Redis ' +
-        'down is degraded: rate limits count per process); 503 when any is down.',
+        'down is degraded: rate limits count per process); 503 when any is down. Says each ' +
+        'state only; the details are logged and on the admin listener (GET /admin/readyz).',
       tags: ['system'],
       security: [],
       response: {
@@ -71,10 +77,11 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
     },
     handler: async (_request, reply) => {
       const r = await readiness(checks, budgetMs);
+      logChange(r);
       if (r.status === 'down') {
         reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
       }
-      return r;
+      return publicView(r);
     },
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -27,7 +27,7 @@ import * as consoleRepo from './console.js';
 import { claimJobs, recordOutcome } from './dispatch.js';
 import { conversionRows, countConversions, findExportCampaign } from './exports.js';
 import { releaseKey, reserveKey } from './idempotency.js';
-import { ownersOfNumber, touchForKeypress } from './opt-outs.js';
+import { clarificationsSent, ownersOfNumber, touchForKeypress } from './opt-outs.js';
 import { findKey, findOrg, insertKey, insertOrg, updateKey, updateOrg } from './orgs.js';
 import { campaignsWithPool, observePool } from './pool-health.js';
 import { recordSimulatedMessage } from './simulated-messages.js';
@@ -142,6 +142,7 @@ export function createRepositories(store: Store): Repositories {
     recordInboundCall: port(recordInboundCall),
     ownersOfNumber: port(ownersOfNumber),
     touchForKeypress: port(touchForKeypress),
+    clarificationsSent: port(clarificationsSent),
 
     claimJobs: (c: Parameters<typeof claimJobs>[1]) => claimJobs(store, c),
     recordOutcome: (...a: DropFirst<Parameters<typeof recordOutcome>>) =>

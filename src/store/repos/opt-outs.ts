@@ -1,4 +1,5 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { CLARIFICATION_SCENARIO } from '../../domain/carrier-inbound/opt-out.js';
 import type { KeypressTouch, NumberOwner } from '../../domain/carrier-inbound/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
@@ -46,12 +47,17 @@ export async function ownersOfNumber(ex: Executor, e164: string): Promise<Number
     .where(inArray(campaigns.id, ids));
   const orgIds = [...new Set(rows.map((r) => r.orgId))].sort();
   const orgRows = await ex
-    .select({ id: orgs.id, optOutPhrases: orgs.optOutPhrases })
+    .select({
+      id: orgs.id,
+      optOutPhrases: orgs.optOutPhrases,
+      optOutClarification: orgs.optOutClarification,
+    })
     .from(orgs)
     .where(inArray(orgs.id, orgIds));
   return orgIds.map((orgId) => ({
     orgId,
     optOutPhrases: orgRows.find((o) => o.id === orgId)?.optOutPhrases ?? [],
+    optOutClarification: orgRows.find((o) => o.id === orgId)?.optOutClarification ?? false,
     campaigns: rows
       .filter((r) => r.orgId === orgId)
       .sort((a, b) => a.id.localeCompare(b.id))
@@ -75,4 +81,26 @@ export async function touchForKeypress(
     .from(outboundTouches)
     .where(eq(outboundTouches.id, touchId));
   return t ?? null;
+}
+
+/** The MessageSids of the replies a clarification text to the contact answered (opt-out.ts). */
+export async function clarificationsSent(
+  ex: Executor,
+  orgId: string,
+  contact: string,
+): Promise<string[]> {
+  const rows = await ex
+    .select({ checks: outboundTouches.checks })
+    .from(outboundTouches)
+    .where(
+      and(
+        eq(outboundTouches.orgId, orgId),
+        eq(outboundTouches.toE164, contact),
+        eq(outboundTouches.scenarioRef, CLARIFICATION_SCENARIO),
+      ),
+    );
+  return rows.flatMap((r) => {
+    const sid = (r.checks as { reply?: { message_sid?: unknown } } | null)?.reply?.message_sid;
+    return typeof sid === 'string' ? [sid] : [];
+  });
 }

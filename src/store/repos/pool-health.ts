@@ -62,7 +62,7 @@ select count(*) as total,
        count(*) filter (where c.attribution = 'recent_holder') as grace,
        count(*) filter (where c.attribution = 'repeat_caller') as repeat_caller,
        count(*) filter (where c.attribution = 'campaign') as campaign_only,
-       count(*) filter (where c.ambiguous or s.ambiguous or s.kind = 'shared') as on_shared,
+       count(*) filter (where c.ambiguous) as on_shared,
        string_agg(extract(epoch from c.started_at - s.expires_at)::text, ',')
          filter (where c.attribution = 'recent_holder') as grace_lateness,
        avg(extract(epoch from c.started_at - s.created_at))

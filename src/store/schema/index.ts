@@ -34,6 +34,8 @@ export const orgs = pgTable('orgs', {
   optOutPhrases: text('opt_out_phrases').array().notNull().default(sql`'{}'::text[]`),
   /** IANA name: the zone of every report bucket (docs/reporting.md). */
   timeZone: text('time_zone').notNull().default('UTC'),
+  /** Ask once (the FCC's clarification text) before an ambiguous reply revokes; off: revoke. */
+  optOutClarification: boolean('opt_out_clarification').notNull().default(false),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   changedAt: changedAt(),

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatBytes, ProgressBar, progressLine } from '../../../src/cli/progress.js';
 
 describe('formatBytes', () => {
@@ -81,5 +81,30 @@ describe('ProgressBar', () => {
     drawn.progress.update(5);
     drawn.progress.clear();
     expect(drawn.writes).toEqual(['\r5 B received\x1b[K', '\r\x1b[K']);
+  });
+});
+
+describe('ProgressBar.waiting', () => {
+  it('says the upload is done and counts the seconds until clear()', () => {
+    vi.useFakeTimers();
+    try {
+      let written = '';
+      let t = 0;
+      const bar = new ProgressBar({ write: (s) => (written += s), columns: 80 }, 2_600_000, {
+        now: () => t,
+      });
+      bar.update(2_600_000);
+      bar.waiting('the server is importing');
+      expect(written.endsWith('\r2.6 MB sent; the server is importing (0 s)\x1b[K')).toBe(true);
+      t = 3_000;
+      vi.advanceTimersByTime(3_000);
+      expect(written.endsWith('\r2.6 MB sent; the server is importing (3 s)\x1b[K')).toBe(true);
+      bar.clear();
+      t = 9_000;
+      vi.advanceTimersByTime(6_000);
+      expect(written.endsWith('\r\x1b[K')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -56,7 +56,17 @@ export const CURATED_HOLIDAYS: Readonly<Record<string, readonly Holiday[]>> = {
     h('2027-06-07', "Jefferson Davis' Birthday"),
   ],
   // La. R.S. 1:55 (wider than the LPSC's list: stricter).
-  LA: [...FEDERAL, ...MARDI_GRAS, ...GOOD_FRIDAY, h('2026-11-03', 'General Election Day')],
+  // All Saints' Day and the odd-year election day: weak sources, the stricter reading (issue 18).
+  LA: [
+    ...FEDERAL,
+    ...MARDI_GRAS,
+    ...GOOD_FRIDAY,
+    h('2026-11-01', "All Saints' Day"),
+    h('2026-11-02', "All Saints' Day (observed)"),
+    h('2026-11-03', 'General Election Day'),
+    h('2027-11-01', "All Saints' Day"),
+    h('2027-11-02', 'General Election Day'),
+  ],
   // Miss. Code § 3-3-7.
   MS: [
     ...FEDERAL,
@@ -76,6 +86,7 @@ export const CURATED_HOLIDAYS: Readonly<Record<string, readonly Holiday[]>> = {
     ...FEDERAL,
     ...GOOD_FRIDAY,
     h('2026-06-14', 'Flag Day'),
+    h('2026-06-15', 'Flag Day (observed)'),
     h('2026-11-03', 'Election Day'),
     h('2027-06-14', 'Flag Day'),
     h('2027-11-02', 'Election Day'),
@@ -86,6 +97,7 @@ export const CURATED_HOLIDAYS: Readonly<Record<string, readonly Holiday[]>> = {
     h('2026-08-10', 'Victory Day'),
     h('2026-11-03', 'Election Day'),
     h('2027-08-09', 'Victory Day'),
+    h('2027-11-02', 'Election Day'),
   ],
   // Utah Code § 63G-1-301.
   UT: [

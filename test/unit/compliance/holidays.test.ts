@@ -100,7 +100,7 @@ describe('holiday rules', () => {
   it('place the state days', () => {
     expect(holidayOn('RI', '2028-08-14')).toBe('Victory Day');
     expect(holidayOn('RI', '2028-11-07')).toBe('Election Day');
-    expect(holidayOn('RI', '2029-11-06')).toBeNull();
+    expect(holidayOn('TX', '2029-11-06')).toBeNull();
     expect(holidayOn('PA', '2029-11-06')).toBe('Election Day');
     expect(holidayOn('LA', '2028-02-29')).toBe('Mardi Gras');
     expect(holidayOn('UT', '2032-07-23')).toBe('Pioneer Day (observed)');
@@ -109,6 +109,18 @@ describe('holiday rules', () => {
     expect(holidayOn('AL', '2030-04-22')).toBe('Confederate Memorial Day');
     expect(holidayOn('MS', '2030-04-29')).toBe('Confederate Memorial Day');
     expect(holidayOn('TX', '2030-12-25')).toBeNull();
+  });
+
+  it('take the stricter reading where the source is weak (issue 18)', () => {
+    // Odd-year election days in Louisiana (governor, 2027) and Rhode Island.
+    expect(holidayOn('LA', '2027-11-02')).toBe('General Election Day');
+    expect(holidayOn('RI', '2029-11-06')).toBe('Election Day');
+    // La. R.S. 1:55's All Saints' Day, and its Monday stand-in when it falls on a Sunday.
+    expect(holidayOn('LA', '2027-11-01')).toBe("All Saints' Day");
+    expect(holidayOn('LA', '2026-11-02')).toBe("All Saints' Day (observed)");
+    // Pennsylvania's Flag Day on a Sunday (2026) and a Saturday (2025): the weekday too.
+    expect(holidayOn('PA', '2026-06-15')).toBe('Flag Day (observed)');
+    expect(holidayOn('PA', '2025-06-13')).toBe('Flag Day (observed)');
   });
 
   it('fail closed before the rules are known to hold', () => {

@@ -39,8 +39,7 @@ const DAY = 86_400_000;
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 function holds(rule: HolidayRule, year: number): boolean {
-  if (year < (rule.from ?? -Infinity) || year > (rule.until ?? Infinity)) return false;
-  return !rule.evenYears || year % 2 === 0;
+  return year >= (rule.from ?? -Infinity) && year <= (rule.until ?? Infinity);
 }
 
 /** Is `ms` (UTC midnight) the rule's own day in `year`, without the observed shift? */

@@ -22,8 +22,6 @@ export type HolidayRule = {
   /** First and last year the rule holds (law changes); absent: open-ended. */
   readonly from?: number;
   readonly until?: number;
-  /** Only in even years (general elections). */
-  readonly evenYears?: boolean;
 } & (
   | {
       readonly kind: 'fixed';
@@ -63,15 +61,19 @@ const FEDERAL: readonly HolidayRule[] = [
 
 const MARDI_GRAS: HolidayRule = { kind: 'easter', offset: -47, name: 'Mardi Gras' };
 const GOOD_FRIDAY: HolidayRule = { kind: 'easter', offset: -2, name: 'Good Friday' };
-/** The Tuesday after the first Monday of November. */
-const electionDay = (name: string, evenYears: boolean): HolidayRule => ({
+/**
+ * The Tuesday after the first Monday of November, in EVERY year: Louisiana elects its governor in
+ * odd years and Rhode Island holds odd-year local and special elections, and the sources do not
+ * say whether the statutes' "general election day" means only the even-year federal ones. A weak
+ * source takes the stricter reading (compliance-rules.md).
+ */
+const electionDay = (name: string): HolidayRule => ({
   kind: 'nth',
   month: 11,
   weekday: MON,
   n: 1,
   offset: 1,
   name,
-  ...(evenYears ? { evenYears } : {}),
 });
 
 export const STATE_HOLIDAY_RULES: Readonly<Record<string, readonly HolidayRule[]>> = {
@@ -82,8 +84,15 @@ export const STATE_HOLIDAY_RULES: Readonly<Record<string, readonly HolidayRule[]
     { kind: 'nth', month: 4, weekday: MON, n: 4, name: 'Confederate Memorial Day' },
     { kind: 'nth', month: 6, weekday: MON, n: 1, name: "Jefferson Davis' Birthday" },
   ],
-  // La. R.S. 1:55 (wider than the LPSC's list: stricter).
-  LA: [...FEDERAL, MARDI_GRAS, GOOD_FRIDAY, electionDay('General Election Day', true)],
+  // La. R.S. 1:55 (wider than the LPSC's list: stricter). All Saints' Day is in 1:55 but in no
+  // vendor table we saw: a weak source, so it is kept, with a weekday stand-in when on a weekend.
+  LA: [
+    ...FEDERAL,
+    MARDI_GRAS,
+    GOOD_FRIDAY,
+    { kind: 'fixed', month: 11, day: 1, observed: true, name: "All Saints' Day" },
+    electionDay('General Election Day'),
+  ],
   // Miss. Code § 3-3-7.
   MS: [
     ...FEDERAL,
@@ -99,14 +108,15 @@ export const STATE_HOLIDAY_RULES: Readonly<Record<string, readonly HolidayRule[]
   PA: [
     ...FEDERAL,
     GOOD_FRIDAY,
-    { kind: 'fixed', month: 6, day: 14, name: 'Flag Day' },
-    electionDay('Election Day', false),
+    // Whether Flag Day on a weekend moves to a weekday is not in the sources: both days count.
+    { kind: 'fixed', month: 6, day: 14, observed: true, name: 'Flag Day' },
+    electionDay('Election Day'),
   ],
   // R.I. Gen. Laws § 25-1-1.
   RI: [
     ...FEDERAL,
     { kind: 'nth', month: 8, weekday: MON, n: 2, name: 'Victory Day' },
-    electionDay('Election Day', true),
+    electionDay('Election Day'),
   ],
   // Utah Code § 63G-1-301.
   UT: [...FEDERAL, { kind: 'fixed', month: 7, day: 24, observed: true, name: 'Pioneer Day' }],

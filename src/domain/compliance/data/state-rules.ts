@@ -12,7 +12,9 @@
  */
 
 export type Weekday = 'sun' | 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat';
-export type TouchChannel = 'call' | 'sms' | 'voicemail';
+export type { Channel as TouchChannel } from '../../vocabulary.js';
+
+import type { Channel as TouchChannel } from '../../vocabulary.js';
 export type DayRule = { readonly start: string; readonly end: string } | 'closed';
 
 export interface StateRestriction {

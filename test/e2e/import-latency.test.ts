@@ -1,0 +1,145 @@
+/**
+ * Issue 18, point 2, through real listeners of a real server process: a 64 MiB suppression
+ * import written as an attacker (or an old spreadsheet) would (a 16 MiB line without any break,
+ * then lines ended by CR, CRLF and LF) is read in one pass, the long line rejected on its own,
+ * and the public API keeps answering meanwhile. It used to rescan the carried text for every
+ * chunk: 16 MiB without a newline blocked the process for 8 s. Embedded store: the work and the
+ * stall are the process's, and the embedded store shares its event loop, the harder case.
+ */
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { storeKind } from '../helpers/store.js';
+
+const ADMIN_TOKEN = 'adm_import_latency';
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+const MiB = 1024 * 1024;
+const NUMBERS = 20_000;
+
+const dir = mkdtempSync(join(tmpdir(), 'import-latency-'));
+let server: ServerProcess | undefined;
+afterAll(async () => {
+  await server?.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+}, 120_000);
+
+/** The 64 MiB file, produced piece by piece (never held whole by the test either). */
+function* file(): Generator<Buffer> {
+  let total = 0;
+  const out = (b: Buffer) => {
+    total += b.length;
+    return b;
+  };
+  yield out(Buffer.from('phone\n'));
+  for (let i = 0; i < 16; i++) yield out(Buffer.alloc(MiB, '7'));
+  yield out(Buffer.from('\r'));
+  const ends = ['\r', '\r\n', '\n'];
+  let batch = '';
+  for (let i = 0; i < NUMBERS; i++) {
+    batch += `+1415${5_550_000 + i}${ends[Math.floor((3 * i) / NUMBERS)]}`;
+    if (batch.length > 64 * 1024 || i === NUMBERS - 1) {
+      yield out(Buffer.from(batch));
+      batch = '';
+    }
+  }
+  const comment = Buffer.from(`#${'x'.repeat(1022)}\r`);
+  const block = Buffer.concat(Array.from({ length: 64 }, () => comment));
+  while (total < 64 * MiB) yield out(block);
+}
+
+function upload(url: string): Promise<{ status: number; body: any; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'text/plain' },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), bytes }));
+    });
+    let bytes = 0;
+    const pieces = file();
+    const write = () => {
+      for (let next = pieces.next(); !next.done; next = pieces.next()) {
+        bytes += next.value.length;
+        if (!req.write(next.value)) return void req.once('drain', write);
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
+const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.99) - 1]!;
+
+it.skipIf(storeKind !== 'pglite')(
+  'a 64 MiB import with a 16 MiB line and CR, CRLF and LF ends: one pass, public p99 under 50 ms more than without it',
+  async () => {
+    server = await startServer({ DATA_DIR: dir, WORKER: '0', ADMIN_TOKEN });
+    const must = async (path: string, body: unknown) => {
+      const res = await post(`${server!.adminUrl}${path}`, body, admin);
+      if (res.status >= 300) throw new Error(`${path} → ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    const org = await must('/admin/orgs', {
+      name: 'Import latency',
+      tracking_enabled: true,
+      dni_rate_limit_per_minute: 1_000_000,
+    });
+    const key = await must(`/admin/orgs/${org.org_id}/keys`, { scopes: ['enroll'] });
+    const numbers = Array.from({ length: 20 }, (_, i) => `+1212555${String(1000 + i)}`);
+    await must(`/admin/orgs/${org.org_id}/campaigns`, { code: 'IMP', name: 'IMP', numbers });
+    let visitor = 0;
+    const probe = async () => {
+      const started = performance.now();
+      const res = await fetch(`${server!.apiUrl}/dni/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key.api_key}` },
+        body: JSON.stringify({ campaign_code: 'IMP', visitor_id: `v${visitor++}` }),
+      });
+      await res.arrayBuffer();
+      expect(res.status).toBe(201);
+      return performance.now() - started;
+    };
+    const quiet: number[] = [];
+    for (let i = 0; i < 100; i++) quiet.push(await probe());
+
+    let done = false;
+    const importing = upload(
+      `${server.adminUrl}/admin/orgs/${org.org_id}/suppression/litigator/import`,
+    );
+    importing.finally(() => {
+      done = true;
+    });
+    const during: number[] = [];
+    while (!done) during.push(await probe());
+    const result = await importing;
+
+    const figures = { quietP99: p99(quiet), importP99: p99(during), probes: during.length };
+    console.log(`import latency: ${JSON.stringify(figures)}`);
+    expect(result.bytes).toBeGreaterThanOrEqual(64 * MiB);
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({
+      rows: NUMBERS + 1,
+      added: NUMBERS,
+      rejected_count: 1,
+      rejected: [
+        { line: 2, error: expect.stringMatching(/^line longer than 4096 characters: 7+…$/) },
+      ],
+    });
+    expect(during.length).toBeGreaterThanOrEqual(100);
+    // On a quiet two-core machine the quiet p99 is a few ms, so this is the issue's 50 ms; on a
+    // loaded one, the import must still add less than 50 ms to what the API does without it.
+    expect(figures.importP99).toBeLessThan(50 + figures.quietP99);
+  },
+  600_000,
+);
