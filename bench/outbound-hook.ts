@@ -1,7 +1,7 @@
 import { grantEvent } from '../src/domain/consents/consents.js';
 import { executeTouch, type TouchReply } from '../src/domain/outbound/touches.js';
+import type { Repositories } from '../src/domain/repositories.js';
 import type { Store } from '../src/store/db.js';
-import { appendConsentEvents } from '../src/store/repos/consents.js';
 import { createRepositories } from '../src/store/repos/index.js';
 
 /**
@@ -20,18 +20,18 @@ export function benchContact(i: number): string {
 
 /** pewc on file for `contacts` numbers of the organization, in one transaction. */
 export async function seedOutboundBench(
-  store: Store,
+  repos: Repositories,
   seed: { orgId: string; contacts: number },
 ): Promise<void> {
   const at = new Date(BASE_MS - DAY_MS);
   const by = { orgId: seed.orgId, actor: 'bench', requestId: null, at };
-  await store.db.transaction(async (tx) => {
+  await repos.transaction(async (tx) => {
     for (let i = 0; i < seed.contacts; i += 1000) {
       const batch = [];
       for (let j = i; j < Math.min(seed.contacts, i + 1000); j++) {
         batch.push(grantEvent(benchContact(j), { tier: 'pewc' }, at.getTime()));
       }
-      await appendConsentEvents(tx, by, batch);
+      await repos.consents.appendConsentEvents(tx, by, batch);
     }
   });
 }

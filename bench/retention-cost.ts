@@ -11,8 +11,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { pruneSessions } from '../src/retention/rules.js';
 import { openStore } from '../src/store/db.js';
+import { pruneSessions } from '../src/store/repos/retention.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const BATCH = Number(process.argv[3] ?? 2000);
@@ -102,7 +102,7 @@ try {
     let after = '';
     for (;;) {
       const b0 = performance.now();
-      const r = await pruneSessions(store, { nowMs: now, days: 90, batch: BATCH, after });
+      const r = await pruneSessions(store.db, { nowMs: now, days: 90, batch: BATCH, after });
       batches.push(performance.now() - b0);
       total += r.deleted;
       after = r.cursor;

@@ -77,7 +77,7 @@ export async function seedRows(
       poolSize,
       receiverUrl,
       consents: async (n) => {
-        await seedOutboundBench(runtime.store, { orgId, contacts: n });
+        await seedOutboundBench(runtime.repos, { orgId, contacts: n });
         return n;
       },
     };

@@ -198,7 +198,7 @@ export async function replay(
   const now = new Date(last + 60_000);
   const days = Math.max(1, Math.ceil((now.getTime() - SIM_START) / 86_400_000));
   const since = new Date(SIM_START);
-  const observed = await observePool(store, c.id, since, now);
+  const observed = await observePool(store.db, c.id, since, now);
   const health = poolHealthView(c.code, observed, { days, target, since, now });
   return {
     size,

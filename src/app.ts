@@ -7,14 +7,7 @@ import Fastify, {
   LogController,
 } from 'fastify';
 import type { Logger } from 'pino';
-import {
-  type AppDeps,
-  BODY_LIMIT,
-  DEFAULT_HTTP_LIMITS,
-  type HttpLimits,
-  type Metrics,
-} from './deps.js';
-import { SessionBatcher } from './domain/dni/batcher.js';
+import { type AppDeps, BODY_LIMIT, DEFAULT_HTTP_LIMITS, type HttpLimits } from './deps.js';
 import { errors } from './errors.js';
 import { installErrorHandling, sendError, trackRoutes } from './http/error-handler.js';
 import { instrument } from './http/metrics.js';
@@ -29,8 +22,6 @@ import { dniSessionRoute } from './routes/dni-session/route.js';
 import { openapiOptions, publicSchemas } from './routes/document.js';
 import { outboundRoute } from './routes/outbound/route.js';
 import { systemRoutes } from './routes/system/route.js';
-import type { Store } from './store/db.js';
-import { dniSessionStore } from './store/repos/dni.js';
 
 /** Node checks the timeouts on a timer; a quarter of the shorter one keeps the overshoot small. */
 function checkingInterval(l: HttpLimits): number {
@@ -109,23 +100,6 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
   return app;
 }
 
-/**
- * DNI opens are batched per process and store (src/domain/dni/batcher.ts):
- * `connections` batches in flight on PostgreSQL (DNI_BATCH_CONNECTIONS), one
- * on PGlite, which runs one query at a time anyway.
- */
-export function sessionBatcher(
-  store: Store,
-  metrics?: Metrics,
-  o: { connections?: number; maxSize?: number } = {},
-): SessionBatcher {
-  return new SessionBatcher(dniSessionStore(store), {
-    inFlight: store.kind === 'pglite' ? 1 : (o.connections ?? 2),
-    maxSize: o.maxSize ?? 64,
-    ...(metrics ? { onBatch: (size: number) => metrics.dniBatchSize.observe(size) } : {}),
-  });
-}
-
 /** The public API. It never listens: src/server.ts does. */
 export async function buildApp(
   deps: AppDeps,
@@ -142,7 +116,7 @@ export async function buildApp(
   await app.register(swagger, openapiOptions);
   await app.register(swaggerUi, { routePrefix: '/docs' });
   systemRoutes(app, deps);
-  dniSessionRoute(app, deps, deps.sessions ?? sessionBatcher(deps.store, deps.metrics));
+  dniSessionRoute(app, deps, deps.sessions);
   buyerReportRoute(app, deps);
   outboundRoute(app, deps);
   twilioRoutes(app, deps);

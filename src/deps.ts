@@ -7,13 +7,13 @@
 import type { Logger } from 'pino';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import type { ConsoleSettings, WebhookSettings } from './config.js';
+import type { Queries } from './domain/admin/queries.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { SessionBatcher } from './domain/dni/batcher.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
-import type { RndRefresher } from './domain/rnd/refresh.js';
 import type { ReadinessCheck } from './http/readiness.js';
-import type { Store } from './store/db.js';
+import type { RndRefresher } from './workers/rnd-checks.js';
 
 export interface Clock {
   /** Epoch milliseconds. Tests pass a clock they can set. */
@@ -22,10 +22,19 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * What the routes are given. No store: writes go through the domain and its repositories,
+ * admin reads through the query ports, both built once over the store by src/wiring.ts.
+ */
 export interface AppDeps {
-  store: Store;
-  /** The domain's repositories over `store`, built once (src/store/repos/index.ts). */
+  /** The domain's repositories (src/store/repos/index.ts). */
   repos: Repositories;
+  /** The admin API's reads (src/store/queries/index.ts). */
+  queries: Queries;
+  /** Resolves when the store answers (GET /healthz). */
+  ping(): Promise<void>;
+  /** DNI opens, batched per process and store (src/domain/dni/batcher.ts). */
+  sessions: Pick<SessionBatcher, 'open'>;
   keyring: Keyring;
   limiter: RateLimiter;
   clock: Clock;
@@ -33,7 +42,7 @@ export interface AppDeps {
   logger: Logger;
   /** Twilio webhook credentials; absent or incomplete, the carrier routes answer 503. */
   twilio?: TwilioSettings | undefined;
-  /** What /readyz asks; absent, the store alone. */
+  /** What /readyz asks; absent, the store alone (`ping`). */
   readiness?: ReadinessCheck[] | undefined;
   readinessTimeoutMs?: number | undefined;
   /** Reassigned-number checks run after a consent grant; absent: only the schedule runs them. */
@@ -42,8 +51,6 @@ export interface AppDeps {
   webhooks?: WebhookSettings | undefined;
   /** The web console's settings; absent: DEFAULT_CONSOLE_SETTINGS (src/config.ts). */
   console?: ConsoleSettings | undefined;
-  /** DNI opens; absent, buildApp batches them on `store` (src/app.ts, sessionBatcher). */
-  sessions?: Pick<SessionBatcher, 'open'> | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

@@ -8,20 +8,17 @@ import { buildApp } from './app.js';
 import { systemClock } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { MemoryRateLimiter } from './domain/rate-limit/limiter.js';
-import { createMetrics } from './http/metrics.js';
 import { openStore } from './store/db.js';
-import { createRepositories } from './store/repos/index.js';
+import { wireStore } from './wiring.js';
 
 /** The document, pretty-printed with a final newline. */
 export async function openapiDocument(): Promise<string> {
   const store = await openStore({});
   const app = await buildApp({
-    store,
-    repos: createRepositories(store),
+    ...wireStore(store, systemClock),
     keyring: new Keyring(),
     limiter: new MemoryRateLimiter(),
     clock: systemClock,
-    metrics: createMetrics(async () => []),
     logger: pino({ level: 'silent' }),
   });
   try {

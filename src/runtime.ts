@@ -2,34 +2,28 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { Gauge } from 'prom-client';
+import { createCarrier } from './adapters/carriers.js';
+import { FccRndChecker } from './adapters/fcc-rnd-checker.js';
 import { connectRedis } from './adapters/redis.js';
+import { RedisRateLimiter } from './adapters/redis-limiter.js';
 import { watchRedis } from './adapters/redis-watchdog.js';
-import { sessionBatcher } from './app.js';
+import { WebhookSender } from './adapters/webhook-sender.js';
 import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
-import { createCarrier } from './domain/dispatch/carriers/index.js';
-import { DispatchWorker } from './domain/dispatch/worker.js';
-import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
-import {
-  MemoryRateLimiter,
-  type RateLimiter,
-  RedisRateLimiter,
-} from './domain/rate-limit/limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
-import { FccRndChecker, SimulatedRndChecker } from './domain/rnd/checker.js';
-import { RndRefresher } from './domain/rnd/refresh.js';
+import { SimulatedRndChecker } from './domain/rnd/checker.js';
 import { STALE_WARNING_DAYS, suppressionListNotes } from './domain/suppression/freshness.js';
-import { WebhookSender } from './domain/webhooks/sender.js';
-import { WebhookWorker } from './domain/webhooks/worker.js';
-import { createMetrics } from './http/metrics.js';
 import { dataDirCheck, type ReadinessCheck, storeCheck } from './http/readiness.js';
 import { openStore, type Store } from './store/db.js';
-import { poolUsage } from './store/repos/dni.js';
-import { createRepositories } from './store/repos/index.js';
 import { startKeyringSync } from './store/repos/keyring-sync.js';
+import { wireStore } from './wiring.js';
+import { DispatchWorker } from './workers/dispatch.js';
+import { RndRefresher } from './workers/rnd-checks.js';
+import { WebhookWorker } from './workers/webhooks.js';
 
 /**
  * The store the configuration names, migrated: DATABASE_URL, else PGlite in DATA_DIR. With a
@@ -81,6 +75,8 @@ export function createRndRefresher(
 }
 
 export interface Runtime extends AppDeps {
+  /** For the process entries and the bench only: routes get `AppDeps`, which has no store. */
+  store: Store;
   /** The dispatch worker, not yet started; null with WORKER=0. */
   worker: DispatchWorker | null;
   /** The webhook delivery worker, not yet started; null with WORKER=0. */
@@ -256,16 +252,13 @@ export function createWebhookWorker(
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config, config.databasePoolSize, logger);
-  const repos = createRepositories(store);
+  const { repos, queries, sessions, metrics, ping } = wireStore(store, clock, {
+    connections: config.dniBatchConnections,
+    maxSize: config.dniBatchMax,
+  });
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
   const { limiter, readiness } = openLimiter(config, store, logger);
-  const metrics = createMetrics(
-    () => poolUsage(store, new Date(clock.now())),
-    cachedPoolSizing(repos, () => clock.now()),
-    () => clock.now(),
-    () => suppressionListNotes(repos, clock.now()),
-  );
   if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
   readiness.push(suppressionListCheck(repos, clock));
   warnOnTableCoverage(logger, clock.now());
@@ -288,6 +281,8 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   return {
     store,
     repos,
+    queries,
+    ping,
     keyring,
     limiter,
     clock,
@@ -298,10 +293,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     readinessTimeoutMs: config.readinessTimeoutMs,
     webhooks: config.webhooks,
     console: config.console,
-    sessions: sessionBatcher(store, metrics, {
-      connections: config.dniBatchConnections,
-      maxSize: config.dniBatchMax,
-    }),
+    sessions,
     worker,
     webhookWorker,
     rnd: rnd ?? undefined,

@@ -4,9 +4,9 @@ import { buildConsoleApp } from './console/app.js';
 import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
 import { checkPortFree } from './port-check.js';
-import { createRetention, type RetentionJob } from './retention/job.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
+import { createRetention, type RetentionJob } from './workers/retention.js';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit();

@@ -1,3 +1,4 @@
+import { createRepositories } from '../../src/store/repos/index.js';
 import type { DirectOperation } from '../direct.js';
 import { benchOutboundTouch, seedOutboundBench } from '../outbound-hook.js';
 
@@ -9,7 +10,7 @@ export const operation: DirectOperation = (store, seed) => {
   const orgId = seed.orgId as string;
   const campaignCode = seed.campaignCode as string;
   // Consents are seeded once, inside the warm-up, before the first touch.
-  const seeded = seedOutboundBench(store, { orgId, contacts: CONTACTS });
+  const seeded = seedOutboundBench(createRepositories(store), { orgId, contacts: CONTACTS });
   const touch = benchOutboundTouch(store, { orgId, campaignCode, contacts: CONTACTS });
   return async () => {
     await seeded;

@@ -3,7 +3,6 @@ import { baseInstance } from '../app.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../deps.js';
 import { resolveSession, type Viewer } from '../domain/console/accounts.js';
 import { AppError, ValidationFailed } from '../errors.js';
-import { listOrgs } from '../store/repos/admin-lists.js';
 import { assetRoutes, loadAssets } from './assets.js';
 import {
   type ConsoleDeps,
@@ -76,7 +75,7 @@ export async function buildConsoleApp(
   const policy = policyOf(deps.console);
   const names = cookieNames(deps.console);
   const now = () => new Date(deps.clock.now());
-  const reports = deps.repos;
+  const reports = deps.queries.reports;
 
   app.addHook('onSend', async (_req, reply, payload) => {
     reply.header('content-security-policy', CSP);
@@ -117,10 +116,13 @@ export async function buildConsoleApp(
   const pageContext = async (req: FastifyRequest, viewer: Viewer): Promise<PageContext> => {
     const locale = localeOf(req);
     const orgs = viewer.user.operator
-      ? (await listOrgs(deps.store.db, { limit: 500 })).map((o) => ({ id: o.id, name: o.name }))
+      ? (await deps.queries.config.listOrgs({ limit: 500 })).map((o) => ({
+          id: o.id,
+          name: o.name,
+        }))
       : await Promise.all(
           viewer.memberships.map(async (m) => {
-            const o = await deps.repos.findOrg(deps.repos.db, m.orgId);
+            const o = await deps.queries.findOrg(m.orgId);
             return { id: m.orgId, name: o?.name ?? m.orgId };
           }),
         );
@@ -131,7 +133,7 @@ export async function buildConsoleApp(
   const orgContext = async (ctx: PageContext, orgId: string, q: Query): Promise<OrgContext> => {
     const member = ctx.viewer.memberships.find((m) => m.orgId === orgId);
     const role: Role | null = ctx.viewer.user.operator ? 'operator' : (member?.role ?? null);
-    const org = role ? await deps.repos.findOrg(deps.repos.db, orgId) : null;
+    const org = role ? await deps.queries.findOrg(orgId) : null;
     if (!org || !role) throw new AppError('Not Found');
     const zone = (await reports.orgTimeZone(org.id)) ?? 'UTC';
     return { ...ctx, org, role, zone, range: dayRange(q, zone, ctx.now) };

@@ -1,4 +1,8 @@
-import type { CampaignRepository, WebhookEndpointRepository } from './admin/ports.js';
+import type {
+  CampaignRepository,
+  OrgRepository,
+  WebhookEndpointRepository,
+} from './admin/ports.js';
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
 import type { InboundCallRepository, OptOutRepository } from './carrier-inbound/ports.js';
 import type { ConsentRepository } from './consents/ports.js';
@@ -7,33 +11,38 @@ import type { DispatchRepository, SimulatedMessageRepository } from './dispatch/
 import type { PoolSizingRepository } from './dni/ports.js';
 import type { ExportRepository } from './exports/ports.js';
 import type { TouchRepository } from './outbound/ports.js';
-import type { ReportQueries } from './reports/ports.js';
+import type { AuditLog, UnitOfWork } from './ports.js';
+import type { RetentionRepository } from './retention/ports.js';
 import type { RndRepository } from './rnd/ports.js';
-import type { ListFreshnessRepository, SuppressionImportRepository } from './suppression/ports.js';
-import type { DeliveryRepository, PoolAlertRepository, WebhookEmitters } from './webhooks/ports.js';
+import type { SuppressionRepository } from './suppression/ports.js';
+import type { DeliveryRepository, WebhookEmitters } from './webhooks/ports.js';
 
 /**
- * Every repository interface the domain declares, in one object: what src/store/repos/index.ts
- * builds once at start-up and the wiring passes on (`AppDeps.repos`). Each service takes only
- * its own capability's interface.
+ * Every repository, one per capability, each declared in its `<capability>/ports.ts` and created
+ * by `create<Capability>Repository(store)` in src/store/repos/ (src/store/repos/index.ts puts
+ * them together once at start-up; the wiring passes this on as `AppDeps.repos`). A service takes
+ * only the capabilities it uses (`TouchRepos`, `CampaignRepos`, …).
  */
-export interface Repositories
-  extends BuyerReportRepository,
-    WebhookEmitters,
-    PoolAlertRepository,
-    DeliveryRepository,
-    ExportRepository,
-    ListFreshnessRepository,
-    SuppressionImportRepository,
-    RndRepository,
-    PoolSizingRepository,
-    ConsentRepository,
-    TouchRepository,
-    InboundCallRepository,
-    OptOutRepository,
-    DispatchRepository,
-    SimulatedMessageRepository,
-    CampaignRepository,
-    WebhookEndpointRepository,
-    ConsoleRepository,
-    ReportQueries {}
+export interface Repositories extends UnitOfWork {
+  audit: AuditLog;
+  orgs: OrgRepository;
+  campaigns: CampaignRepository;
+  webhookEndpoints: WebhookEndpointRepository;
+  buyerReports: BuyerReportRepository;
+  calls: InboundCallRepository;
+  optOuts: OptOutRepository;
+  consents: ConsentRepository;
+  touches: TouchRepository;
+  suppression: SuppressionRepository;
+  rnd: RndRepository;
+  exports: ExportRepository;
+  dispatch: DispatchRepository;
+  simulatedMessages: SimulatedMessageRepository;
+  poolSizing: PoolSizingRepository;
+  /** Webhook events, written in the caller's transaction. */
+  events: WebhookEmitters;
+  deliveries: DeliveryRepository;
+  retention: RetentionRepository;
+  /** The web console's people, sessions and links. */
+  console: ConsoleRepository;
+}

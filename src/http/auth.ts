@@ -8,7 +8,7 @@ import type { Metrics } from '../deps.js';
 import type { Keyring, Principal } from '../domain/auth/keyring.js';
 import type { Scope } from '../domain/auth/keys.js';
 import type { RateLimiter } from '../domain/rate-limit/limiter.js';
-import { errors } from '../errors.js';
+import { type AppError, errors } from '../errors.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 
 declare module 'fastify' {
@@ -31,14 +31,37 @@ export function requireScope(
   // A callback hook, not an async one: authentication is synchronous, and on
   // the DNI path every promise per request shows in the profile.
   return (request, _reply, done) => {
+    // Node keeps the first of two Authorization headers; a proxy may read the last. A request
+    // that could mean two credentials has none.
+    if (authorizationHeaders(request.raw.rawHeaders) > 1) {
+      done(errors.invalidApiKey());
+      return;
+    }
+    const header = request.headers.authorization;
     try {
-      request.principal = keyring.authenticate(request.headers.authorization, scope, now());
+      request.principal = keyring.authenticate(header, scope, now());
     } catch (err) {
-      done(err as Error);
+      if ((err as AppError).code !== 'invalid_api_key') {
+        done(err as Error);
+        return;
+      }
+      // Maybe a key created on another process since the last refresh: the store is asked.
+      keyring.authenticateWithLookup(header, scope, now()).then((p) => {
+        request.principal = p;
+        done();
+      }, done);
       return;
     }
     done();
   };
+}
+
+function authorizationHeaders(raw: string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') n++;
+  }
+  return n;
 }
 
 export const DEFAULT_DNI_RATE_LIMIT = 300;

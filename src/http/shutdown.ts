@@ -1,6 +1,7 @@
 /**
- * A graceful stop that no client sees as a reset. Once `app.close()` starts (SIGTERM), every new
- * request, on a new or a kept-alive socket, is answered 503 `service_unavailable` with
+ * A graceful stop that no client sees as a reset. Once `app.close()` starts (SIGTERM), the port
+ * stops accepting connections (new ones are refused, never reset), and every new request on a
+ * kept-alive socket is answered 503 `service_unavailable` with
  * `Retry-After` and `Connection: close`; responses already under way finish and carry
  * `Connection: close`, so their clients drop the socket after reading them. Sockets still open
  * after `drainMs` are idle: Node's `server.close()` then closes them (a FIN, not a reset) and
@@ -8,7 +9,7 @@
  * a request still unfinished `requestTimeoutMs` later is cut off: a slow client cannot hold the
  * stop.
  */
-import type { Socket } from 'node:net';
+import { Server, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.js';
 
@@ -37,7 +38,14 @@ export function installGracefulClose(
   });
   app.addHook('preClose', async () => {
     draining = true;
-    if (!app.server.listening || sockets.size === 0) return;
+    if (!app.server.listening) return;
+    // The port closes first, and only the port: a client (a load balancer's pool) dials another
+    // process at once instead of reaching this one in the drain, and no connection is left in
+    // the listen queue to be reset when the port closes at the end. Node's http server.close()
+    // would also destroy the idle keep-alive sockets now, resetting any whose next request is
+    // already on the wire; the drain answers those with a 503 and `Connection: close` instead.
+    Server.prototype.close.call(app.server);
+    if (sockets.size === 0) return;
     const cutOff = setTimeout(() => app.server.closeAllConnections(), drainMs + requestTimeoutMs);
     cutOff.unref();
     app.server.once('close', () => clearTimeout(cutOff));

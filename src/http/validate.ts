@@ -43,6 +43,34 @@ export function contentTypeOf(request: FastifyRequest): string | undefined {
   return request.contentTypeHeader ?? request.headers['content-type'];
 }
 
+/**
+ * A preHandler that answers 415 unless the caller sent one of `types` (bulk files), before any
+ * lookup the route makes, as the handler's own check did.
+ */
+export function requireMediaType(types: readonly string[]): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const type =
+      String(contentTypeOf(request) ?? '')
+        .split(';')[0]
+        ?.trim()
+        .toLowerCase() ?? '';
+    if (!types.includes(type)) throw errors.unsupportedMediaType();
+  };
+}
+
+/**
+ * A body read as text because of its Content-Type gets FastAPI's 422 byte for byte
+ * (`model_attributes_type` at `["body"]`: fastapi-422-parity.md §8), which does not say why a
+ * JSON object "is not a dictionary". The reason goes in a header, so the body keeps its shape.
+ */
+export const HINT_HEADER = 'x-error-hint';
+
+function contentTypeHint(given: string | undefined): string {
+  return given === undefined
+    ? 'the request has no Content-Type, so its body was read as text, not JSON: send Content-Type: application/json'
+    : `Content-Type ${JSON.stringify(given.slice(0, 100))} is not JSON, so the body was read as text: send Content-Type: application/json`;
+}
+
 /** Named checks a schema can ask for with `'x-check'`; each gives a Pydantic `value_error`. */
 export const checks: Record<string, Check> = {
   e164: e164Problem,
@@ -120,7 +148,7 @@ export function validateRequest(spec: RequestSchemas): RequestValidator<RequestS
   const query = spec.query && compileValidator(spec.query, options);
   const body = spec.body && compileValidator(spec.body, options);
   const results = new WeakMap<FastifyRequest, Valid<RequestSchemas>>();
-  const hook: preHandlerAsyncHookHandler = async (request) => {
+  const hook: preHandlerAsyncHookHandler = async (request, reply) => {
     const decoded = body
       ? decodeBody(contentTypeOf(request), request.body as Buffer | undefined)
       : undefined;
@@ -145,7 +173,11 @@ export function validateRequest(spec: RequestSchemas): RequestValidator<RequestS
       if (spec.bodyOptional) valid.body = run(body, fromPlain({}), 'body');
       else found.push(missingError(['body']));
     } else if (decoded) valid.body = run(body, decoded.value, 'body');
-    if (found.length > 0) throw new ValidationFailed(found);
+    if (found.length > 0) {
+      if (decoded?.kind === 'raw')
+        reply.header(HINT_HEADER, contentTypeHint(contentTypeOf(request)));
+      throw new ValidationFailed(found);
+    }
     results.set(request, valid);
   };
   return {

@@ -5,17 +5,33 @@ import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type {
+  PgDatabase,
+  PgQueryResultHKT,
+  PgTransaction,
+  PgTransactionConfig,
+} from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Executor as Handle, Transaction } from '../domain/ports.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { classifyStoreError, retryTransient } from './errors.js';
 import * as schema from './schema/index.js';
 
 type Schema = typeof schema;
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * The store's handles carry the domain's brands (src/domain/ports.ts; in types only), so a
+ * repository function written over them fits the domain's port as it is, with no cast: the
+ * domain hands back the very object the store gave it. The brand is put on once, where the
+ * database is opened.
+ */
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>> &
+  Transaction;
+export type Db = Omit<PgDatabase<PgQueryResultHKT, Schema>, 'transaction'> &
+  Handle & {
+    transaction<T>(fn: (tx: Tx) => Promise<T>, config?: PgTransactionConfig): Promise<T>;
+  };
 /** Either the database or a transaction: repository functions accept both. */
 export type Executor = Db | Tx;
 

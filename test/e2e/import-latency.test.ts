@@ -12,11 +12,10 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
+import { ADMIN_TOKEN, adminAuth, setUpTenant } from '../faults/setup.js';
+import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { storeKind } from '../helpers/store.js';
 
-const ADMIN_TOKEN = 'adm_import_latency';
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const MiB = 1024 * 1024;
 const NUMBERS = 20_000;
 
@@ -55,7 +54,7 @@ function upload(url: string): Promise<{ status: number; body: any; bytes: number
   return new Promise((resolve, reject) => {
     const req = request(url, {
       method: 'POST',
-      headers: { ...admin, 'content-type': 'text/plain' },
+      headers: { ...adminAuth, 'content-type': 'text/plain' },
     });
     req.on('error', reject);
     req.on('response', (res) => {
@@ -85,26 +84,14 @@ it.skipIf(storeKind !== 'pglite')(
   'a 64 MiB import with a 16 MiB line and CR, CRLF and LF ends: one pass, public p99 under 50 ms more than without it',
   async () => {
     server = await startServer({ DATA_DIR: dir, WORKER: '0', ADMIN_TOKEN });
-    const must = async (path: string, body: unknown) => {
-      const res = await post(`${server!.adminUrl}${path}`, body, admin);
-      if (res.status >= 300) throw new Error(`${path} → ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body;
-    };
-    const org = await must('/admin/orgs', {
-      name: 'Import latency',
-      tracking_enabled: true,
-      dni_rate_limit_per_minute: 1_000_000,
-    });
-    const key = await must(`/admin/orgs/${org.org_id}/keys`, { scopes: ['enroll'] });
-    const numbers = Array.from({ length: 20 }, (_, i) => `+1212555${String(1000 + i)}`);
-    await must(`/admin/orgs/${org.org_id}/campaigns`, { code: 'IMP', name: 'IMP', numbers });
+    const t = await setUpTenant(server.adminUrl, { numbers: 20, code: 'imp' });
     let visitor = 0;
     const probe = async () => {
       const started = performance.now();
       const res = await fetch(`${server!.apiUrl}/dni/session`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${key.api_key}` },
-        body: JSON.stringify({ campaign_code: 'IMP', visitor_id: `v${visitor++}` }),
+        headers: { 'content-type': 'application/json', ...t.auth },
+        body: JSON.stringify({ campaign_code: t.code, visitor_id: `v${visitor++}` }),
       });
       await res.arrayBuffer();
       expect(res.status).toBe(201);
@@ -115,7 +102,7 @@ it.skipIf(storeKind !== 'pglite')(
 
     let done = false;
     const importing = upload(
-      `${server.adminUrl}/admin/orgs/${org.org_id}/suppression/litigator/import`,
+      `${server.adminUrl}/admin/orgs/${t.orgId}/suppression/litigator/import`,
     );
     importing.finally(() => {
       done = true;

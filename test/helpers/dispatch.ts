@@ -5,7 +5,7 @@ import type {
   SendOptions,
   SendResult,
 } from '../../src/domain/dispatch/carriers/types.js';
-import { DispatchWorker, type WorkerOptions } from '../../src/domain/dispatch/worker.js';
+import { DispatchWorker, type WorkerOptions } from '../../src/workers/dispatch.js';
 import type { Harness } from './harness.js';
 
 /** A carrier that answers from a script, for driving the worker through failures. */

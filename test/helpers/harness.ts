@@ -5,14 +5,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { buildAdminApp, buildApp } from '../../src/app.js';
 import type { AppDeps, Clock, HttpLimits, TwilioSettings } from '../../src/deps.js';
 import { Keyring } from '../../src/domain/auth/keyring.js';
-import { cachedPoolSizing } from '../../src/domain/dni/pool-gauges.js';
 import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
-import { suppressionListNotes } from '../../src/domain/suppression/freshness.js';
-import { createMetrics } from '../../src/http/metrics.js';
 import type { Store } from '../../src/store/db.js';
-import { poolUsage } from '../../src/store/repos/dni.js';
-import { createRepositories } from '../../src/store/repos/index.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
+import { wireStore } from '../../src/wiring.js';
 import { openTestStore, openWorkerStore, type TestStore } from './store.js';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
@@ -84,19 +80,11 @@ export async function buildDeps(
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, 60_000, pino({ level: 'silent' }));
   sync.stop();
-  const repos = createRepositories(store);
   const deps: AppDeps = {
-    store,
-    repos,
+    ...wireStore(store, clock),
     keyring,
     limiter,
     clock,
-    metrics: createMetrics(
-      () => poolUsage(store, new Date(clock.now())),
-      cachedPoolSizing(repos, () => clock.now()),
-      () => clock.now(),
-      () => suppressionListNotes(repos, clock.now()),
-    ),
     logger: pino({ level: process.env.TEST_LOG ?? 'silent' }),
   };
   return { deps, sync };

@@ -1,7 +1,8 @@
 import pino from 'pino';
 import type { RetentionConfig } from '../../src/config.js';
-import { createRetention } from '../../src/retention/job.js';
 import type { Store } from '../../src/store/db.js';
+import { createRepositories } from '../../src/store/repos/index.js';
+import { createRetention } from '../../src/workers/retention.js';
 import type { Harness } from './harness.js';
 
 /**
@@ -24,7 +25,7 @@ export function testRetention(
     ...o,
   };
   return createRetention(config, {
-    store,
+    repos: store === h.store ? h.deps.repos : createRepositories(store),
     clock: h.clock,
     logger: pino({ level: 'silent' }),
   });

@@ -3,11 +3,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { Value } from 'typebox/value';
+import { WebhookSender } from '../../src/adapters/webhook-sender.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../../src/config.js';
 import type { EventType } from '../../src/domain/webhooks/events.js';
 import { eventSchema } from '../../src/domain/webhooks/schemas.js';
-import { WebhookSender } from '../../src/domain/webhooks/sender.js';
-import { type DeliveryOptions, WebhookWorker } from '../../src/domain/webhooks/worker.js';
+import { type DeliveryOptions, WebhookWorker } from '../../src/workers/webhooks.js';
 import { adminCall, type Harness } from './harness.js';
 
 export interface Received {

@@ -71,11 +71,11 @@ describe('sticky visitors and an exhausted pool, concurrently', () => {
 /**
  * The lock order itself, made deterministic: one connection takes the
  * sharing path's first lock (the number) and then its second (the sessions
- * on it) while a returning visitor's dni_open_session runs in between on
+ * on it) while a returning visitor's dni_open_sessions runs in between on
  * another connection. With the old order the visitor held its session and
  * waited for the number, and PostgreSQL aborted one side with 40P01.
  */
-describe('dni_open_session lock order', () => {
+describe('dni_open_sessions lock order', () => {
   itConcurrently('locks the number before the session on the sticky path', async () => {
     const t = await createTenant(h, { numbers: 2, rateLimit: 100_000 });
     const first = json(await dni(h, t.key, { campaign_code: t.code, visitor_id: 'sticky' }));
@@ -94,8 +94,9 @@ describe('dni_open_session lock order', () => {
       await sharer.query('begin');
       await sharer.query('select 1 from tracking_numbers where e164 = $1 for update', [number]);
       const sticky = visitor.query(
-        'select * from dni_open_session($1, $2, $3, $4::timestamptz, $5, $6::jsonb)',
-        [ids[0]!.org_id, t.code, 'sticky', now, 'ds_lock_order_probe', '{}'],
+        `select * from dni_open_sessions($1::text[], $2::text[], $3::text[], $4::timestamptz[],
+           $5::text[], $6::jsonb[])`,
+        [[ids[0]!.org_id], [t.code], ['sticky'], [now], ['ds_lock_order_probe'], ['{}']],
       );
       sticky.catch(() => {});
       // Wait until the visitor's call is blocked on a lock (a state, not a time).

@@ -1,41 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { Keyring } from '../../src/domain/auth/keyring.js';
-import { createMetrics } from '../../src/http/metrics.js';
-import type { Store } from '../../src/store/db.js';
-import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
 import { adminCall, createTenant, type Harness, useHarness } from '../helpers/harness.js';
 import { probe, ROUTES } from '../helpers/routes.js';
+import { type SecondProcess, secondProcess } from '../helpers/second-process.js';
 
 // A second API process: its own keyring, refreshed from its own connection to
 // the same database. Changes go through the first process's admin API only.
 const h: Harness = useHarness();
-let store2: Store;
+let second: SecondProcess;
 let app2: FastifyInstance;
-let sync: { stop(): void };
 
 /** How long another process may serve a stale key: a correctness bound, not a benchmark. */
 const DEADLINE_MS = 5000;
 
 beforeAll(async () => {
-  store2 = await h.store.reopen();
-  const keyring = new Keyring();
-  sync = await startKeyringSync(store2, keyring, 200, pino({ level: 'silent' }));
-  app2 = await buildApp({
-    ...h.deps,
-    store: store2,
-    keyring,
-    metrics: createMetrics(async () => []),
-  });
-  await app2.ready();
+  second = await secondProcess(h, 200);
+  app2 = second.app;
 });
-afterAll(async () => {
-  sync.stop();
-  await app2.close();
-  await store2.close();
-});
+afterAll(() => second.close());
 
 /**
  * Polls until the second process answers `expected` on every route (one body

@@ -7,7 +7,7 @@ const h = useHarness();
 describe('bench hook', () => {
   it('queues every call, cycling the seeded contacts without hitting a cap', async () => {
     const t = await createTenant(h);
-    await seedOutboundBench(h.store, { orgId: t.orgId, contacts: 5 });
+    await seedOutboundBench(h.deps.repos, { orgId: t.orgId, contacts: 5 });
     const call = benchOutboundTouch(h.store, { orgId: t.orgId, campaignCode: t.code, contacts: 5 });
     // As the bench drives it: a few loops, each awaiting its call before the next.
     const statuses: string[] = [];

@@ -159,7 +159,7 @@ describe('leases', () => {
     const { ids } = await queued();
     const simulated = new SimulatedCarrier(h.deps.repos, h.clock);
     // Worker A claims and sends, then dies before recording the outcome.
-    const [job] = await claimJobs(h.store, {
+    const [job] = await claimJobs(h.store.db, {
       nowMs: h.clock.now(),
       leaseMs: 30_000,
       limit: 10,
@@ -181,7 +181,7 @@ describe('leases', () => {
 
   it('does not resend after a lost worker when the carrier cannot dedupe', async () => {
     const { ids } = await queued();
-    await claimJobs(h.store, {
+    await claimJobs(h.store.db, {
       nowMs: h.clock.now(),
       leaseMs: 30_000,
       limit: 10,
@@ -198,7 +198,7 @@ describe('leases', () => {
 
   it('fences a worker that overran its lease: its late outcome changes nothing', async () => {
     const { ids } = await queued();
-    const [job] = await claimJobs(h.store, {
+    const [job] = await claimJobs(h.store.db, {
       nowMs: h.clock.now(),
       leaseMs: 30_000,
       limit: 10,
@@ -209,7 +209,7 @@ describe('leases', () => {
     const fast = new ScriptedCarrier(() => ({ outcome: 'accepted', carrierId: 'fast' }), true);
     expect(await worker(h, fast).tick()).toMatchObject({ delivered: 1 });
     const late = await recordOutcome(
-      h.store,
+      h.store.db,
       job!,
       'slow',
       'scripted',

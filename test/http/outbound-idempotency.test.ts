@@ -129,7 +129,7 @@ describe('conflicts', () => {
     const scope = { orgId: t.orgId, campaignId: campaign.campaign_id, key: 'k-flight' };
     const validated = { ...body(t.contact, 'k-flight'), dry_run: false };
     // The first request has claimed the key and is still deciding.
-    const r = await reserveKey(h.store, scope, {
+    const r = await reserveKey(h.store.db, scope, {
       hash: sha256Hex(canonicalJson(validated)),
       owner: 'first-request',
       nowMs: h.clock.now(),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TwilioCarrier } from '../../src/domain/dispatch/carriers/twilio.js';
+import { TwilioCarrier } from '../../src/adapters/twilio-carrier.js';
 import { attemptRows, touchRow, worker } from '../helpers/dispatch.js';
 import { FakeTwilio } from '../helpers/fake-twilio.js';
 import { type Harness, json, useHarness } from '../helpers/harness.js';

@@ -15,7 +15,7 @@ async function counts() {
   return { planned: Number(r!.planned), actual: Number(r!.actual) };
 }
 
-// Without statistics the allocation in dni_open_session can be planned as a
+// Without statistics the allocation in dni_open_sessions can be planned as a
 // sort of the whole pool (bench/README.md), so number changes refresh them.
 describe('planner statistics follow the number pool', () => {
   it('are fresh after a campaign is created', async () => {

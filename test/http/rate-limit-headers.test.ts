@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  MemoryRateLimiter,
-  type RateLimiter,
-  RedisRateLimiter,
-} from '../../src/domain/rate-limit/limiter.js';
+import { RedisRateLimiter } from '../../src/adapters/redis-limiter.js';
+import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit/limiter.js';
 import { createTenant, dni, useHarness, withHarness } from '../helpers/harness.js';
 
 // RateLimit-Policy and RateLimit as draft-ietf-httpapi-ratelimit-headers-11 writes them.

@@ -1,12 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FccRndChecker,
-  RndUnavailable,
-  SimulatedRndChecker,
-} from '../../src/domain/rnd/checker.js';
-import { RndRefresher } from '../../src/domain/rnd/refresh.js';
+import { FccRndChecker } from '../../src/adapters/fcc-rnd-checker.js';
+import { RndUnavailable, SimulatedRndChecker } from '../../src/domain/rnd/checker.js';
+import { RndRefresher } from '../../src/workers/rnd-checks.js';
 import { json, useHarness } from '../helpers/harness.js';
 import {
   freshContact,

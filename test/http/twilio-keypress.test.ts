@@ -1,6 +1,6 @@
 import twilio from 'twilio';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TwilioCarrier } from '../../src/domain/dispatch/carriers/twilio.js';
+import { TwilioCarrier } from '../../src/adapters/twilio-carrier.js';
 import { worker } from '../helpers/dispatch.js';
 import { FakeTwilio } from '../helpers/fake-twilio.js';
 import { json, useHarness } from '../helpers/harness.js';

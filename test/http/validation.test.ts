@@ -138,6 +138,22 @@ describe.each(ROUTES)('$name', (route) => {
       await expect422({ payload: json, contentType: null }, notModel(json));
     });
 
+    it("says why in a header, the body staying FastAPI's (issue 18)", async () => {
+      const none = await post({ payload: json, contentType: null });
+      expect([none.statusCode, none.body]).toEqual([422, notModel(json)]);
+      expect(none.headers['x-error-hint']).toBe(
+        'the request has no Content-Type, so its body was read as text, not JSON: send Content-Type: application/json',
+      );
+      const text = await post({ payload: json, contentType: 'text/plain' });
+      expect(text.headers['x-error-hint']).toBe(
+        'Content-Type "text/plain" is not JSON, so the body was read as text: send Content-Type: application/json',
+      );
+      // A JSON body with field errors needs no such hint.
+      const fields = await post({ payload: { zz: 1 } });
+      expect(fields.statusCode).toBe(422);
+      expect(fields.headers['x-error-hint']).toBeUndefined();
+    });
+
     it.each([
       'application/json; charset=utf-8',
       'Application/JSON',

@@ -1,7 +1,6 @@
+import type { ConsoleCallRow } from '../../domain/admin/queries.js';
 import { AppError } from '../../errors.js';
-import { callAudit, callReports, findCall, searchCalls } from '../../store/queries/console.js';
-import { findCampaignByCode, listCampaigns } from '../../store/repos/admin-lists.js';
-import { decodeCursor, encodeCursor, ID_SHAPE } from '../../store/repos/paging.js';
+import { decodeCursor, encodeCursor, ID_SHAPE } from '../../routes/admin/paging.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
@@ -42,7 +41,7 @@ export const ATTRIBUTION_WORDS: Record<string, string> = {
 const duration = (s: number | null) =>
   s === null ? '' : `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 
-type CallRow = Awaited<ReturnType<typeof searchCalls>>[number];
+type CallRow = ConsoleCallRow;
 
 function callColumns(ctx: OrgContext): Column<CallRow>[] {
   const link = (r: CallRow) =>
@@ -69,14 +68,14 @@ function callColumns(ctx: OrgContext): Column<CallRow>[] {
 }
 
 export function callPages(router: ConsoleRouter): void {
-  const db = router.deps.store.db;
+  const { config, console: reads } = router.deps.queries;
 
   router.orgPage('/calls', 'calls', async (ctx, q): Promise<PageResult> => {
     const code = q.campaign?.trim() || undefined;
-    const campaign = code ? await findCampaignByCode(db, ctx.org.id, code) : null;
+    const campaign = code ? await config.findCampaign(ctx.org.id, code) : null;
     if (code && !campaign) throw new AppError('Not Found');
     const csv = q.format === 'csv';
-    const rows = await searchCalls(db, ctx.org.id, {
+    const rows = await reads.searchCalls(ctx.org.id, {
       since: ctx.range.since,
       until: ctx.range.until,
       q: q.q?.slice(0, 200),
@@ -88,7 +87,7 @@ export function callPages(router: ConsoleRouter): void {
     const more = !csv && rows.length > PAGE;
     const shown = more ? rows.slice(0, PAGE) : rows;
     const columns = callColumns(ctx);
-    const campaigns = await listCampaigns(db, ctx.org.id, { limit: 200 });
+    const campaigns = await config.listCampaigns(ctx.org.id, { limit: 200 });
     const base = orgPath(ctx.org.id, 'calls');
     const keep = { from: ctx.range.from, to: ctx.range.to, q: q.q, campaign: code };
     const nextQuery = new URLSearchParams(
@@ -126,11 +125,11 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
   });
 
   router.orgPage('/calls/:id', 'calls', async (ctx, _q, params) => {
-    const row = await findCall(db, ctx.org.id, params.id ?? '');
+    const row = await reads.findCall(ctx.org.id, params.id ?? '');
     if (!row) throw new AppError('Not Found');
     const { call, session } = row;
-    const reports = await callReports(db, ctx.org.id, call.id);
-    const audit = await callAudit(db, ctx.org.id, [call.id, ...reports.map((r) => r.id)]);
+    const reports = await reads.callReports(ctx.org.id, call.id);
+    const audit = await reads.callAudit(ctx.org.id, [call.id, ...reports.map((r) => r.id)]);
     const when = (d: Date | null) => localTime(d, ctx.zone);
     const reportColumns: Column<(typeof reports)[number]>[] = [
       { label: 'Received', value: (r) => r.at.toISOString(), cell: (r) => when(r.at) },

@@ -8,8 +8,6 @@ import { actorOf } from '../../domain/console/accounts.js';
 import { poolHealthView } from '../../domain/dni/pool-health.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { AppError, errors } from '../../errors.js';
-import { findCampaignByCode, listCampaigns, listNumbers } from '../../store/repos/admin-lists.js';
-import { observePool } from '../../store/repos/pool-health.js';
 import { barChart } from '../chart.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
@@ -45,7 +43,7 @@ function numbersOf(text: string): string[] {
 
 export function campaignPages(router: ConsoleRouter): void {
   const { deps } = router;
-  const db = deps.store.db;
+  const { config, pool: poolReads } = deps.queries;
   const admin = (ctx: OrgContext, requestId: string): AdminContext<typeof deps.repos> => ({
     repos: deps.repos,
     keyring: deps.keyring,
@@ -58,7 +56,7 @@ export function campaignPages(router: ConsoleRouter): void {
   const canChange = (ctx: OrgContext) => ctx.role !== 'viewer';
 
   router.orgPage('/campaigns', 'campaigns', async (ctx, q): Promise<PageResult> => {
-    const rows = await listCampaigns(db, ctx.org.id, { limit: 500 });
+    const rows = await config.listCampaigns(ctx.org.id, { limit: 500 });
     type Row = (typeof rows)[number];
     const columns: Column<Row>[] = [
       {
@@ -122,13 +120,13 @@ ${
   });
 
   router.orgPage('/campaigns/:code', 'campaigns', async (ctx, q, p): Promise<PageResult> => {
-    const c = await findCampaignByCode(db, ctx.org.id, p.code ?? '');
+    const c = await config.findCampaign(ctx.org.id, p.code ?? '');
     if (!c) throw new AppError('Not Found');
     const days = Math.min(ctx.range.days, 90);
     const since = new Date(ctx.now.getTime() - days * DAY_MS);
     const [observed, numbers] = await Promise.all([
-      observePool(deps.store, c.id, since, ctx.now),
-      listNumbers(db, c.id, { limit: 2000, now: ctx.now }),
+      poolReads.observePool(c.id, since, ctx.now),
+      config.listNumbers(c.id, { limit: 2000, now: ctx.now }),
     ]);
     const pool = poolHealthView(c.code, observed, { days, target: TARGET, since, now: ctx.now });
     type N = (typeof numbers)[number];
@@ -219,12 +217,12 @@ ${
   });
 
   router.orgAction('/campaigns/:code/numbers/remove', async (ctx, form, p, req) => {
-    const c = await findCampaignByCode(db, ctx.org.id, p.code ?? '');
+    const c = await config.findCampaign(ctx.org.id, p.code ?? '');
     if (!c) throw new AppError('Not Found');
     const gone = numbersOf(form.get('number') ?? '');
-    const pool = (await listNumbers(db, c.id, { limit: 10_000, now: ctx.now, role: 'pool' })).map(
-      (n) => n.number.e164,
-    );
+    const pool = (
+      await config.listNumbers(c.id, { limit: 10_000, now: ctx.now, role: 'pool' })
+    ).map((n) => n.number.e164);
     const keep = pool.filter((n) => !gone.includes(n));
     if (keep.length === 0)
       throw errors.field(['body', 'number'], 'a pool keeps at least one number', gone);

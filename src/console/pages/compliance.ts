@@ -1,8 +1,6 @@
 import { NATIONAL_LIST_MAX_AGE_DAYS } from '../../domain/compliance/index.js';
 import type { TouchRow } from '../../domain/reports/types.js';
 import type { TouchGroup } from '../../domain/reports/vocabulary.js';
-import { suppressionSummary } from '../../store/queries/console.js';
-import { listConsentEvents } from '../../store/repos/admin-activity.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
@@ -28,7 +26,7 @@ function touchColumns(ctx: OrgContext, key: TouchGroup, label: string): Column<T
 
 export function compliancePages(router: ConsoleRouter): void {
   const { deps, reports } = router;
-  const db = deps.store.db;
+  const { activity, console: reads } = deps.queries;
 
   router.orgPage('/compliance', 'compliance', async (ctx): Promise<PageResult> => {
     const q = {
@@ -42,13 +40,13 @@ export function compliancePages(router: ConsoleRouter): void {
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['reason'] }),
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['channel'] }),
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['state'] }),
-      listConsentEvents(db, ctx.org.id, {
+      activity.listConsentEvents(ctx.org.id, {
         limit: 500,
         kind: 'opt_out',
         since: ctx.range.since,
         until: ctx.range.until,
       }),
-      suppressionSummary(db, ctx.org.id),
+      reads.suppressionSummary(ctx.org.id),
     ]);
     const t = byChannel.totals.metrics;
     const sorted = (rows: TouchRow[]) => rows.sort((a, b) => b.metrics.touches - a.metrics.touches);

@@ -10,8 +10,6 @@ import {
 import { actorOf, createLink, sessionPolicy } from '../../domain/console/accounts.js';
 import type { ConsoleLink, LinkRole } from '../../domain/console/ports.js';
 import { AppError, errors } from '../../errors.js';
-import { findKey, listKeys, listOrgs } from '../../store/repos/admin-lists.js';
-import { orgMembers } from '../../store/repos/console.js';
 import { type PageContext, requireOperator } from '../context.js';
 import { type Html, html } from '../html.js';
 import { type Column, table } from '../layout.js';
@@ -39,7 +37,7 @@ function shownOnce(label: string, value: string, what: string): Html {
 
 export function operatorPages(router: ConsoleRouter): void {
   const { deps } = router;
-  const db = deps.store.db;
+  const { config, console: reads } = deps.queries;
   const admin = (ctx: PageContext, requestId: string): AdminContext => ({
     repos: deps.repos,
     keyring: deps.keyring,
@@ -52,7 +50,7 @@ export function operatorPages(router: ConsoleRouter): void {
 
   router.userPage('/operator/orgs', 'operator-orgs', async (ctx, q): Promise<PageResult> => {
     requireOperator(ctx);
-    const orgs = await listOrgs(db, { limit: 500 });
+    const orgs = await config.listOrgs({ limit: 500 });
     type OrgRow = (typeof orgs)[number];
     const columns: Column<OrgRow>[] = [
       {
@@ -108,9 +106,9 @@ ${table({
     });
     const now = new Date(deps.clock.now());
     const [keys, members, links] = await Promise.all([
-      listKeys(db, org.id, { limit: 200, now }),
-      orgMembers(db, org.id),
-      deps.repos.listLinks(deps.repos.db, org.id, 50),
+      config.listKeys(org.id, { limit: 200, now }),
+      reads.orgMembers(org.id),
+      deps.repos.console.listLinks(deps.repos.db, org.id, 50),
     ]);
     type KeyRow = (typeof keys)[number];
     const status = (k: KeyRow) =>
@@ -217,7 +215,7 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
   });
 
   const keyOrg = async (keyId: string) => {
-    const k = await findKey(db, keyId);
+    const k = await config.findKey(keyId);
     if (!k) throw new AppError('Not Found');
     return k.orgId;
   };
@@ -281,8 +279,8 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
     requireOperator(ctx);
     const now = new Date(deps.clock.now());
     const [users, links] = await Promise.all([
-      deps.repos.listUsers(deps.repos.db),
-      deps.repos.listLinks(deps.repos.db, null, 100),
+      deps.repos.console.listUsers(deps.repos.db),
+      deps.repos.console.listLinks(deps.repos.db, null, 100),
     ]);
     type User = (typeof users)[number];
     const userColumns: Column<User>[] = [

@@ -1,6 +1,5 @@
 import type { TrafficRow } from '../../domain/reports/types.js';
 import type { TrafficGroup } from '../../domain/reports/vocabulary.js';
-import { listCampaigns } from '../../store/repos/admin-lists.js';
 import { lineChart } from '../chart.js';
 import type { OrgContext } from '../context.js';
 import { type Html, html } from '../html.js';
@@ -94,7 +93,7 @@ export function overviewPage(router: ConsoleRouter): void {
       }),
       reports.trafficReport(ctx.org.id, { ...base, bucket: 'none', groupBy: ['source'] }),
       reports.trafficReport(ctx.org.id, { ...base, bucket: 'none', groupBy: ['campaign'] }),
-      listCampaigns(router.deps.store.db, ctx.org.id, { limit: 1 }),
+      router.deps.queries.config.listCampaigns(ctx.org.id, { limit: 1 }),
     ]);
     const t = daily.totals.metrics;
     const p = previous.totals.metrics;

@@ -3,10 +3,10 @@ import { newId } from '../ids.js';
 import type { CampaignConfig } from '../outbound/config-schema.js';
 import type { Executor, Transaction } from '../ports.js';
 import { type AdminContext, getOrg } from './orgs-keys.js';
-import type { Campaign, CampaignRepository, NumberRole } from './ports.js';
+import type { Campaign, CampaignRepos, NumberRole } from './ports.js';
 
 type CampaignRow = Campaign;
-type Ctx = AdminContext<CampaignRepository>;
+type Ctx = AdminContext<CampaignRepos>;
 
 export interface CampaignInput {
   code?: string;
@@ -19,8 +19,8 @@ export interface CampaignInput {
   config?: CampaignConfig;
 }
 
-async function view(repos: CampaignRepository, ex: Executor, c: CampaignRow) {
-  const nums = await repos.campaignNumbers(ex, c.id);
+async function view(repos: CampaignRepos, ex: Executor, c: CampaignRow) {
+  const nums = await repos.campaigns.campaignNumbers(ex, c.id);
   return {
     campaign_id: c.id,
     org_id: c.orgId,
@@ -38,19 +38,19 @@ async function view(repos: CampaignRepository, ex: Executor, c: CampaignRow) {
 }
 
 async function getCampaign(
-  repos: CampaignRepository,
+  repos: CampaignRepos,
   ex: Executor,
   orgId: string,
   code: string,
 ): Promise<CampaignRow> {
-  const c = await repos.findCampaign(ex, orgId, code);
+  const c = await repos.campaigns.findCampaign(ex, orgId, code);
   if (!c) throw errors.campaignNotFound();
   return c;
 }
 
 /** Adds numbers to a campaign; a number that belongs anywhere else is a 409 and nothing is written. */
 async function addNumbers(
-  repos: CampaignRepository,
+  repos: CampaignRepos,
   tx: Transaction,
   c: CampaignRow,
   numbers: string[],
@@ -59,38 +59,38 @@ async function addNumbers(
 ) {
   const unique = [...new Set(numbers)];
   if (unique.length === 0) return [];
-  const taken = await repos.numbersInUse(tx, unique);
+  const taken = await repos.campaigns.numbersInUse(tx, unique);
   const clash = taken.filter((t) => t.campaignId !== c.id || t.role !== role);
   if (clash.length > 0) {
     throw errors.conflict(`number_in_use: ${clash.map((t) => t.e164).join(', ')}`);
   }
   const fresh = unique.filter((n) => !taken.some((t) => t.e164 === n));
   if (fresh.length > 0) {
-    await repos.insertNumbers(tx, { orgId: c.orgId, campaignId: c.id }, fresh, role, now);
+    await repos.campaigns.insertNumbers(tx, { orgId: c.orgId, campaignId: c.id }, fresh, role, now);
   }
   return fresh;
 }
 
 async function setOverflow(
-  repos: CampaignRepository,
+  repos: CampaignRepos,
   tx: Transaction,
   c: CampaignRow,
   number: string | null,
   now: Date,
 ) {
-  await repos.removeNumbers(tx, c.id, 'overflow', []);
+  await repos.campaigns.removeNumbers(tx, c.id, 'overflow', []);
   if (number) await addNumbers(repos, tx, c, [number], 'overflow', now);
 }
 
 /**
  * Refreshes the planner's statistics once pool numbers changed. Without them
  * (a new table before autovacuum gets to it, or PGlite, which has no
- * autovacuum) PostgreSQL may plan dni_open_session's allocation as "read every
+ * autovacuum) PostgreSQL may plan dni_open_sessions' allocation as "read every
  * number of the campaign, then sort": 65 ms per session with a 60,000-number
  * pool instead of one index entry (bench/README.md).
  */
 async function refreshPoolStatistics(ctx: Ctx): Promise<void> {
-  await ctx.repos.analyzeNumbers(ctx.repos.db);
+  await ctx.repos.campaigns.analyzeNumbers(ctx.repos.db);
 }
 
 export async function createCampaign(
@@ -101,9 +101,9 @@ export async function createCampaign(
   const now = ctx.now();
   const created = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
-    const existing = await ctx.repos.findCampaign(tx, orgId, input.code);
+    const existing = await ctx.repos.campaigns.findCampaign(tx, orgId, input.code);
     if (existing) throw errors.conflict('campaign_code_taken');
-    const c = await ctx.repos.insertCampaign(tx, {
+    const c = await ctx.repos.campaigns.insertCampaign(tx, {
       id: newId('cmp', now.getTime()),
       orgId,
       code: input.code,
@@ -117,7 +117,7 @@ export async function createCampaign(
     });
     await addNumbers(ctx.repos, tx, c, input.numbers, 'pool', now);
     if (input.overflow_number) await setOverflow(ctx.repos, tx, c, input.overflow_number, now);
-    await ctx.repos.writeAudit(tx, {
+    await ctx.repos.audit.writeAudit(tx, {
       orgId,
       actor: ctx.actor ?? 'admin',
       action: 'campaign.created',
@@ -138,7 +138,7 @@ export async function updateCampaign(ctx: Ctx, orgId: string, code: string, inpu
   const updated = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
     const before = await getCampaign(ctx.repos, tx, orgId, code);
-    const c = await ctx.repos.updateCampaign(tx, before.id, {
+    const c = await ctx.repos.campaigns.updateCampaign(tx, before.id, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.forward_to !== undefined ? { forwardTo: input.forward_to } : {}),
       ...(input.session_ttl_seconds !== undefined
@@ -152,13 +152,13 @@ export async function updateCampaign(ctx: Ctx, orgId: string, code: string, inpu
     });
     if (input.numbers !== undefined) {
       // The pool becomes exactly `numbers`: sessions that hold a removed number keep it until they expire.
-      await ctx.repos.removeNumbers(tx, before.id, 'pool', input.numbers);
+      await ctx.repos.campaigns.removeNumbers(tx, before.id, 'pool', input.numbers);
       await addNumbers(ctx.repos, tx, c, input.numbers, 'pool', now);
     }
     if (input.overflow_number !== undefined) {
       await setOverflow(ctx.repos, tx, c, input.overflow_number, now);
     }
-    await ctx.repos.writeAudit(tx, {
+    await ctx.repos.audit.writeAudit(tx, {
       orgId,
       actor: ctx.actor ?? 'admin',
       action: 'campaign.updated',
@@ -180,7 +180,7 @@ export async function addCampaignNumbers(ctx: Ctx, orgId: string, code: string, 
     await getOrg(ctx.repos, orgId, tx);
     const c = await getCampaign(ctx.repos, tx, orgId, code);
     const added = await addNumbers(ctx.repos, tx, c, numbers, 'pool', now);
-    await ctx.repos.writeAudit(tx, {
+    await ctx.repos.audit.writeAudit(tx, {
       orgId,
       actor: ctx.actor ?? 'admin',
       action: 'campaign.numbers_added',

@@ -4,9 +4,9 @@ import { generateApiKey, hashApiKey, keyPrefix } from '../auth/keys.js';
 import { newId } from '../ids.js';
 import { phraseKey } from '../outbound/opt-out-words.js';
 import type { Executor } from '../ports.js';
-import type { ApiKey, Org, OrgRepository } from './ports.js';
+import type { ApiKey, Org, OrgRepos } from './ports.js';
 
-export interface AdminContext<R extends OrgRepository = OrgRepository> {
+export interface AdminContext<R extends OrgRepos = OrgRepos> {
   repos: R;
   keyring: Keyring;
   now: () => Date;
@@ -71,7 +71,7 @@ async function audit(
   id: string,
   detail: Record<string, unknown>,
 ) {
-  await ctx.repos.writeAudit(ex, {
+  await ctx.repos.audit.writeAudit(ex, {
     orgId,
     actor: ctx.actor ?? ACTOR,
     action,
@@ -112,7 +112,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
   checkPhrases(input);
   const now = ctx.now();
   const row = await ctx.repos.transaction(async (tx) => {
-    const o = await ctx.repos.insertOrg(tx, {
+    const o = await ctx.repos.orgs.insertOrg(tx, {
       id: newId('org', now.getTime()),
       name: input.name,
       trackingEnabled: input.tracking_enabled ?? false,
@@ -132,11 +132,11 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
 
 /** The organization, or 404. `ex`: a transaction the lookup belongs to. */
 export async function getOrg(
-  repos: Pick<OrgRepository, 'db' | 'findOrg'>,
+  repos: Pick<OrgRepos, 'db' | 'orgs'>,
   orgId: string,
   ex: Executor = repos.db,
 ): Promise<OrgRow> {
-  const o = await repos.findOrg(ex, orgId);
+  const o = await repos.orgs.findOrg(ex, orgId);
   if (!o) throw errors.orgNotFound();
   return o;
 }
@@ -145,7 +145,7 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
   checkPhrases(input);
   const row = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
-    const o = await ctx.repos.updateOrg(tx, orgId, {
+    const o = await ctx.repos.orgs.updateOrg(tx, orgId, {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.tracking_enabled !== undefined ? { trackingEnabled: input.tracking_enabled } : {}),
       ...(input.dni_rate_limit_per_minute !== undefined
@@ -171,15 +171,9 @@ export interface KeyInput {
   label?: string | null;
 }
 
-async function insertKey(
-  repos: OrgRepository,
-  tx: Executor,
-  orgId: string,
-  input: KeyInput,
-  now: Date,
-) {
+async function insertKey(repos: OrgRepos, tx: Executor, orgId: string, input: KeyInput, now: Date) {
   const apiKey = generateApiKey();
-  const row = await repos.insertKey(tx, {
+  const row = await repos.orgs.insertKey(tx, {
     id: newId('key', now.getTime()),
     orgId,
     keyHash: hashApiKey(apiKey),
@@ -195,6 +189,10 @@ async function insertKey(
 
 export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput) {
   const now = ctx.now();
+  // A key that is born expired is a mistake (a wrong year, a past date): say so, issue nothing.
+  if (input.expires_at && new Date(input.expires_at).getTime() <= now.getTime()) {
+    throw errors.field(['body', 'expires_at'], 'must be in the future', input.expires_at);
+  }
   const { row, apiKey } = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
     const issued = await insertKey(ctx.repos, tx, orgId, input, now);
@@ -209,8 +207,8 @@ export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput
   return { ...keyView(row), api_key: apiKey };
 }
 
-async function getKey(repos: OrgRepository, ex: Executor, keyId: string): Promise<KeyRow> {
-  const k = await repos.findKey(ex, keyId);
+async function getKey(repos: OrgRepos, ex: Executor, keyId: string): Promise<KeyRow> {
+  const k = await repos.orgs.findKey(ex, keyId);
   if (!k) throw errors.keyNotFound();
   return k;
 }
@@ -218,7 +216,7 @@ async function getKey(repos: OrgRepository, ex: Executor, keyId: string): Promis
 export async function setKeyScopes(ctx: AdminContext, keyId: string, scopes: string[]) {
   const row = await ctx.repos.transaction(async (tx) => {
     const before = await getKey(ctx.repos, tx, keyId);
-    const k = await ctx.repos.updateKey(tx, keyId, {
+    const k = await ctx.repos.orgs.updateKey(tx, keyId, {
       scopes: [...new Set(scopes)],
       updatedAt: ctx.now(),
     });
@@ -237,7 +235,7 @@ export async function revokeKey(ctx: AdminContext, keyId: string) {
   const row = await ctx.repos.transaction(async (tx) => {
     const before = await getKey(ctx.repos, tx, keyId);
     if (before.revokedAt) return before;
-    const k = await ctx.repos.updateKey(tx, keyId, { revokedAt: now, updatedAt: now });
+    const k = await ctx.repos.orgs.updateKey(tx, keyId, { revokedAt: now, updatedAt: now });
     await audit(tx, ctx, before.orgId, 'key.revoked', 'api_key', keyId, {});
     return k!;
   });
@@ -264,7 +262,7 @@ export async function rotateKey(ctx: AdminContext, keyId: string, graceSeconds: 
       now,
     );
     const stopAt = new Date(now.getTime() + graceSeconds * 1000);
-    const old = await ctx.repos.updateKey(
+    const old = await ctx.repos.orgs.updateKey(
       tx,
       keyId,
       graceSeconds === 0

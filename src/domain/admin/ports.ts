@@ -1,7 +1,7 @@
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 
-/** Organizations and their keys (orgs-keys.ts). */
-export interface OrgRepository extends UnitOfWork, AuditLog {
+/** Organizations and their keys (orgs-keys.ts): `repos.orgs`. */
+export interface OrgRepository {
   findOrg(ex: Executor, orgId: string): Promise<Org | null>;
   insertOrg(ex: Executor, o: Org): Promise<Org>;
   /** Null: no such organization. */
@@ -12,8 +12,17 @@ export interface OrgRepository extends UnitOfWork, AuditLog {
   updateKey(ex: Executor, keyId: string, change: ApiKeyChange): Promise<ApiKey | null>;
 }
 
-/** Webhook endpoints (webhooks.ts). Organization first: another's is a missing one. */
-export interface WebhookEndpointRepository extends OrgRepository {
+/** What every admin service is given: organizations, the audit log, transactions. */
+export interface OrgRepos extends UnitOfWork {
+  orgs: OrgRepository;
+  audit: AuditLog;
+}
+
+/**
+ * Webhook endpoints (webhooks.ts): `repos.webhookEndpoints`. Organization first: another's is a
+ * missing one.
+ */
+export interface WebhookEndpointRepository {
   getEndpoint(ex: Executor, orgId: string, id: string): Promise<WebhookEndpoint | null>;
   /** Oldest first. */
   listEndpoints(ex: Executor, orgId: string): Promise<WebhookEndpoint[]>;
@@ -26,10 +35,25 @@ export interface WebhookEndpointRepository extends OrgRepository {
   ): Promise<WebhookEndpoint | null>;
   /** False: no such endpoint. */
   deleteEndpoint(ex: Executor, orgId: string, id: string): Promise<boolean>;
+  /**
+   * Queues an event again (any state), or every failed delivery created since a time, on a
+   * fresh schedule from `nowMs`; returns how many were queued.
+   */
+  replayDeliveries(
+    ex: Executor,
+    orgId: string,
+    endpointId: string,
+    what: { eventId: string } | { since: Date },
+    nowMs: number,
+  ): Promise<number>;
 }
 
-/** Campaigns and their numbers (campaigns.ts). */
-export interface CampaignRepository extends OrgRepository {
+export interface WebhookAdminRepos extends OrgRepos {
+  webhookEndpoints: WebhookEndpointRepository;
+}
+
+/** Campaigns and their numbers (campaigns.ts): `repos.campaigns`. */
+export interface CampaignRepository {
   /** Another organization's campaign is null too. */
   findCampaign(ex: Executor, orgId: string, code: string): Promise<Campaign | null>;
   insertCampaign(tx: Transaction, c: Campaign): Promise<Campaign>;
@@ -57,9 +81,13 @@ export interface CampaignRepository extends OrgRepository {
   ): Promise<void>;
   /**
    * Refreshes the planner's statistics of the numbers table once pool numbers changed (without
-   * them PostgreSQL may plan dni_open_session's allocation as a scan of the whole pool).
+   * them PostgreSQL may plan dni_open_sessions' allocation as a scan of the whole pool).
    */
   analyzeNumbers(ex: Executor): Promise<void>;
+}
+
+export interface CampaignRepos extends OrgRepos {
+  campaigns: CampaignRepository;
 }
 
 export interface Org {

@@ -3,10 +3,10 @@ import { errors } from '../../errors.js';
 import { newId } from '../ids.js';
 import type { Executor } from '../ports.js';
 import { newSecret } from '../webhooks/signing.js';
-import { checkTarget, urlProblem } from '../webhooks/targets.js';
+import { urlProblem } from '../webhooks/targets.js';
 import type { AdminContext } from './orgs-keys.js';
 import { getOrg } from './orgs-keys.js';
-import type { WebhookEndpoint as Endpoint, WebhookEndpointRepository } from './ports.js';
+import type { WebhookEndpoint as Endpoint, WebhookAdminRepos } from './ports.js';
 
 export interface WebhookInput {
   url?: string;
@@ -36,11 +36,14 @@ export function webhookView(e: Endpoint, nowMs: number) {
   };
 }
 
+/** What a URL's host resolves to, refused when not public (src/adapters/webhook-targets.ts). */
+export type TargetCheck = (raw: string, allowPrivate: boolean) => Promise<string | null>;
+
 /** 422 at body.url unless the URL is an acceptable target now (checked again at delivery). */
-async function checkUrl(raw: string, settings: WebhookSettings): Promise<void> {
+async function checkUrl(raw: string, settings: WebhookSettings, resolve: TargetCheck) {
   const problem =
     urlProblem(raw, settings.allowPrivateTargets) ??
-    (await checkTarget(raw, settings.allowPrivateTargets));
+    (await resolve(raw, settings.allowPrivateTargets));
   if (problem) throw errors.field(['body', 'url'], problem, raw);
 }
 
@@ -50,12 +53,13 @@ const normalEvents = (events: string[]) =>
 
 export class WebhookAdmin {
   constructor(
-    private readonly ctx: AdminContext<WebhookEndpointRepository>,
+    private readonly ctx: AdminContext<WebhookAdminRepos>,
     private readonly settings: WebhookSettings = DEFAULT_WEBHOOK_SETTINGS,
+    private readonly resolveTarget: TargetCheck = async () => null,
   ) {}
 
   private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
-    return this.ctx.repos.writeAudit(ex, {
+    return this.ctx.repos.audit.writeAudit(ex, {
       orgId,
       actor: this.ctx.actor ?? 'admin',
       action,
@@ -69,14 +73,14 @@ export class WebhookAdmin {
 
   async find(orgId: string, id: string): Promise<Endpoint> {
     await getOrg(this.ctx.repos, orgId);
-    const e = await this.ctx.repos.getEndpoint(this.ctx.repos.db, orgId, id);
+    const e = await this.ctx.repos.webhookEndpoints.getEndpoint(this.ctx.repos.db, orgId, id);
     if (!e) throw errors.webhookNotFound();
     return e;
   }
 
   async list(orgId: string) {
     await getOrg(this.ctx.repos, orgId);
-    const rows = await this.ctx.repos.listEndpoints(this.ctx.repos.db, orgId);
+    const rows = await this.ctx.repos.webhookEndpoints.listEndpoints(this.ctx.repos.db, orgId);
     return { webhooks: rows.map((e) => webhookView(e, this.ctx.now().getTime())) };
   }
 
@@ -85,11 +89,11 @@ export class WebhookAdmin {
     input: Required<Pick<WebhookInput, 'url' | 'events'>> & WebhookInput,
   ) {
     await getOrg(this.ctx.repos, orgId);
-    await checkUrl(input.url, this.settings);
+    await checkUrl(input.url, this.settings, this.resolveTarget);
     const now = this.ctx.now();
     const secret = newSecret();
     return this.ctx.repos.transaction(async (tx) => {
-      const e = await this.ctx.repos.insertEndpoint(tx, {
+      const e = await this.ctx.repos.webhookEndpoints.insertEndpoint(tx, {
         id: newId('whk', now.getTime()),
         orgId,
         url: input.url,
@@ -106,10 +110,10 @@ export class WebhookAdmin {
 
   async update(orgId: string, id: string, input: WebhookInput) {
     await this.find(orgId, id);
-    if (input.url !== undefined) await checkUrl(input.url, this.settings);
+    if (input.url !== undefined) await checkUrl(input.url, this.settings, this.resolveTarget);
     const now = this.ctx.now();
     return this.ctx.repos.transaction(async (tx) => {
-      const e = await this.ctx.repos.updateEndpoint(tx, orgId, id, {
+      const e = await this.ctx.repos.webhookEndpoints.updateEndpoint(tx, orgId, id, {
         ...(input.url !== undefined ? { url: input.url } : {}),
         ...(input.events !== undefined ? { events: normalEvents(input.events) } : {}),
         ...(input.description !== undefined ? { description: input.description } : {}),
@@ -135,7 +139,7 @@ export class WebhookAdmin {
     const secret = newSecret();
     const until = new Date(now.getTime() + graceSeconds * 1000);
     return this.ctx.repos.transaction(async (tx) => {
-      const e = await this.ctx.repos.updateEndpoint(tx, orgId, id, {
+      const e = await this.ctx.repos.webhookEndpoints.updateEndpoint(tx, orgId, id, {
         secret,
         previousSecret: graceSeconds > 0 ? old.secret : null,
         previousSecretUntil: graceSeconds > 0 ? until : null,
@@ -150,9 +154,36 @@ export class WebhookAdmin {
   async remove(orgId: string, id: string) {
     await this.find(orgId, id);
     return this.ctx.repos.transaction(async (tx) => {
-      if (!(await this.ctx.repos.deleteEndpoint(tx, orgId, id))) throw errors.webhookNotFound();
+      if (!(await this.ctx.repos.webhookEndpoints.deleteEndpoint(tx, orgId, id)))
+        throw errors.webhookNotFound();
       await this.audit(tx, orgId, id, 'webhook.deleted');
       return { webhook_id: id, deleted: true };
+    });
+  }
+
+  /**
+   * Sends an event again, or every failed delivery created since a time, from now on; returns
+   * how many were queued. An event id of another organization, or none: nothing written, 404.
+   */
+  async replay(
+    orgId: string,
+    id: string,
+    what: { eventId: string } | { since: Date },
+    detail: Record<string, unknown>,
+  ): Promise<number> {
+    await this.find(orgId, id);
+    const now = this.ctx.now();
+    return this.ctx.repos.transaction(async (tx) => {
+      const n = await this.ctx.repos.webhookEndpoints.replayDeliveries(
+        tx,
+        orgId,
+        id,
+        what,
+        now.getTime(),
+      );
+      if ('eventId' in what && n === 0) throw errors.eventNotFound();
+      await this.audit(tx, orgId, id, 'webhook.replayed', { ...detail, queued: n });
+      return n;
     });
   }
 }

@@ -16,6 +16,18 @@ export interface OrgEntry {
   dniRateLimitPerMinute: number | null;
 }
 
+/** A key and its organization as the store has them, for a key this process has not seen. */
+export type KeyLookup = (keyHash: string) => Promise<{ key: KeyEntry; org: OrgEntry } | null>;
+
+/**
+ * How long a key the store does not know (or knows as revoked or expired) is answered 401
+ * without asking the store again: floods of one wrong key cost one query a minute. A key that
+ * is created later is a new random secret, never one that was tried before.
+ */
+export const NEGATIVE_TTL_MS = 60_000;
+/** At most this many remembered misses; the oldest go first. */
+export const NEGATIVE_MAX = 10_000;
+
 export interface Principal {
   keyId: string;
   orgId: string;
@@ -32,6 +44,15 @@ export class Keyring {
   private readonly byHash = new Map<string, KeyEntry>();
   private readonly hashById = new Map<string, string>();
   private readonly orgs = new Map<string, OrgEntry>();
+  private lookup: KeyLookup | undefined;
+  /** Key hash → until when the store is not asked about it again. */
+  private readonly misses = new Map<string, number>();
+  private readonly pending = new Map<string, Promise<void>>();
+
+  /** Lets a key unknown here be looked up in the store before a 401 (created on another process). */
+  setLookup(lookup: KeyLookup): void {
+    this.lookup = lookup;
+  }
 
   applyKey(key: KeyEntry): void {
     const oldHash = this.hashById.get(key.id);
@@ -61,6 +82,51 @@ export class Keyring {
    * The order of checks is the contract's: credential, then tracking_disabled,
    * then scope. Every credential problem is the same 401.
    */
+  /**
+   * As `authenticate`, asking the store about a key this replica cannot accept before the 401.
+   * Every credential failure (unknown, revoked, expired, another organization's stale copy)
+   * takes this one path, so its time tells nothing about which it was.
+   */
+  async authenticateWithLookup(
+    header: string | undefined,
+    scope: Scope,
+    nowMs: number,
+  ): Promise<Principal> {
+    const key = parseBearer(header);
+    if (key !== null && this.lookup) await this.refreshKey(hashApiKey(key), nowMs);
+    return this.authenticate(header, scope, nowMs);
+  }
+
+  private refreshKey(hash: string, nowMs: number): Promise<void> {
+    if ((this.misses.get(hash) ?? 0) > nowMs) return Promise.resolve();
+    let p = this.pending.get(hash);
+    if (!p) {
+      p = this.fetch(hash, nowMs).finally(() => this.pending.delete(hash));
+      this.pending.set(hash, p);
+    }
+    return p;
+  }
+
+  private async fetch(hash: string, nowMs: number): Promise<void> {
+    let found: Awaited<ReturnType<KeyLookup>>;
+    try {
+      found = await this.lookup!(hash);
+    } catch {
+      return; // The store is away: answer from what this replica knows, as the refresher does.
+    }
+    if (found) {
+      this.applyOrg(found.org);
+      this.applyKey(found.key);
+    }
+    const entry = this.byHash.get(hash);
+    if (!entry || (entry.expiresAt !== null && entry.expiresAt.getTime() <= nowMs)) {
+      if (this.misses.size >= NEGATIVE_MAX) {
+        this.misses.delete(this.misses.keys().next().value as string);
+      }
+      this.misses.set(hash, nowMs + NEGATIVE_TTL_MS);
+    }
+  }
+
   authenticate(header: string | undefined, scope: Scope, nowMs: number): Principal {
     const key = parseBearer(header);
     const entry = key === null ? undefined : this.byHash.get(hashApiKey(key));

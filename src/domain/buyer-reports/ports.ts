@@ -1,10 +1,14 @@
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 
-export interface BuyerReportRepository
-  extends UnitOfWork,
-    AuditLog,
-    Pick<WebhookEmitters, 'emitBuyerReport'> {
+export interface BuyerReportRepos extends UnitOfWork {
+  buyerReports: BuyerReportRepository;
+  audit: AuditLog;
+  events: Pick<WebhookEmitters, 'emitBuyerReport'>;
+}
+
+/** Buyer reports and the calls they dispose of: `repos.buyerReports`. */
+export interface BuyerReportRepository {
   findReportCampaign(ex: Executor, orgId: string, code: string): Promise<ReportCampaign | null>;
   /**
    * The call, locked until the transaction ends: reports on one call run one after the other,

@@ -1,5 +1,5 @@
 import { newId } from '../ids.js';
-import type { BuyerReportRepository, Disposition, StoredReport } from './ports.js';
+import type { BuyerReportRepos, Disposition, StoredReport } from './ports.js';
 
 export interface BuyerReportInput {
   call_id: string;
@@ -46,19 +46,19 @@ export function samePayload(stored: StoredReport, input: BuyerReportInput): bool
  * event it describes (or as nothing, for a replay or a refusal).
  */
 export async function postBuyerReport(
-  r: BuyerReportRepository,
+  r: BuyerReportRepos,
   ctx: ReportContext,
   campaignCode: string,
   input: BuyerReportInput,
 ): Promise<ReportOutcome> {
   return r.transaction(async (tx) => {
-    const campaign = await r.findReportCampaign(tx, ctx.orgId, campaignCode);
+    const campaign = await r.buyerReports.findReportCampaign(tx, ctx.orgId, campaignCode);
     if (!campaign) return { kind: 'campaign_not_found' };
-    const call = await r.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
+    const call = await r.buyerReports.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
     if (!call) return { kind: 'call_not_found' };
 
     const audit = (action: string, detail: Record<string, unknown>) =>
-      r.writeAudit(tx, {
+      r.audit.writeAudit(tx, {
         orgId: ctx.orgId,
         actor: `key:${ctx.keyId}`,
         action,
@@ -87,7 +87,7 @@ export async function postBuyerReport(
     };
 
     // A retry of an acknowledged report gets its first answer, even after the window closed.
-    const existing = await r.findReport(tx, ctx.orgId, campaign.id, input.report_id);
+    const existing = await r.buyerReports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
     if (existing) return answerExisting(existing);
     if (!withinReportWindow(call.startedAt, campaign.reportWindowDays, ctx.now)) {
       await audit('buyer_report.refused', {
@@ -103,7 +103,7 @@ export async function postBuyerReport(
     }
 
     const eventId = newId('evt', ctx.now.getTime());
-    const inserted = await r.insertReport(tx, {
+    const inserted = await r.buyerReports.insertReport(tx, {
       eventId,
       orgId: ctx.orgId,
       campaignId: campaign.id,
@@ -117,13 +117,13 @@ export async function postBuyerReport(
     });
     if (!inserted) {
       // Another call's report took this report id while we waited; it has committed by now.
-      const winner = await r.findReport(tx, ctx.orgId, campaign.id, input.report_id);
+      const winner = await r.buyerReports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
       if (!winner) throw new Error('report id conflict without a committed report');
       return answerExisting(winner);
     }
-    await r.setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
+    await r.buyerReports.setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
     await audit('buyer_report.created', { event_id: eventId });
-    await r.emitBuyerReport(
+    await r.events.emitBuyerReport(
       tx,
       {
         orgId: ctx.orgId,

@@ -1,4 +1,4 @@
-import type { InboundCallRepository } from './ports.js';
+import type { InboundCallRepos } from './ports.js';
 
 export interface CarrierContext {
   carrier: string;
@@ -24,19 +24,19 @@ export type InboundAnswer =
  * to forward it.
  */
 export async function acceptInboundCall(
-  r: InboundCallRepository,
+  r: InboundCallRepos,
   ctx: CarrierContext,
   call: RingingCall,
 ): Promise<InboundAnswer> {
   return r.transaction(async (tx) => {
-    await r.lockCarrierCall(tx, ctx.carrier, call.callSid);
-    const known = await r.findCarrierCall(tx, ctx.carrier, call.callSid);
+    await r.calls.lockCarrierCall(tx, ctx.carrier, call.callSid);
+    const known = await r.calls.findCarrierCall(tx, ctx.carrier, call.callSid);
     if (known) {
       return known.forwardTo
         ? { kind: 'forward', callId: known.callId, forwardTo: known.forwardTo }
         : { kind: 'no_forward', callId: known.callId };
     }
-    const recorded = await r.recordInboundCall(
+    const recorded = await r.calls.recordInboundCall(
       tx,
       null,
       {
@@ -81,13 +81,13 @@ export type StatusOutcome = 'recorded' | 'unchanged' | 'unknown_call';
  * retried and may arrive out of order, and a repeat changes nothing.
  */
 export async function recordCallStatus(
-  r: InboundCallRepository,
+  r: InboundCallRepos,
   ctx: CarrierContext,
   report: StatusReport,
 ): Promise<StatusOutcome> {
   return r.transaction(async (tx) => {
-    await r.lockCarrierCall(tx, ctx.carrier, report.callSid);
-    const call = await r.findCarrierCall(tx, ctx.carrier, report.callSid);
+    await r.calls.lockCarrierCall(tx, ctx.carrier, report.callSid);
+    const call = await r.calls.findCarrierCall(tx, ctx.carrier, report.callSid);
     if (!call) return 'unknown_call';
     if (!advancesStatus(call.status, report.status)) return 'unchanged';
     const final = FINAL_STATUSES.has(report.status);
@@ -96,8 +96,8 @@ export async function recordCallStatus(
       durationSeconds: final ? report.durationSeconds : null,
       endedAt: final ? ctx.now : null,
     };
-    await r.setCarrierCallStatus(tx, call.callId, change);
-    await r.writeAudit(tx, {
+    await r.calls.setCarrierCallStatus(tx, call.callId, change);
+    await r.audit.writeAudit(tx, {
       orgId: call.orgId,
       actor: `carrier:${ctx.carrier}`,
       action: 'call.status_recorded',
@@ -111,7 +111,7 @@ export async function recordCallStatus(
       requestId: ctx.requestId,
       at: ctx.now,
     });
-    if (final) await r.emitCallCompleted(tx, call.callId, ctx.now);
+    if (final) await r.events.emitCallCompleted(tx, call.callId, ctx.now);
     return 'recorded';
   });
 }

@@ -11,7 +11,7 @@ import { readReply } from '../outbound/opt-out-words.js';
 import { normalizeE164 } from '../phone/e164.js';
 import type { Transaction } from '../ports.js';
 import type { CarrierContext } from './inbound.js';
-import type { NumberOwner, OptOutRepository } from './ports.js';
+import type { NumberOwner, OptOutRepos } from './ports.js';
 
 /** The key a prerecorded call or voicemail drop asks the contact to press to opt out. */
 export const OPT_OUT_DIGIT = '9';
@@ -71,7 +71,7 @@ interface Reply {
  * clarification of FCC 24-24).
  */
 async function queueReply(
-  r: OptOutRepository,
+  r: OptOutRepos,
   tx: Transaction,
   by: Recorder,
   orgId: string,
@@ -88,7 +88,7 @@ async function queueReply(
     recording_url: null,
     template_id: null,
   };
-  await r.recordDecision(tx, {
+  await r.touches.recordDecision(tx, {
     touch: {
       id: touchId,
       orgId,
@@ -148,7 +148,7 @@ function confirmationFor(owner: NumberOwner, contact: string, ourNumber: string)
  * more: 'replay'.
  */
 async function clarification(
-  r: OptOutRepository,
+  r: OptOutRepos,
   tx: Transaction,
   owner: NumberOwner,
   contact: string,
@@ -156,7 +156,7 @@ async function clarification(
   clear: boolean,
 ): Promise<'ask' | 'replay' | 'revoke'> {
   if (clear || !owner.optOutClarification || owner.campaigns.length === 0) return 'revoke';
-  const asked = await r.clarificationsSent(tx, owner.orgId, contact);
+  const asked = await r.optOuts.clarificationsSent(tx, owner.orgId, contact);
   if (asked.includes(messageSid)) return 'replay';
   return asked.length === 0 ? 'ask' : 'revoke';
 }
@@ -170,14 +170,14 @@ async function clarification(
  * index; a clarification is found by the MessageSid it answered).
  */
 export async function acceptInboundMessage(
-  r: OptOutRepository,
+  r: OptOutRepos,
   ctx: CarrierContext,
   msg: InboundMessage,
 ): Promise<MessageOutcome> {
   const to = normalizeE164(msg.to) ?? msg.to;
   const contact = normalizeE164(msg.from) ?? msg.from;
   return r.transaction(async (tx) => {
-    const owners = await r.ownersOfNumber(tx, to);
+    const owners = await r.optOuts.ownersOfNumber(tx, to);
     if (owners.length === 0) return { kind: 'unknown_number' };
     const outcomes: OrgOutcome[] = [];
     for (const owner of owners) {
@@ -190,7 +190,7 @@ export async function acceptInboundMessage(
         at: ctx.now,
       };
       // The lock every touch decision takes: a touch decided now sees this revocation or ends first.
-      await r.lockContact(tx, owner.orgId, contact);
+      await r.touches.lockContact(tx, owner.orgId, contact);
       const evidence = {
         message_sid: msg.messageSid,
         body: msg.body,
@@ -218,7 +218,7 @@ export async function acceptInboundMessage(
           continue;
         }
       }
-      const wasOut = optedOut(await r.contactHistory(tx, owner.orgId, contact));
+      const wasOut = optedOut(await r.consents.contactHistory(tx, owner.orgId, contact));
       const revocation = {
         source: `sms:${ctx.carrier}`,
         ref: `${ctx.carrier}:${msg.messageSid}`,
@@ -261,13 +261,13 @@ export type KeypressOutcome = 'revoked' | 'repeat' | 'other_digit' | 'unknown_to
  * (signed) action URL says who was called and for which organization.
  */
 export async function acceptKeypress(
-  r: OptOutRepository,
+  r: OptOutRepos,
   ctx: CarrierContext,
   k: Keypress,
 ): Promise<KeypressOutcome> {
   if (k.digits !== OPT_OUT_DIGIT) return 'other_digit';
   return r.transaction(async (tx) => {
-    const touch = await r.touchForKeypress(tx, k.touchId);
+    const touch = await r.optOuts.touchForKeypress(tx, k.touchId);
     if (!touch) return 'unknown_touch';
     const by = {
       orgId: touch.orgId,
@@ -275,7 +275,7 @@ export async function acceptKeypress(
       requestId: ctx.requestId,
       at: ctx.now,
     };
-    await r.lockContact(tx, touch.orgId, touch.toE164);
+    await r.touches.lockContact(tx, touch.orgId, touch.toE164);
     const id = await revokeAll(r, tx, by, touch.toE164, {
       source: `keypress:${ctx.carrier}`,
       ref: `${ctx.carrier}:${k.callSid}:keypress`,

@@ -5,10 +5,14 @@ import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 
 /** A carrier's voice and status webhooks (inbound.ts). */
-export interface InboundCallRepository
-  extends UnitOfWork,
-    AuditLog,
-    Pick<WebhookEmitters, 'emitCallCompleted'> {
+export interface InboundCallRepos extends UnitOfWork {
+  calls: InboundCallRepository;
+  audit: AuditLog;
+  events: Pick<WebhookEmitters, 'emitCallCompleted'>;
+}
+
+/** Inbound calls and their carrier status: `repos.calls`. */
+export interface InboundCallRepository {
   /** Serialises webhooks for one carrier call until the transaction ends. */
   lockCarrierCall(tx: Transaction, carrier: string, callSid: string): Promise<void>;
   findCarrierCall(ex: Executor, carrier: string, callSid: string): Promise<CarrierCall | null>;
@@ -29,7 +33,13 @@ export interface InboundCallRepository
 }
 
 /** STOP replies and keypress opt-outs (opt-out.ts). */
-export interface OptOutRepository extends UnitOfWork, ConsentLog, TouchRecorder {
+export interface OptOutRepos extends UnitOfWork, ConsentLog {
+  optOuts: OptOutRepository;
+  touches: TouchRecorder;
+}
+
+/** Who owns a number, and which touch a keypress answers: `repos.optOuts`. */
+export interface OptOutRepository {
   /** Every organization that owns a number: as a tracking number or as a campaign's caller id. */
   ownersOfNumber(ex: Executor, e164: string): Promise<NumberOwner[]>;
   /** The touch a keypress answers, whatever its organization: the id in the URL is the only key. */

@@ -215,9 +215,9 @@ export async function recordConsentEvent(
   by: Recorder,
   event: NewConsentEvent,
 ): Promise<string | null> {
-  const [id] = await r.appendConsentEvents(ex, by, [event]);
+  const [id] = await r.consents.appendConsentEvents(ex, by, [event]);
   if (!id) return null;
-  await r.writeAudit(ex, {
+  await r.audit.writeAudit(ex, {
     ...by,
     action: ACTIONS[event.kind],
     subjectType: 'consent',

@@ -1,7 +1,7 @@
 import type { CsvSource } from '../outbound/csv.js';
 import type { NewConsentEvent } from './consents.js';
 import { checkConsentCsv } from './csv-rows.js';
-import type { ConsentRepository } from './ports.js';
+import type { ConsentRepos } from './ports.js';
 
 export interface ImportProgress {
   rows: number;
@@ -38,7 +38,7 @@ export interface ImportOptions {
  * line and skipped. One audit line records the import.
  */
 export async function importConsentsCsv(
-  repos: ConsentRepository,
+  repos: ConsentRepos,
   source: CsvSource,
   opts: ImportOptions,
 ): Promise<ImportResult> {
@@ -57,7 +57,7 @@ export async function importConsentsCsv(
   await repos.transaction(async (tx) => {
     let batch: NewConsentEvent[] = [];
     const flush = async () => {
-      const added = await repos.appendConsentEvents(tx, by, batch);
+      const added = await repos.consents.appendConsentEvents(tx, by, batch);
       summary.imported += added.length;
       summary.duplicates += batch.length - added.length;
       batch = [];
@@ -86,7 +86,7 @@ export async function importConsentsCsv(
     }
     if (headerProblems.length > 0) return;
     await flush();
-    await repos.writeAudit(tx, {
+    await repos.audit.writeAudit(tx, {
       orgId: opts.orgId,
       actor: opts.actor,
       action: 'consent.imported',

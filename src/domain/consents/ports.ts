@@ -9,7 +9,13 @@ export interface Recorder {
 }
 
 /** Where consent events are appended, with their audit lines (consents.ts, import.ts). */
-export interface ConsentLog extends AuditLog {
+export interface ConsentLog {
+  consents: ConsentRepository;
+  audit: AuditLog;
+}
+
+/** Consent events: `repos.consents`. */
+export interface ConsentRepository {
   /**
    * Appends events; one already on file (same fingerprint) is skipped. Returns the ids of the
    * events actually added; every revocation among them writes `consent.revoked` in the same
@@ -24,4 +30,4 @@ export interface ConsentLog extends AuditLog {
   contactHistory(ex: Executor, orgId: string, e164: string): Promise<ConsentEvent[]>;
 }
 
-export interface ConsentRepository extends UnitOfWork, ConsentLog {}
+export interface ConsentRepos extends UnitOfWork, ConsentLog {}

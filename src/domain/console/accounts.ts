@@ -5,7 +5,7 @@ import type { RateLimiter } from '../rate-limit/limiter.js';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import type {
   ConsoleLink,
-  ConsoleRepository,
+  ConsoleRepos,
   ConsoleSession,
   ConsoleUser,
   LinkRole,
@@ -42,7 +42,7 @@ const token = () => randomBytes(32).toString('base64url');
 export const actorOf = (u: Pick<ConsoleUser, 'email'>) => `console:${u.email}`;
 
 export async function createUser(
-  repos: ConsoleRepository,
+  repos: ConsoleRepos,
   input: { email: string; password: string; role: LinkRole; orgId?: string | null },
   actor: string,
   at: Date,
@@ -53,8 +53,8 @@ export async function createUser(
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   return repos.transaction(async (tx) => {
-    if (await repos.findUserByEmail(tx, email)) throw errors.conflict('email_taken');
-    const user = await repos.insertUser(tx, {
+    if (await repos.console.findUserByEmail(tx, email)) throw errors.conflict('email_taken');
+    const user = await repos.console.insertUser(tx, {
       id: newId('usr', at.getTime()),
       email,
       passwordHash,
@@ -63,14 +63,14 @@ export async function createUser(
       updatedAt: at,
     });
     if (input.role !== 'operator' && input.orgId) {
-      await repos.putMembership(tx, {
+      await repos.console.putMembership(tx, {
         userId: user.id,
         orgId: input.orgId,
         role: input.role,
         createdAt: at,
       });
     }
-    await repos.writeAudit(tx, {
+    await repos.audit.writeAudit(tx, {
       orgId: input.role === 'operator' ? null : (input.orgId ?? null),
       actor,
       action: 'console_user.created',
@@ -96,7 +96,7 @@ export type LoginResult =
  * does not slip through a throttled window either).
  */
 export async function login(
-  repos: ConsoleRepository,
+  repos: ConsoleRepos,
   limiter: RateLimiter,
   policy: SessionPolicy,
   input: { email: string; password: string; address: string },
@@ -125,10 +125,10 @@ export async function login(
     );
     return { ok: false, reason: 'throttled', retryAfterSeconds };
   }
-  const user = await repos.findUserByEmail(repos.db, email);
+  const user = await repos.console.findUserByEmail(repos.db, email);
   const good = await verifyPassword(input.password, user?.passwordHash ?? (await decoyHash()));
   if (!user || !good) {
-    await repos.writeAudit(repos.db, {
+    await repos.audit.writeAudit(repos.db, {
       orgId: null,
       actor: `console:${email}`,
       action: 'console_login.failed',
@@ -144,14 +144,14 @@ export async function login(
 }
 
 async function openSession(
-  repos: ConsoleRepository,
+  repos: ConsoleRepos,
   policy: SessionPolicy,
   user: ConsoleUser,
   now: Date,
 ): Promise<string> {
   const secret = token();
   await repos.transaction(async (tx) => {
-    await repos.insertSession(tx, {
+    await repos.console.insertSession(tx, {
       id: sha256(secret),
       userId: user.id,
       csrfToken: token(),
@@ -160,7 +160,7 @@ async function openSession(
       expiresAt: new Date(now.getTime() + policy.absoluteMs),
       endedAt: null,
     });
-    await repos.writeAudit(tx, {
+    await repos.audit.writeAudit(tx, {
       orgId: null,
       actor: actorOf(user),
       action: 'console_login.succeeded',
@@ -180,30 +180,30 @@ export interface Viewer {
 
 /** The signed-in person behind a cookie, or null (unknown, ended, idle or too old). */
 export async function resolveSession(
-  repos: ConsoleRepository,
+  repos: ConsoleRepos,
   policy: SessionPolicy,
   cookie: string | undefined,
   now: Date,
 ): Promise<Viewer | null> {
   if (!cookie || cookie.length > 100) return null;
-  const session = await repos.findSession(repos.db, sha256(cookie));
+  const session = await repos.console.findSession(repos.db, sha256(cookie));
   if (!session || session.endedAt) return null;
   const ms = now.getTime();
   if (ms >= session.expiresAt.getTime()) return null;
   if (ms >= session.lastSeenAt.getTime() + policy.idleMs) return null;
-  const user = await repos.findUser(repos.db, session.userId);
+  const user = await repos.console.findUser(repos.db, session.userId);
   if (!user) return null;
   // One write a minute at most: an idle clock accurate to a minute is plenty.
   if (ms - session.lastSeenAt.getTime() > 60_000)
-    await repos.touchSession(repos.db, session.id, now);
-  return { user, session, memberships: await repos.memberships(repos.db, user.id) };
+    await repos.console.touchSession(repos.db, session.id, now);
+  return { user, session, memberships: await repos.console.memberships(repos.db, user.id) };
 }
 
-export async function logout(repos: ConsoleRepository, v: Viewer, everywhere: boolean, now: Date) {
+export async function logout(repos: ConsoleRepos, v: Viewer, everywhere: boolean, now: Date) {
   await repos.transaction(async (tx) => {
-    if (everywhere) await repos.endUserSessions(tx, v.user.id, now);
-    else await repos.endSession(tx, v.session.id, now);
-    await repos.writeAudit(tx, {
+    if (everywhere) await repos.console.endUserSessions(tx, v.user.id, now);
+    else await repos.console.endSession(tx, v.session.id, now);
+    await repos.audit.writeAudit(tx, {
       orgId: null,
       actor: actorOf(v.user),
       action: everywhere ? 'console_logout.everywhere' : 'console_logout',
@@ -216,7 +216,7 @@ export async function logout(repos: ConsoleRepository, v: Viewer, everywhere: bo
 
 /** An invitation (a new person, or a new organization for an existing one) or a reset link. */
 export async function createLink(
-  repos: ConsoleRepository,
+  repos: ConsoleRepos,
   policy: SessionPolicy,
   input: { kind: ConsoleLink['kind']; email: string; role: LinkRole; orgId: string | null },
   actor: string,
@@ -236,10 +236,10 @@ export async function createLink(
     usedAt: null,
   };
   await repos.transaction(async (tx) => {
-    if (input.kind === 'reset' && !(await repos.findUserByEmail(tx, link.email)))
+    if (input.kind === 'reset' && !(await repos.console.findUserByEmail(tx, link.email)))
       throw errors.conflict('no_such_user');
-    await repos.insertLink(tx, link);
-    await repos.writeAudit(tx, {
+    await repos.console.insertLink(tx, link);
+    await repos.audit.writeAudit(tx, {
       orgId: link.orgId,
       actor,
       action: input.kind === 'reset' ? 'console_reset_link.created' : 'console_invitation.created',
@@ -254,9 +254,9 @@ export async function createLink(
 }
 
 /** A link that may still be used, or null. */
-export async function openLink(repos: ConsoleRepository, secret: string, now: Date) {
+export async function openLink(repos: ConsoleRepos, secret: string, now: Date) {
   if (!secret || secret.length > 100) return null;
-  const link = await repos.findLink(repos.db, sha256(secret));
+  const link = await repos.console.findLink(repos.db, sha256(secret));
   if (!link || link.usedAt || link.expiresAt.getTime() <= now.getTime()) return null;
   return link;
 }
@@ -267,7 +267,7 @@ export async function openLink(repos: ConsoleRepository, secret: string, now: Da
  * ends every session of the person. Null: the link is gone.
  */
 export async function useLink(
-  repos: ConsoleRepository,
+  repos: ConsoleRepos,
   secret: string,
   password: string,
   now: Date,
@@ -278,14 +278,14 @@ export async function useLink(
   if (!link) return null;
   const hash = await hashPassword(password);
   return repos.transaction(async (tx) => {
-    if (!(await repos.useLink(tx, link.id, now))) return null;
-    let user = await repos.findUserByEmail(tx, link.email);
+    if (!(await repos.console.useLink(tx, link.id, now))) return null;
+    let user = await repos.console.findUserByEmail(tx, link.email);
     if (link.kind === 'reset') {
       if (!user) return null;
-      await repos.setPassword(tx, user.id, hash, now);
-      await repos.endUserSessions(tx, user.id, now);
+      await repos.console.setPassword(tx, user.id, hash, now);
+      await repos.console.endUserSessions(tx, user.id, now);
     } else if (!user) {
-      user = await repos.insertUser(tx, {
+      user = await repos.console.insertUser(tx, {
         id: newId('usr', now.getTime()),
         email: link.email,
         passwordHash: hash,
@@ -295,14 +295,14 @@ export async function useLink(
       });
     }
     if (link.kind === 'invitation' && link.orgId && link.role !== 'operator') {
-      await repos.putMembership(tx, {
+      await repos.console.putMembership(tx, {
         userId: user.id,
         orgId: link.orgId,
         role: link.role,
         createdAt: now,
       });
     }
-    await repos.writeAudit(tx, {
+    await repos.audit.writeAudit(tx, {
       orgId: link.orgId,
       actor: actorOf(user),
       action: link.kind === 'reset' ? 'console_password.reset' : 'console_invitation.accepted',

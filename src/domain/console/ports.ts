@@ -45,8 +45,8 @@ export interface ConsoleLink {
   usedAt: Date | null;
 }
 
-/** The console's people, sessions and links (src/store/repos/console.ts). */
-export interface ConsoleRepository extends UnitOfWork, AuditLog {
+/** The console's people, sessions and links (src/store/repos/console.ts): `repos.console`. */
+export interface ConsoleRepository {
   findUserByEmail(ex: Executor, email: string): Promise<ConsoleUser | null>;
   findUser(ex: Executor, id: string): Promise<ConsoleUser | null>;
   insertUser(ex: Executor, u: ConsoleUser): Promise<ConsoleUser>;
@@ -68,4 +68,10 @@ export interface ConsoleRepository extends UnitOfWork, AuditLog {
   useLink(ex: Executor, id: string, at: Date): Promise<boolean>;
   /** Newest first; `orgId` null: every organization's. */
   listLinks(ex: Executor, orgId: string | null, limit: number): Promise<ConsoleLink[]>;
+}
+
+/** What the console's account services are given: its repository, the audit log, transactions. */
+export interface ConsoleRepos extends UnitOfWork {
+  audit: AuditLog;
+  console: ConsoleRepository;
 }

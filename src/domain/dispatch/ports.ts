@@ -1,14 +1,15 @@
 import type { Executor } from '../ports.js';
 import type { DispatchPayload } from './payload.js';
 
-/** The dispatch queue (worker.ts). Claims are leases taken with SKIP LOCKED. */
+/** The dispatch queue (worker.ts): `repos.dispatch`. Claims are leases taken with SKIP LOCKED. */
 export interface DispatchRepository {
-  claimJobs(c: Claim): Promise<ClaimedJob[]>;
+  claimJobs(ex: Executor, c: Claim): Promise<ClaimedJob[]>;
   /**
    * Records an attempt and moves the job on. Fenced by the lease: if another worker has claimed
    * the job since, only the attempt row is written; false then.
    */
   recordOutcome(
+    ex: Executor,
     job: ClaimedJob,
     worker: string,
     carrier: string,
@@ -17,9 +18,8 @@ export interface DispatchRepository {
   ): Promise<boolean>;
 }
 
-/** The simulated carrier's outbox (carriers/simulated.ts). */
+/** The simulated carrier's outbox (carriers/simulated.ts): `repos.simulatedMessages`. */
 export interface SimulatedMessageRepository {
-  readonly db: Executor;
   /**
    * Records a message; a repeated idempotency key keeps the first message and counts the extra
    * request. Answers the message id.
@@ -67,4 +67,9 @@ export interface Outcome {
   next:
     | { state: 'pending'; retryAtMs: number }
     | { state: 'final'; touch: 'delivered' | 'failed' | 'unknown' };
+}
+
+export interface SimulatedMessageRepos {
+  readonly db: Executor;
+  simulatedMessages: SimulatedMessageRepository;
 }

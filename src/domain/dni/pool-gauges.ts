@@ -1,6 +1,6 @@
 import { trafficProfile } from './pool-health.js';
 import { recommendSize } from './pool-sizing.js';
-import type { PoolSizingRepository } from './ports.js';
+import type { PoolSizingRepos } from './ports.js';
 
 export interface PoolSizingGauge {
   campaignId: string;
@@ -22,7 +22,7 @@ export const GAUGE_TARGET = 0.99;
  * kept for `refreshMs` of the service clock.
  */
 export function cachedPoolSizing(
-  repos: PoolSizingRepository,
+  repos: PoolSizingRepos,
   now: () => number,
   refreshMs = 5 * 60_000,
 ): () => Promise<PoolSizingGauge[]> {
@@ -41,12 +41,12 @@ export function cachedPoolSizing(
   };
 }
 
-async function compute(repos: PoolSizingRepository, now: Date): Promise<PoolSizingGauge[]> {
-  const campaigns = await repos.campaignsWithPool();
+async function compute(repos: PoolSizingRepos, now: Date): Promise<PoolSizingGauge[]> {
+  const campaigns = await repos.poolSizing.campaignsWithPool(repos.db);
   const out: PoolSizingGauge[] = [];
   for (const c of campaigns) {
     const since = new Date(now.getTime() - GAUGE_WINDOW_DAYS * DAY_MS);
-    const o = await repos.observePool(c.id, since, now);
+    const o = await repos.poolSizing.observePool(repos.db, c.id, since, now);
     const arrivals = o.hours.reduce((s, h) => s + h.arrivals, 0);
     const rec = arrivals > 0 ? recommendSize(trafficProfile(o).profile, GAUGE_TARGET) : null;
     out.push({

@@ -1,3 +1,4 @@
+import type { Executor } from '../ports.js';
 import type { SessionOutcome } from '../vocabulary.js';
 import type { LandingParams } from './landing-url.js';
 
@@ -52,12 +53,17 @@ export interface SessionStore {
   retryAlone(err: unknown): boolean;
 }
 
-/** What the pool sizing gauges read (pool-gauges.ts). */
+/** What the pool sizing gauges read (pool-gauges.ts): `repos.poolSizing`. */
 export interface PoolSizingRepository {
   /** Every campaign with a pool. */
-  campaignsWithPool(): Promise<{ id: string; org_id: string; code: string }[]>;
+  campaignsWithPool(ex: Executor): Promise<{ id: string; org_id: string; code: string }[]>;
   /** Reads a campaign's pool, sessions and calls in [since, now]. */
-  observePool(campaignId: string, since: Date, now: Date): Promise<PoolObservation>;
+  observePool(ex: Executor, campaignId: string, since: Date, now: Date): Promise<PoolObservation>;
+}
+
+export interface PoolSizingRepos {
+  readonly db: Executor;
+  poolSizing: PoolSizingRepository;
 }
 
 /** What one campaign's own rows say about its pool over a window (all counts in the window). */

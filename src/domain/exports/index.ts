@@ -1,5 +1,5 @@
 import { type ConversionExport, exportConversions } from './conversions.js';
-import type { ExportRepository } from './ports.js';
+import type { ExportRepos } from './ports.js';
 import { conversionSettings } from './settings.js';
 import type { ExportFormat, ExportProgress } from './types.js';
 
@@ -33,18 +33,18 @@ export type OpenedExport =
  * first so progress has a total, then streamed row by row.
  */
 export async function openConversionExport(
-  repos: ExportRepository,
+  repos: ExportRepos,
   r: ConversionExportRequest,
 ): Promise<OpenedExport> {
-  const campaign = await repos.findExportCampaign(repos.db, r.orgId, r.campaignCode);
+  const campaign = await repos.exports.findExportCampaign(repos.db, r.orgId, r.campaignCode);
   if (!campaign) return { kind: 'campaign_not_found' };
   const settings = conversionSettings(campaign.config);
   if (!settings.ok) return { kind: 'invalid_config', problem: settings.problem };
   const q = { orgId: r.orgId, campaignId: campaign.id, since: r.since };
-  const total = await repos.countConversions(repos.db, q);
+  const total = await repos.exports.countConversions(repos.db, q);
   return {
     kind: 'ready',
-    export: exportConversions(repos.conversionRows(repos.db, q), {
+    export: exportConversions(repos.exports.conversionRows(repos.db, q), {
       format: r.format,
       settings: settings.settings,
       now: r.now,

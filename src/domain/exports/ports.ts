@@ -1,8 +1,8 @@
 import type { Executor } from '../ports.js';
 import type { ConversionRow } from './types.js';
 
+/** Conversion exports: `repos.exports`. */
 export interface ExportRepository {
-  readonly db: Executor;
   findExportCampaign(ex: Executor, orgId: string, code: string): Promise<ExportCampaign | null>;
   countConversions(ex: Executor, q: ConversionQuery): Promise<number>;
   /**
@@ -27,4 +27,9 @@ export interface ConversionQuery {
   campaignId: string;
   /** Calls that started at or after this time. */
   since: Date;
+}
+
+export interface ExportRepos {
+  readonly db: Executor;
+  exports: ExportRepository;
 }

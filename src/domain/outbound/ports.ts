@@ -1,6 +1,7 @@
-import type { PlacedTouch, SuppressionFacts } from '../compliance/index.js';
+import type { PlacedTouch } from '../compliance/index.js';
 import type { ConsentFacts } from '../consents/consents.js';
 import type { AuditEntry, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { SuppressionRepository } from '../suppression/ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 
 /** What a touch decision records, in its transaction (touches.ts, the opt-out confirmation). */
@@ -16,11 +17,15 @@ export interface TouchRecorder {
 }
 
 /** `POST /tracking/campaigns/{campaign_code}/outbound` (touches.ts). */
-export interface TouchRepository
-  extends UnitOfWork,
-    TouchRecorder,
-    Pick<WebhookEmitters, 'emitTouchQueued'> {
-  findTouchCampaign(
+export interface TouchRepos extends UnitOfWork {
+  touches: TouchRepository;
+  suppression: Pick<SuppressionRepository, 'suppressionFacts'>;
+  events: Pick<WebhookEmitters, 'emitTouchQueued'>;
+}
+
+/** Touches, the contact lock and idempotency keys: `repos.touches`. */
+export interface TouchRepository extends TouchRecorder {
+  findCampaign(
     ex: Executor,
     orgId: string,
     code: string,
@@ -30,18 +35,17 @@ export interface TouchRepository
    * one round trip. Outside a transaction the lock lasts the statement only.
    */
   contactState(ex: Executor, orgId: string, e164: string, since: Date): Promise<ContactState>;
-  /** Everything the touch gate needs from the suppression lists, in one round trip. */
-  suppressionFacts(ex: Executor, orgId: string, e164: string): Promise<SuppressionFacts>;
   /**
    * Claims a key for one request in a short transaction of its own, committed before the
    * decision runs, so a concurrent duplicate finds it pending instead of deciding twice.
    */
   reserveKey(
+    ex: Executor,
     scope: IdempotencyScope,
     claim: { hash: string; owner: string; nowMs: number; ttlMs: number; staleMs: number },
   ): Promise<Reservation>;
   /** After a failed decision, so a retry need not wait for the pending record to go stale. */
-  releaseKey(scope: IdempotencyScope, owner: string): Promise<void>;
+  releaseKey(ex: Executor, scope: IdempotencyScope, owner: string): Promise<void>;
 }
 
 /** The touch row a decision writes. */

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { normalizeE164 } from '../phone/e164.js';
 import type { Executor } from '../ports.js';
 import { type CampaignConfig, storedConfigProblems, touchConfig } from './campaign-config.js';
-import type { IdempotencyScope, TouchRepository } from './ports.js';
+import type { IdempotencyScope, TouchRepos } from './ports.js';
 import type { TouchRequest } from './touch-request.js';
 
 export interface TouchCaller {
@@ -60,15 +60,20 @@ interface Prepared {
 }
 
 async function decide(
-  repos: TouchRepository,
+  repos: TouchRepos,
   ex: Executor,
   caller: TouchCaller,
   p: Prepared,
   req: TouchRequest,
   nowMs: number,
 ) {
-  const state = await repos.contactState(ex, caller.orgId, p.to, new Date(nowMs - HISTORY_MS));
-  const suppression = await repos.suppressionFacts(ex, caller.orgId, p.to);
+  const state = await repos.touches.contactState(
+    ex,
+    caller.orgId,
+    p.to,
+    new Date(nowMs - HISTORY_MS),
+  );
+  const suppression = await repos.suppression.suppressionFacts(ex, caller.orgId, p.to);
   const { records, revocations: consentRevocations } = engineConsent(state.consent);
   // An internal do-not-call entry is a revocation too (Part A point 2: consent_revoked).
   const internal = suppression.hits.filter((h) => h.list === 'internal');
@@ -97,7 +102,7 @@ async function decide(
  * its dispatch job, the audit line and the idempotency record, committed together or not at all.
  */
 function decideAndRecord(
-  repos: TouchRepository,
+  repos: TouchRepos,
   caller: TouchCaller,
   p: Prepared,
   req: TouchRequest,
@@ -109,7 +114,7 @@ function decideAndRecord(
     const touchId = newId('tch', nowMs);
     const out = reply(d.allowed ? 'queued' : 'blocked', touchId, req, d);
     const at = new Date(nowMs);
-    const completed = await repos.recordDecision(tx, {
+    const completed = await repos.touches.recordDecision(tx, {
       touch: {
         id: touchId,
         orgId: caller.orgId,
@@ -161,7 +166,7 @@ function decideAndRecord(
     // Another request took the key over as stale: roll back rather than decide twice.
     if (!completed) throw errors.idempotencyKeyInUse();
     if (d.allowed) {
-      await repos.emitTouchQueued(
+      await repos.events.emitTouchQueued(
         tx,
         {
           touchId,
@@ -182,12 +187,12 @@ function decideAndRecord(
 
 /** Campaign lookup and the checks that need it: 404, then 422 at funnel_node. */
 async function prepare(
-  repos: TouchRepository,
+  repos: TouchRepos,
   caller: TouchCaller,
   campaignCode: string,
   req: TouchRequest,
 ): Promise<Prepared> {
-  const campaign = await repos.findTouchCampaign(repos.db, caller.orgId, campaignCode);
+  const campaign = await repos.touches.findCampaign(repos.db, caller.orgId, campaignCode);
   if (!campaign) throw errors.campaignNotFound();
   const problems = storedConfigProblems(campaign.config);
   // The admin API rejects such configs on write; one stored before that is an operator problem.
@@ -210,7 +215,7 @@ async function prepare(
  * directly. Dry runs read and decide but write nothing and ignore `idempotency_key`.
  */
 export async function executeTouch(
-  repos: TouchRepository,
+  repos: TouchRepos,
   caller: TouchCaller,
   campaignCode: string,
   req: TouchRequest,
@@ -226,7 +231,7 @@ export async function executeTouch(
   }
   const scope = { orgId: caller.orgId, campaignId: p.campaignId, key: req.idempotency_key };
   const owner = randomUUID();
-  const r = await repos.reserveKey(scope, {
+  const r = await repos.touches.reserveKey(repos.db, scope, {
     hash: sha256Hex(canonicalJson(req)),
     owner,
     nowMs,
@@ -255,7 +260,7 @@ export async function executeTouch(
   try {
     return await decideAndRecord(repos, caller, p, req, nowMs, { scope, owner });
   } catch (err) {
-    await repos.releaseKey(scope, owner).catch(() => {});
+    await repos.touches.releaseKey(repos.db, scope, owner).catch(() => {});
     throw err;
   }
 }

@@ -1,5 +1,3 @@
-import type { Redis } from 'ioredis';
-
 export interface RateDecision {
   allowed: boolean;
   /** Requests counted in this window, this one included. */
@@ -23,7 +21,7 @@ export interface RateLimiter {
   close(): Promise<void>;
 }
 
-function decide(
+export function decide(
   count: number,
   limit: number,
   nowMs: number,
@@ -64,31 +62,4 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async close(): Promise<void> {}
-}
-
-// INCR and the expiry in one round trip; the key outlives its window a little
-// so a slow clock on another process still finds the same counter.
-const HIT_SCRIPT = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`;
-
-export class RedisRateLimiter implements RateLimiter {
-  constructor(
-    private readonly redis: Redis,
-    private readonly prefix = 'rl:',
-  ) {
-    redis.defineCommand('rlHit', { numberOfKeys: 1, lua: HIT_SCRIPT });
-  }
-
-  async hit(key: string, limit: number, nowMs: number, windowMs = 60_000): Promise<RateDecision> {
-    const start = Math.floor(nowMs / windowMs) * windowMs;
-    const client = this.redis as Redis & { rlHit(key: string, ttl: number): Promise<number> };
-    const count = await client.rlHit(`${this.prefix}${key}:${start}`, windowMs * 2);
-    return decide(count, limit, nowMs, start, windowMs);
-  }
-
-  async close(): Promise<void> {
-    await this.redis.quit();
-  }
 }

@@ -1,5 +1,6 @@
 import { errors } from '../../errors.js';
 import type { CampaignRepository } from '../admin/ports.js';
+import type { Executor } from '../ports.js';
 import type { ReportQueries } from './ports.js';
 import type { ReportQuery } from './types.js';
 import { type ReportBucket, type ReportKind, TOUCH_GROUPS, TRAFFIC_GROUPS } from './vocabulary.js';
@@ -59,7 +60,8 @@ export function parseGroupBy(kind: ReportKind, raw: string | undefined): string[
  * is another organization's).
  */
 export async function resolveReport(
-  repos: Pick<ReportQueries, 'orgTimeZone'> & Pick<CampaignRepository, 'db' | 'findCampaign'>,
+  repos: Pick<ReportQueries, 'orgTimeZone'> &
+    Pick<CampaignRepository, 'findCampaign'> & { readonly db: Executor },
   orgId: string,
   kind: ReportKind,
   p: ReportParams,

@@ -6,9 +6,14 @@ export interface RndWork {
   consent_date: string;
 }
 
+/** Reassigned-number answers: `repos.rnd`. */
 export interface RndRepository {
-  readonly db: Executor;
   saveRndAnswer(ex: Executor, e164: string, a: RndAnswer & { checker: string }): Promise<void>;
   /** Pairs of current grants with no stored answer, or one checked before `before`. */
-  dueRndChecks(before: Date, limit: number): Promise<RndWork[]>;
+  dueRndChecks(ex: Executor, before: Date, limit: number): Promise<RndWork[]>;
+}
+
+export interface RndRepos {
+  readonly db: Executor;
+  rnd: RndRepository;
 }

@@ -1,5 +1,5 @@
 import { NATIONAL_LIST_MAX_AGE_DAYS } from '../compliance/index.js';
-import type { ListFreshnessRepository } from './ports.js';
+import type { ListFreshnessRepos } from './ports.js';
 
 /** Warn this many days before a national list copy goes stale. */
 export const STALE_WARNING_DAYS = 7;
@@ -21,12 +21,12 @@ export interface ListNote {
  * their marketing touches below pewc already answer dnc_list_stale.
  */
 export async function suppressionListNotes(
-  r: ListFreshnessRepository,
+  r: ListFreshnessRepos,
   nowMs: number,
 ): Promise<ListNote[]> {
   const today = Date.parse(`${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00Z`);
   const notes: ListNote[] = [];
-  for (const row of await r.nationalListDates(r.db)) {
+  for (const row of await r.suppression.nationalListDates(r.db)) {
     const listed = Date.parse(`${row.listed_on}T00:00:00Z`);
     const age = Math.round((today - listed) / DAY);
     if (age < NATIONAL_LIST_MAX_AGE_DAYS + 1 - STALE_WARNING_DAYS) continue;

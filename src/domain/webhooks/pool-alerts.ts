@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { SessionOutcome } from '../vocabulary.js';
-import type { PoolAlertRepository } from './ports.js';
+import type { PoolAlertRepos } from './ports.js';
 
 /** What the alert reads of an opened DNI session. */
 export interface OpenedSessionFacts {
@@ -21,7 +21,7 @@ export class PoolAlerts {
   private readonly lastMs = new Map<string, number>();
 
   constructor(
-    private readonly repos: PoolAlertRepository,
+    private readonly repos: PoolAlertRepos,
     private readonly intervalMs: number,
     private readonly logger: Logger,
   ) {}
@@ -37,8 +37,8 @@ export class PoolAlerts {
     if (last !== undefined && now.getTime() - last < this.intervalMs) return;
     this.lastMs.set(s.campaignId, now.getTime());
     try {
-      const poolSize = await this.repos.poolSizeOf(this.repos.db, s.campaignId);
-      await this.repos.emitPoolExhausted(
+      const poolSize = await this.repos.events.poolSizeOf(this.repos.db, s.campaignId);
+      await this.repos.events.emitPoolExhausted(
         this.repos.db,
         {
           orgId,

@@ -7,6 +7,8 @@ import type { AttemptOutcome } from '../vocabulary.js';
  * caller's transaction. The event id, or null when no endpoint of the organization wants it.
  */
 export interface WebhookEmitters {
+  /** How many pool numbers the campaign has (the pool.exhausted alert's payload). */
+  poolSizeOf(ex: Executor, campaignId: string): Promise<number>;
   emitCallReceived(ex: Executor, c: ReceivedCall, at: Date): Promise<string | null>;
   emitCallCompleted(ex: Executor, callId: string, at: Date): Promise<string | null>;
   emitBuyerReport(ex: Executor, r: RecordedReport, at: Date): Promise<string | null>;
@@ -18,21 +20,21 @@ export interface WebhookEmitters {
 }
 
 /** What the pool.exhausted alert reads and writes (pool-alerts.ts). */
-export interface PoolAlertRepository extends Pick<WebhookEmitters, 'emitPoolExhausted'> {
+export interface PoolAlertRepos {
   readonly db: Executor;
-  /** How many pool numbers the campaign has. */
-  poolSizeOf(ex: Executor, campaignId: string): Promise<number>;
+  events: Pick<WebhookEmitters, 'emitPoolExhausted' | 'poolSizeOf'>;
 }
 
-/** The delivery worker's outbox (worker.ts). */
+/** The delivery worker's outbox (worker.ts): `repos.deliveries`. */
 export interface DeliveryRepository {
   /** Leases due deliveries, at most `perEndpoint` in flight per endpoint across workers. */
-  claimDeliveries(c: DeliveryClaim): Promise<ClaimedDelivery[]>;
+  claimDeliveries(ex: Executor, c: DeliveryClaim): Promise<ClaimedDelivery[]>;
   /**
    * Records an attempt and moves the delivery and the endpoint's failure run on, in one
    * transaction, fenced by the lease. Says why the endpoint was disabled, if it was.
    */
   recordAttempt(
+    ex: Executor,
     d: ClaimedDelivery,
     worker: string,
     a: AttemptRecord,

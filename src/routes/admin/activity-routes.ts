@@ -1,21 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { getOrg } from '../../domain/admin/orgs-keys.js';
+import type { TimeRange } from '../../domain/admin/queries.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import {
-  findCall,
-  listCalls,
-  listConsentEvents,
-  listTouches,
-  type TimeRange,
-} from '../../store/repos/admin-activity.js';
-import { findCampaignByCode } from '../../store/repos/admin-lists.js';
-import { toEvent } from '../../store/repos/consents.js';
-import { decodeCursor, ID_SHAPE } from '../../store/repos/paging.js';
 import { answer } from './list-routes.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';
+import { ORG_PREFIX } from './org-scope.js';
+import { decodeCursor, ID_SHAPE } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 import { callView, consentEventView, touchView } from './views.js';
@@ -29,12 +21,12 @@ const rangeOf = (q: RangeQ): TimeRange => ({
 
 /** Lists of calls, touches and consent events, and a call's own page. */
 export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const db = deps.store.db;
+  const q = deps.queries.activity;
 
   /** A campaign filter names the campaign by code; a code the organization lacks is a 404. */
   const campaignIdOf = async (orgId: string, code: string | undefined) => {
     if (code === undefined) return undefined;
-    const c = await findCampaignByCode(db, orgId, code);
+    const c = await deps.queries.config.findCampaign(orgId, code);
     if (!c) throw errors.campaignNotFound();
     return c.id;
   };
@@ -46,11 +38,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     answer: V.CallItem,
     description: '`since`/`until` apply to the time the call started.',
   });
-  admin.get('/admin/orgs/:org_id/calls', getCalls.options, async (req) => {
+  admin.get(`${ORG_PREFIX}/calls`, getCalls.options, async (req) => {
     const { params, query } = getCalls.read(req);
     const after = decodeCursor(query.cursor, ID_SHAPE);
-    await getOrg(deps.repos, params.org_id);
-    const rows = await listCalls(db, params.org_id, {
+    const rows = await q.listCalls(params.org_id, {
       limit: query.limit + 1,
       after,
       campaignId: await campaignIdOf(params.org_id, query.campaign),
@@ -65,10 +56,9 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     params: L.CallParams,
     answer: V.CallItem,
   });
-  admin.get('/admin/orgs/:org_id/calls/:call_id', getCallsByCallId.options, async (req) => {
+  admin.get(`${ORG_PREFIX}/calls/:call_id`, getCallsByCallId.options, async (req) => {
     const { params } = getCallsByCallId.read(req);
-    await getOrg(deps.repos, params.org_id);
-    const call = await findCall(db, params.org_id, params.call_id);
+    const call = await q.findCall(params.org_id, params.call_id);
     if (!call) throw errors.callNotFound();
     return callView(call);
   });
@@ -84,11 +74,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
       description: '`since`/`until` apply to the time the touch was decided.',
     },
   );
-  admin.get('/admin/orgs/:org_id/touches', getTouches.options, async (req) => {
+  admin.get(`${ORG_PREFIX}/touches`, getTouches.options, async (req) => {
     const { params, query } = getTouches.read(req);
     const after = decodeCursor(query.cursor, ID_SHAPE);
-    await getOrg(deps.repos, params.org_id);
-    const rows = await listTouches(db, params.org_id, {
+    const rows = await q.listTouches(params.org_id, {
       limit: query.limit + 1,
       after,
       campaignId: await campaignIdOf(params.org_id, query.campaign),
@@ -117,11 +106,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
     },
   );
-  admin.get('/admin/orgs/:org_id/consents', getConsents.options, async (req) => {
+  admin.get(`${ORG_PREFIX}/consents`, getConsents.options, async (req) => {
     const { params, query } = getConsents.read(req);
     const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
-    await getOrg(deps.repos, params.org_id);
-    const rows = await listConsentEvents(db, params.org_id, {
+    const rows = await q.listConsentEvents(params.org_id, {
       limit: query.limit + 1,
       after: after === undefined ? undefined : Number(after),
       e164: query.e164 ? (normalizeE164(query.e164) ?? query.e164) : undefined,
@@ -132,7 +120,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
       rows,
       query.limit,
       (r) => String(r.seq),
-      (r) => consentEventView(r.e164, toEvent(r)),
+      (r) => consentEventView(r.e164, r),
     );
   });
 }

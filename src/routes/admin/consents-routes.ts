@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { getOrg } from '../../domain/admin/orgs-keys.js';
 import {
   consentStanding,
   eventView,
@@ -17,8 +16,9 @@ import type { ConsentLog } from '../../domain/consents/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../../domain/ports.js';
 import { errors } from '../../errors.js';
-import { contentTypeOf } from '../../http/validate.js';
+import { requireMediaType } from '../../http/validate.js';
 import { adminRoute } from './openapi.js';
+import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
 
 const ACTOR = 'admin';
@@ -32,7 +32,7 @@ async function consentView(
   e164: string,
   nowMs: number,
 ) {
-  const history = await r.contactHistory(ex, orgId, e164);
+  const history = await r.consents.contactHistory(ex, orgId, e164);
   return {
     org_id: orgId,
     e164,
@@ -57,7 +57,6 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const record = async (req: FastifyRequest, orgId: string, event: NewConsentEvent) => {
     const nowMs = deps.clock.now();
     const at = new Date(nowMs);
-    await getOrg(deps.repos, orgId);
     return deps.repos.transaction(async (tx) => {
       const by = { orgId, actor: ACTOR, requestId: req.id, at };
       await recordConsentEvent(deps.repos, tx, by, event);
@@ -69,9 +68,8 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const getConsentsByE164 = adminRoute('consents', 'A contact’s consent standing and history', {
     params: S.ConsentParams,
   });
-  admin.get('/admin/orgs/:org_id/consents/:e164', getConsentsByE164.options, async (req) => {
+  admin.get(`${ORG_PREFIX}/consents/:e164`, getConsentsByE164.options, async (req) => {
     const { params } = getConsentsByE164.read(req);
-    await getOrg(deps.repos, params.org_id);
     return consentView(
       deps.repos,
       deps.repos.db,
@@ -84,7 +82,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     params: S.ConsentParams,
     body: S.PutConsent,
   });
-  admin.put('/admin/orgs/:org_id/consents/:e164', putConsentsByE164.options, async (req) => {
+  admin.put(`${ORG_PREFIX}/consents/:e164`, putConsentsByE164.options, async (req) => {
     const { params, body } = putConsentsByE164.read(req);
     const nowMs = deps.clock.now();
     reject(grantProblems(body, nowMs), body);
@@ -103,7 +101,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { params: S.ConsentParams, body: S.RevokeConsent, bodyOptional: true },
   );
   admin.post(
-    '/admin/orgs/:org_id/consents/:e164/revoke',
+    `${ORG_PREFIX}/consents/:e164/revoke`,
     postConsentsByE164Revoke.options,
     async (req) => {
       const { params, body } = postConsentsByE164Revoke.read(req);
@@ -119,16 +117,14 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     { params: S.OrgIdParams },
   );
   admin.post(
-    '/admin/orgs/:org_id/consents/import',
-    { ...postConsentsImport.options, bodyLimit: IMPORT_BODY_LIMIT },
+    `${ORG_PREFIX}/consents/import`,
+    {
+      ...postConsentsImport.options,
+      preHandler: [postConsentsImport.options.preHandler, requireMediaType(['text/csv'])],
+      bodyLimit: IMPORT_BODY_LIMIT,
+    },
     async (req) => {
       const { params } = postConsentsImport.read(req);
-      const type = String(contentTypeOf(req) ?? '')
-        .split(';')[0]
-        ?.trim()
-        .toLowerCase();
-      if (type !== 'text/csv') throw errors.unsupportedMediaType();
-      await getOrg(deps.repos, params.org_id);
       const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
       const result = await importConsentsCsv(deps.repos, text, {
         orgId: params.org_id,

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
-import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { collectExport, openConversionExport } from '../../domain/exports/index.js';
 import { errors } from '../../errors.js';
 import { validateRequest } from '../../http/validate.js';
 import { EXPORT_HEADERS } from './export-headers.js';
+import { ORG_PREFIX } from './org-scope.js';
 import { CampaignParams } from './schemas.js';
 
 export const ExportQuery = Type.Object({
@@ -26,11 +26,10 @@ export function exportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     query: ExportQuery,
   });
   admin.get(
-    '/admin/orgs/:org_id/campaigns/:code/exports/conversions',
+    `${ORG_PREFIX}/campaigns/:code/exports/conversions`,
     { preHandler: getCampaignsByCodeExportsConversions.hook },
     async (req, reply) => {
       const { params, query } = getCampaignsByCodeExportsConversions.read(req);
-      await getOrg(deps.repos, params.org_id);
       const opened = await openConversionExport(deps.repos, {
         orgId: params.org_id,
         campaignCode: params.code,

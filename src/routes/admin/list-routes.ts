@@ -1,20 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { getOrg, keyView, orgView } from '../../domain/admin/orgs-keys.js';
+import { keyView, orgView } from '../../domain/admin/orgs-keys.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import {
-  findCampaignByCode,
-  findKey,
-  findNumber,
-  listCampaigns,
-  listKeys,
-  listNumbers,
-  listOrgs,
-} from '../../store/repos/admin-lists.js';
-import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../store/repos/paging.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';
+import { ORG_PREFIX } from './org-scope.js';
+import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 import { campaignSummary, numberView } from './views.js';
@@ -32,10 +24,9 @@ export function answer<R, V>(rows: R[], limit: number, keyOf: (r: R) => string, 
 
 const E164_SHAPE = /^\+[1-9][0-9]{1,14}$/;
 
-/** Lists and shows of organizations, keys, campaigns and numbers: read only, never a secret. */
+/** Lists and shows of organizations and keys by id: read only, never a secret. */
 export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const db = deps.store.db;
-  const now = () => new Date(deps.clock.now());
+  const q = deps.queries.config;
 
   const getOrgs = adminRoute('organizations', 'List organizations, newest first', {
     query: L.PageQuery,
@@ -45,27 +36,8 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.get('/admin/orgs', getOrgs.options, async (req) => {
     const { query } = getOrgs.read(req);
     const after = decodeCursor(query.cursor, ID_SHAPE);
-    const rows = await listOrgs(db, { limit: query.limit + 1, after });
+    const rows = await q.listOrgs({ limit: query.limit + 1, after });
     return answer(rows, query.limit, (r) => r.id, orgView);
-  });
-
-  const getKeys = adminRoute('keys', "List an organization's API keys (never the key itself)", {
-    params: S.OrgIdParams,
-    query: L.KeyListQuery,
-    list: true,
-    answer: V.KeyItem,
-  });
-  admin.get('/admin/orgs/:org_id/keys', getKeys.options, async (req) => {
-    const { params, query } = getKeys.read(req);
-    const after = decodeCursor(query.cursor, ID_SHAPE);
-    await getOrg(deps.repos, params.org_id);
-    const rows = await listKeys(db, params.org_id, {
-      limit: query.limit + 1,
-      after,
-      status: query.status,
-      now: now(),
-    });
-    return answer(rows, query.limit, (r) => r.id, keyView);
   });
 
   const getKeysByKeyId = adminRoute('keys', 'Show an API key (never the key itself)', {
@@ -74,9 +46,33 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.get('/admin/keys/:key_id', getKeysByKeyId.options, async (req) => {
     const { params } = getKeysByKeyId.read(req);
-    const key = await findKey(db, params.key_id);
+    const key = await q.findKey(params.key_id);
     if (!key) throw errors.keyNotFound();
     return keyView(key);
+  });
+}
+
+/** An organization's keys, campaigns and numbers (under the org-scoped plugin). */
+export function orgConfigListRoutes(scope: FastifyInstance, deps: AppDeps): void {
+  const q = deps.queries.config;
+  const now = () => new Date(deps.clock.now());
+
+  const getKeys = adminRoute('keys', "List an organization's API keys (never the key itself)", {
+    params: S.OrgIdParams,
+    query: L.KeyListQuery,
+    list: true,
+    answer: V.KeyItem,
+  });
+  scope.get(`${ORG_PREFIX}/keys`, getKeys.options, async (req) => {
+    const { params, query } = getKeys.read(req);
+    const after = decodeCursor(query.cursor, ID_SHAPE);
+    const rows = await q.listKeys(params.org_id, {
+      limit: query.limit + 1,
+      after,
+      status: query.status,
+      now: now(),
+    });
+    return answer(rows, query.limit, (r) => r.id, keyView);
   });
 
   const getCampaigns = adminRoute(
@@ -84,17 +80,15 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     "List an organization's campaigns with their pool size",
     { params: S.OrgIdParams, query: L.PageQuery, list: true, answer: V.CampaignItem },
   );
-  admin.get('/admin/orgs/:org_id/campaigns', getCampaigns.options, async (req) => {
+  scope.get(`${ORG_PREFIX}/campaigns`, getCampaigns.options, async (req) => {
     const { params, query } = getCampaigns.read(req);
     const after = decodeCursor(query.cursor, ID_SHAPE);
-    await getOrg(deps.repos, params.org_id);
-    const rows = await listCampaigns(db, params.org_id, { limit: query.limit + 1, after });
+    const rows = await q.listCampaigns(params.org_id, { limit: query.limit + 1, after });
     return answer(rows, query.limit, (r) => r.campaign.id, campaignSummary);
   });
 
   const campaignOf = async (orgId: string, code: string) => {
-    await getOrg(deps.repos, orgId);
-    const c = await findCampaignByCode(db, orgId, code);
+    const c = await q.findCampaign(orgId, code);
     if (!c) throw errors.campaignNotFound();
     return c;
   };
@@ -111,14 +105,14 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
         'In number order. `holder` is the DNI session holding the number now (null when free); `held_until` is when it frees.',
     },
   );
-  admin.get(
-    '/admin/orgs/:org_id/campaigns/:code/numbers',
+  scope.get(
+    `${ORG_PREFIX}/campaigns/:code/numbers`,
     getCampaignsByCodeNumbers.options,
     async (req) => {
       const { params, query } = getCampaignsByCodeNumbers.read(req);
       const after = decodeCursor(query.cursor, E164_SHAPE);
       const c = await campaignOf(params.org_id, params.code);
-      const rows = await listNumbers(db, c.id, {
+      const rows = await q.listNumbers(c.id, {
         limit: query.limit + 1,
         after,
         role: query.role,
@@ -134,13 +128,13 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'Show one number of a campaign with its current holder',
     { params: L.NumberParams, answer: V.NumberItem },
   );
-  admin.get(
-    '/admin/orgs/:org_id/campaigns/:code/numbers/:e164',
+  scope.get(
+    `${ORG_PREFIX}/campaigns/:code/numbers/:e164`,
     getCampaignsByCodeNumbersByE164.options,
     async (req) => {
       const { params } = getCampaignsByCodeNumbersByE164.read(req);
       const c = await campaignOf(params.org_id, params.code);
-      const n = await findNumber(db, c.id, normalizeE164(params.e164) ?? params.e164, now());
+      const n = await q.findNumber(c.id, normalizeE164(params.e164) ?? params.e164, now());
       if (!n) throw errors.numberNotFound();
       return numberView(n);
     },

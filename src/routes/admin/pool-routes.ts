@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { poolHealthView } from '../../domain/dni/pool-health.js';
 import { errors } from '../../errors.js';
-import { findCampaign } from '../../store/repos/campaigns.js';
-import { observePool } from '../../store/repos/pool-health.js';
 import { adminRoute } from './openapi.js';
+import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -22,18 +20,13 @@ export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
         'Numbers, held now, peak held numbers per hour, sessions by outcome and calls by attribution rule over the last `days`; the estimated accuracy and the pool size the sizing model (docs/pool-sizing.md) recommends for `target`.',
     },
   );
-  admin.get(
-    '/admin/orgs/:org_id/campaigns/:code/pool',
-    getCampaignsByCodePool.options,
-    async (req) => {
-      const { params, query } = getCampaignsByCodePool.read(req);
-      await getOrg(deps.repos, params.org_id);
-      const c = await findCampaign(deps.store.db, params.org_id, params.code);
-      if (!c) throw errors.campaignNotFound();
-      const now = new Date(deps.clock.now());
-      const since = new Date(now.getTime() - query.days * DAY_MS);
-      const observed = await observePool(deps.store, c.id, since, now);
-      return poolHealthView(params.code, observed, { ...query, since, now });
-    },
-  );
+  admin.get(`${ORG_PREFIX}/campaigns/:code/pool`, getCampaignsByCodePool.options, async (req) => {
+    const { params, query } = getCampaignsByCodePool.read(req);
+    const c = await deps.queries.config.findCampaign(params.org_id, params.code);
+    if (!c) throw errors.campaignNotFound();
+    const now = new Date(deps.clock.now());
+    const since = new Date(now.getTime() - query.days * DAY_MS);
+    const observed = await deps.queries.pool.observePool(c.id, since, now);
+    return poolHealthView(params.code, observed, { ...query, since, now });
+  });
 }

@@ -19,7 +19,7 @@ const ReadinessDetail = Type.Object({
  * organizations have a stale list): for operators, behind the admin token.
  */
 export function readinessRoute(admin: FastifyInstance, deps: AppDeps): void {
-  const checks = deps.readiness ?? [storeCheck(deps.store)];
+  const checks = deps.readiness ?? [storeCheck(deps)];
   const budgetMs = deps.readinessTimeoutMs ?? 1000;
   const route = adminRoute('system', 'Readiness of every dependency, with what is wrong', {
     description:

@@ -5,8 +5,8 @@ import { resolveReport } from '../../domain/reports/request.js';
 import type { ReportCell, TouchQuery, TrafficQuery } from '../../domain/reports/types.js';
 import { isoInZone, reportCsv, reportJson } from '../../domain/reports/view.js';
 import type { ReportKind } from '../../domain/reports/vocabulary.js';
-import { decodeCursor, encodeCursor, ID_SHAPE } from '../../store/repos/paging.js';
 import { adminRoute } from './openapi.js';
+import { decodeCursor, encodeCursor, ID_SHAPE } from './paging.js';
 import * as R from './report-schemas.js';
 import * as S from './schemas.js';
 
@@ -20,6 +20,12 @@ const DRILL_RANGE_MS = 32 * 86_400_000;
 /** GET …/reports/traffic and …/reports/touches, and the drill-down under each (contract §8). */
 export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const now = () => new Date(deps.clock.now());
+  // What resolving a report reads: the organization's zone and the campaign filter.
+  const lookups = {
+    orgTimeZone: deps.queries.reports.orgTimeZone,
+    findCampaign: deps.repos.campaigns.findCampaign,
+    db: deps.repos.db,
+  };
 
   /** A drill-down's cell: with `bucket_start` and no range, the range is that bucket's. */
   const cellOf = async <G extends string>(
@@ -38,7 +44,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
           }
         : q;
     const query = await resolveReport(
-      deps.repos,
+      lookups,
       orgId,
       kind,
       { ...ranged, bucket: q.bucket === 'none' ? 'none' : ranged.bucket },
@@ -68,13 +74,13 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.get('/admin/orgs/:org_id/reports/traffic', traffic.options, async (req, reply) => {
     const { params, query } = traffic.read(req);
     const q = (await resolveReport(
-      deps.repos,
+      lookups,
       params.org_id,
       'traffic',
       query,
       now(),
     )) as TrafficQuery;
-    const report = await deps.repos.trafficReport(params.org_id, q);
+    const report = await deps.queries.reports.trafficReport(params.org_id, q);
     if (query.format === 'csv')
       return reply.type('text/csv; charset=utf-8').send(reportCsv(q, report));
     return reportJson(params.org_id, q, report);
@@ -88,14 +94,8 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.get('/admin/orgs/:org_id/reports/touches', touches.options, async (req, reply) => {
     const { params, query } = touches.read(req);
-    const q = (await resolveReport(
-      deps.repos,
-      params.org_id,
-      'touches',
-      query,
-      now(),
-    )) as TouchQuery;
-    const report = await deps.repos.touchReport(params.org_id, q);
+    const q = (await resolveReport(lookups, params.org_id, 'touches', query, now())) as TouchQuery;
+    const report = await deps.queries.reports.touchReport(params.org_id, q);
     if (query.format === 'csv')
       return reply.type('text/csv; charset=utf-8').send(reportCsv(q, report));
     return reportJson(params.org_id, q, report);
@@ -119,7 +119,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
       attribution,
       tracking_number,
     });
-    const p = await deps.repos.cellSessions(params.org_id, cell as never, {
+    const p = await deps.queries.reports.cellSessions(params.org_id, cell as never, {
       limit: query.limit,
       after,
     });
@@ -156,7 +156,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
       attribution,
       tracking_number,
     });
-    const p = await deps.repos.cellCalls(params.org_id, cell as never, {
+    const p = await deps.queries.reports.cellCalls(params.org_id, cell as never, {
       limit: query.limit,
       after,
     });
@@ -194,7 +194,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
       reason,
       state,
     });
-    const p = await deps.repos.cellTouches(params.org_id, cell as never, {
+    const p = await deps.queries.reports.cellTouches(params.org_id, cell as never, {
       limit: query.limit,
       after,
     });

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
-import { getOrg } from '../../domain/admin/orgs-keys.js';
 import { errors } from '../../errors.js';
-import { attemptsOf } from '../../store/repos/dispatch.js';
-import { getTouch } from '../../store/repos/touches.js';
 import { adminRoute } from './openapi.js';
+import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
 import { touchView } from './views.js';
 
@@ -15,14 +13,13 @@ export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'Show a touch: its decision, checks and every dispatch attempt',
     { params: S.TouchParams },
   );
-  admin.get('/admin/orgs/:org_id/touches/:touch_id', getTouchesByTouchId.options, async (req) => {
+  admin.get(`${ORG_PREFIX}/touches/:touch_id`, getTouchesByTouchId.options, async (req) => {
     const { params } = getTouchesByTouchId.read(req);
-    await getOrg(deps.repos, params.org_id);
-    const t = await getTouch(deps.store.db, params.org_id, params.touch_id);
+    const t = await deps.queries.activity.findTouch(params.org_id, params.touch_id);
     if (!t) throw errors.touchNotFound();
     const view = touchView(t);
     if (!view.dispatch) return view;
-    const attempts = await attemptsOf(deps.store.db, t.id);
+    const attempts = await deps.queries.activity.touchAttempts(params.org_id, t.id);
     return {
       ...view,
       dispatch: {

@@ -1,16 +1,15 @@
+import type {
+  CallRow,
+  CampaignSummaryRow,
+  TouchRow,
+  TrackingNumberRow,
+} from '../../domain/admin/queries.js';
 import { type ConsentEvent, eventView } from '../../domain/consents/consents.js';
-import type { CallRow } from '../../store/repos/admin-activity.js';
-import type { campaigns, trackingNumbers } from '../../store/schema/index.js';
-import type { outboundTouches } from '../../store/schema/outbound.js';
 
 /** The admin API's JSON for rows it lists and shows; snake_case, times as ISO 8601. */
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 
-export const campaignSummary = (r: {
-  campaign: typeof campaigns.$inferSelect;
-  poolSize: number;
-  overflowNumber: string | null;
-}) => ({
+export const campaignSummary = (r: CampaignSummaryRow) => ({
   campaign_id: r.campaign.id,
   code: r.campaign.code,
   name: r.campaign.name,
@@ -24,11 +23,7 @@ export const campaignSummary = (r: {
 });
 
 /** `holder` is the live DNI session holding the number, null when nobody holds it now. */
-export const numberView = (r: {
-  number: typeof trackingNumbers.$inferSelect;
-  sessionId: string | null;
-  visitorId: string | null;
-}) => ({
+export const numberView = (r: TrackingNumberRow) => ({
   e164: r.number.e164,
   role: r.number.role,
   holder: r.sessionId ? { dni_session_id: r.sessionId, visitor_id: r.visitorId } : null,
@@ -83,8 +78,6 @@ export const callView = ({ call: c, campaignCode, session: s }: CallRow) => ({
   disposition_at: iso(c.dispositionAt),
   created_at: iso(c.createdAt),
 });
-
-type TouchRow = typeof outboundTouches.$inferSelect;
 
 /** A touch as decided (status, reasons, every check) and, once placed, as dispatched. */
 export const touchView = (t: TouchRow, campaignCode?: string) => ({

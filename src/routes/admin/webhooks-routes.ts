@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { checkTarget } from '../../adapters/webhook-targets.js';
 import type { AppDeps } from '../../deps.js';
 import type { AdminContext } from '../../domain/admin/orgs-keys.js';
 import { WebhookAdmin, webhookView } from '../../domain/admin/webhooks.js';
 import { errors } from '../../errors.js';
 import { validateRequest } from '../../http/validate.js';
-import { writeAudit } from '../../store/repos/audit.js';
-import { listAttempts, listDeliveries, replay } from '../../store/repos/webhook-deliveries.js';
+import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
 import * as W from './webhook-schemas.js';
 
@@ -17,8 +17,8 @@ export function webhookRoutes(
   deps: AppDeps,
   ctx: (req: FastifyRequest) => AdminContext<AppDeps['repos']>,
 ): void {
-  const service = (req: FastifyRequest) => new WebhookAdmin(ctx(req), deps.webhooks);
-  const base = '/admin/orgs/:org_id/webhooks';
+  const service = (req: FastifyRequest) => new WebhookAdmin(ctx(req), deps.webhooks, checkTarget);
+  const base = `${ORG_PREFIX}/webhooks`;
   const one = `${base}/:webhook_id`;
   const OrgParams = S.OrgIdParams;
 
@@ -89,7 +89,11 @@ export function webhookRoutes(
     async (req) => {
       const { params, query } = getWebhooksByWebhookIdDeliveries.read(req);
       await service(req).find(params.org_id, params.webhook_id);
-      const rows = await listDeliveries(deps.store.db, params.org_id, params.webhook_id, query);
+      const rows = await deps.queries.webhooks.listDeliveries(
+        params.org_id,
+        params.webhook_id,
+        query,
+      );
       return {
         deliveries: rows.map(({ d, type }) => ({
           delivery_id: d.id,
@@ -113,7 +117,7 @@ export function webhookRoutes(
   admin.get(`${one}/attempts`, { preHandler: getWebhooksByWebhookIdAttempts.hook }, async (req) => {
     const { params, query } = getWebhooksByWebhookIdAttempts.read(req);
     await service(req).find(params.org_id, params.webhook_id);
-    const rows = await listAttempts(deps.store.db, params.org_id, params.webhook_id, {
+    const rows = await deps.queries.webhooks.listAttempts(params.org_id, params.webhook_id, {
       eventId: query.event_id,
       limit: query.limit,
     });
@@ -145,25 +149,8 @@ export function webhookRoutes(
       if ((body.event_id === undefined) === (body.since === undefined)) {
         throw errors.field(['body'], 'give exactly one of event_id and since', body);
       }
-      await service(req).find(params.org_id, params.webhook_id);
-      const nowMs = deps.clock.now();
       const what = body.event_id ? { eventId: body.event_id } : { since: new Date(body.since!) };
-      const queued = await deps.store.db.transaction(async (tx) => {
-        const n = await replay(tx, params.org_id, params.webhook_id, what, nowMs);
-        // An event id of another organization, or none: nothing written, 404.
-        if (body.event_id && n === 0) throw errors.eventNotFound();
-        await writeAudit(tx, {
-          orgId: params.org_id,
-          actor: 'admin',
-          action: 'webhook.replayed',
-          subjectType: 'webhook',
-          subjectId: params.webhook_id,
-          detail: { ...body, queued: n },
-          requestId: req.id,
-          at: new Date(nowMs),
-        });
-        return n;
-      });
+      const queued = await service(req).replay(params.org_id, params.webhook_id, what, body);
       return reply.code(202).send({ webhook_id: params.webhook_id, queued });
     },
   );

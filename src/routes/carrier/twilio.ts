@@ -1,8 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twilio from 'twilio';
-import type { AppDeps } from '../../deps.js';
-import { acceptInboundCall, recordCallStatus } from '../../domain/carrier-inbound/inbound.js';
-import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier-inbound/opt-out.js';
 import {
   emptyMessagingTwiml,
   forwardTwiml,
@@ -10,7 +7,10 @@ import {
   NO_ONE_AVAILABLE,
   NOT_IN_SERVICE,
   OPTED_OUT,
-} from '../../domain/carrier-inbound/twiml.js';
+} from '../../adapters/twiml.js';
+import type { AppDeps } from '../../deps.js';
+import { acceptInboundCall, recordCallStatus } from '../../domain/carrier-inbound/inbound.js';
+import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier-inbound/opt-out.js';
 import { errors } from '../../errors.js';
 import { contentTypeOf } from '../../http/validate.js';
 

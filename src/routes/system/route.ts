@@ -39,7 +39,7 @@ const Readiness = Type.Object(
 export const systemSchemas: Named[] = [Health, Readiness];
 
 export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const checks = deps.readiness ?? [storeCheck(deps.store)];
+  const checks = deps.readiness ?? [storeCheck(deps)];
   const budgetMs = deps.readinessTimeoutMs ?? 1000;
   const logChange = readinessLogger((r, recovered) =>
     recovered

@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, gte, ilike, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../db.js';
-import { rowsOf } from '../repos/webhook-outbox.js';
+import type { CallSearch, ConsoleQueries } from '../../domain/admin/queries.js';
+import type { Db } from '../db.js';
+import { orgMembers } from '../repos/console.js';
+import { rowsOf } from '../rows.js';
 import { auditLog, calls, campaigns, dniSessions } from '../schema/index.js';
 import { buyerReportEvents } from '../schema/reports.js';
 
@@ -10,17 +12,6 @@ import { buyerReportEvents } from '../schema/reports.js';
  */
 
 const likeText = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-export interface CallSearch {
-  since: Date;
-  until: Date;
-  /** A call id, a phone number (any digits of it), or text in the visit's UTMs or landing URL. */
-  q?: string | undefined;
-  campaignId?: string | undefined;
-  limit: number;
-  /** The id of the last call of the previous page. */
-  after?: string | undefined;
-}
 
 function matchOf(q: string): SQL | undefined {
   const text = q.trim();
@@ -40,28 +31,30 @@ function matchOf(q: string): SQL | undefined {
   );
 }
 
-export async function searchCalls(ex: Executor, orgId: string, s: CallSearch) {
-  return ex
+/** A call with its campaign's code and its whole session. */
+function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
+  return db
     .select({ call: calls, campaignCode: campaigns.code, session: dniSessions })
     .from(calls)
     .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
     .leftJoin(dniSessions, eq(dniSessions.id, calls.dniSessionId))
-    .where(
-      and(
-        eq(calls.orgId, orgId),
-        gte(calls.startedAt, s.since),
-        lt(calls.startedAt, s.until),
-        s.campaignId ? eq(calls.campaignId, s.campaignId) : undefined,
-        s.after ? lt(calls.id, s.after) : undefined,
-        s.q ? matchOf(s.q) : undefined,
-      ),
-    )
+    .where(and(eq(calls.orgId, orgId), ...where));
+}
+
+function searchCalls(db: Db, orgId: string, s: CallSearch) {
+  return callsQuery(db, orgId, [
+    gte(calls.startedAt, s.since),
+    lt(calls.startedAt, s.until),
+    s.campaignId ? eq(calls.campaignId, s.campaignId) : undefined,
+    s.after ? lt(calls.id, s.after) : undefined,
+    s.q ? matchOf(s.q) : undefined,
+  ])
     .orderBy(desc(calls.id))
     .limit(s.limit);
 }
 
 /** Every buyer report of the call, oldest first: the last one is the current disposition. */
-export async function callReports(ex: Executor, orgId: string, callId: string) {
+function callReports(ex: Db, orgId: string, callId: string) {
   return ex
     .select()
     .from(buyerReportEvents)
@@ -70,7 +63,7 @@ export async function callReports(ex: Executor, orgId: string, callId: string) {
 }
 
 /** The audit lines about the call and its report events, oldest first. */
-export async function callAudit(ex: Executor, orgId: string, subjectIds: string[]) {
+function callAudit(ex: Db, orgId: string, subjectIds: string[]) {
   return ex
     .select()
     .from(auditLog)
@@ -79,10 +72,8 @@ export async function callAudit(ex: Executor, orgId: string, subjectIds: string[
     .limit(200);
 }
 
-export { findCall } from '../repos/admin-activity.js';
-
 /** Each suppression list of the organization: entries, and its newest import (freshness). */
-export async function suppressionSummary(ex: Executor, orgId: string) {
+function suppressionSummary(ex: Db, orgId: string) {
   return rowsOf<{
     list: string;
     entries: number;
@@ -96,4 +87,18 @@ export async function suppressionSummary(ex: Executor, orgId: string) {
           (select max(finished_at) from suppression_imports i where i.org_id = ${orgId} and i.list = l.list) as imported_at
         from (values ('internal'), ('national'), ('state'), ('litigator')) as l(list)`,
   );
+}
+
+export function createConsoleQueries(db: Db): ConsoleQueries {
+  return {
+    searchCalls: (orgId, s) => searchCalls(db, orgId, s),
+    async findCall(orgId, callId) {
+      const [c] = await callsQuery(db, orgId, [eq(calls.id, callId)]);
+      return c ?? null;
+    },
+    callReports: (orgId, callId) => callReports(db, orgId, callId),
+    callAudit: (orgId, subjectIds) => callAudit(db, orgId, subjectIds),
+    suppressionSummary: (orgId) => suppressionSummary(db, orgId),
+    orgMembers: (orgId) => orgMembers(db, orgId),
+  };
 }

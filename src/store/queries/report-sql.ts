@@ -1,4 +1,9 @@
-import type { ReportBucket, TrafficGroup, TrafficMetric } from '../../domain/reports/vocabulary.js';
+import {
+  type ReportBucket,
+  TRAFFIC_METRICS,
+  type TrafficGroup,
+  type TrafficMetric,
+} from '../../domain/reports/vocabulary.js';
 
 /**
  * Shared pieces of the report statements (reports.ts, report-cells.ts). Group
@@ -74,30 +79,10 @@ export const keyValue = (v: unknown): string | null =>
 
 export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 
-/** The counters stored in traffic cells (migration 0022), in column order. */
-export const TRAFFIC_CELL_METRICS = [
-  'sessions',
-  'sessions_shared',
-  'sessions_overflow',
-  'sessions_ambiguous',
-  'session_renewals',
-  'calls',
-  'calls_with_session',
-  'calls_on_shared_number',
-  'calls_first_time',
-  'calls_answered',
-  'calls_missed',
-  'calls_under_30s',
-  'calls_30s_to_2m',
-  'calls_2m_to_10m',
-  'calls_over_10m',
-  'buyer_reports',
-  'buyer_corrections',
-  'buyer_success',
-  'buyer_rejected',
-  'buyer_reported_calls',
-  'buyer_report_seconds_sum',
-] as const satisfies readonly TrafficMetric[];
+/** The counters stored in traffic cells (migration 0022): all but the ones derived on reading. */
+export const TRAFFIC_CELL_METRICS: readonly TrafficMetric[] = TRAFFIC_METRICS.filter(
+  (m) => m !== 'unique_callers' && m !== 'calls_repeat',
+);
 
 export const TRAFFIC_KEY_COLUMNS = [
   'campaign_id',

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type {
+  BuyerReportRepository,
   Disposition,
   NewReport,
   ReportCampaign,
@@ -109,4 +110,9 @@ export async function setCallDisposition(
     .update(calls)
     .set({ disposition, dispositionEventId: eventId, dispositionAt: at })
     .where(eq(calls.id, callId));
+}
+
+/** `repos.buyerReports`. */
+export function createBuyerReportRepository(): BuyerReportRepository {
+  return { findReportCampaign, lockCallOfCampaign, findReport, insertReport, setCallDisposition };
 }

@@ -3,6 +3,7 @@ import type {
   Campaign,
   CampaignChange,
   CampaignNumber,
+  CampaignRepository,
   NumberRole,
 } from '../../domain/admin/ports.js';
 import type { Executor, Tx } from '../db.js';
@@ -99,4 +100,18 @@ export async function removeNumbers(
 
 export async function analyzeNumbers(ex: Executor): Promise<void> {
   await ex.execute(sql`analyze tracking_numbers`);
+}
+
+/** `repos.campaigns`. */
+export function createCampaignRepository(): CampaignRepository {
+  return {
+    findCampaign,
+    insertCampaign,
+    updateCampaign,
+    campaignNumbers,
+    numbersInUse,
+    insertNumbers,
+    removeNumbers,
+    analyzeNumbers,
+  };
 }

@@ -1,7 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { CallStatusChange, CarrierCall } from '../../domain/carrier-inbound/ports.js';
+import type {
+  CallStatusChange,
+  CarrierCall,
+  InboundCallRepository,
+} from '../../domain/carrier-inbound/ports.js';
 import type { Executor, Tx } from '../db.js';
 import { calls, campaigns } from '../schema/index.js';
+import { recordInboundCall } from './calls.js';
 
 export type { CallStatusChange, CarrierCall };
 
@@ -48,4 +53,9 @@ export async function setCarrierCallStatus(
         : {}),
     })
     .where(eq(calls.id, callId));
+}
+
+/** `repos.calls`: a carrier's calls and the attribution of every inbound call. */
+export function createInboundCallRepository(): InboundCallRepository {
+  return { lockCarrierCall, findCarrierCall, setCarrierCallStatus, recordInboundCall };
 }

@@ -4,7 +4,7 @@ import {
   consentFingerprint,
   type NewConsentEvent,
 } from '../../domain/consents/events.js';
-import type { Recorder } from '../../domain/consents/ports.js';
+import type { ConsentRepository, Recorder } from '../../domain/consents/ports.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
 import { consentEvents } from '../schema/outbound.js';
@@ -109,4 +109,9 @@ export async function appendConsentEvents(
     );
   }
   return rows.map((r) => r.id);
+}
+
+/** `repos.consents`. */
+export function createConsentRepository(): ConsentRepository {
+  return { appendConsentEvents, contactHistory };
 }

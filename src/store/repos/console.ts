@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import type {
   ConsoleLink,
+  ConsoleRepository,
   ConsoleSession,
   ConsoleUser,
   Membership,
@@ -135,4 +136,26 @@ export async function listLinks(
     .orderBy(desc(consoleLinks.createdAt))
     .limit(limit);
   return rows as ConsoleLink[];
+}
+
+export function createConsoleRepository(): ConsoleRepository {
+  return {
+    findUserByEmail,
+    findUser,
+    insertUser,
+    setPassword,
+    listUsers,
+    memberships,
+    putMembership,
+    removeMembership,
+    insertSession,
+    findSession,
+    touchSession,
+    endSession,
+    endUserSessions,
+    insertLink,
+    findLink,
+    useLink,
+    listLinks,
+  };
 }

@@ -1,8 +1,13 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { DispatchPayload } from '../../domain/dispatch/payload.js';
-import type { Claim, ClaimedJob, Outcome } from '../../domain/dispatch/ports.js';
+import type {
+  Claim,
+  ClaimedJob,
+  DispatchRepository,
+  Outcome,
+} from '../../domain/dispatch/ports.js';
 import { newId } from '../../domain/ids.js';
-import type { Executor, Store } from '../db.js';
+import type { Db } from '../db.js';
 import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema/outbound.js';
 import { emitTouchFinal } from './webhook-emitters.js';
 
@@ -13,9 +18,9 @@ export type { Claim, ClaimedJob, Outcome };
  * on each other; the lease (visibility timeout) hands a job to another worker if this one dies.
  * Each claim opens an attempt row before the carrier is called, so a crash leaves a trace.
  */
-export async function claimJobs(store: Store, c: Claim): Promise<ClaimedJob[]> {
+export async function claimJobs(db: Db, c: Claim): Promise<ClaimedJob[]> {
   const now = new Date(c.nowMs);
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     const due = await tx
       .select({ id: dispatchJobs.id })
       .from(dispatchJobs)
@@ -80,7 +85,7 @@ export async function claimJobs(store: Store, c: Claim): Promise<ClaimedJob[]> {
  * the job since (this one overran its lease), only the attempt row is written; false then.
  */
 export async function recordOutcome(
-  store: Store,
+  db: Db,
   job: ClaimedJob,
   worker: string,
   carrier: string,
@@ -88,7 +93,7 @@ export async function recordOutcome(
   nowMs: number,
 ): Promise<boolean> {
   const now = new Date(nowMs);
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx
       .update(carrierAttempts)
       .set({ outcome: o.attempt, carrierId: o.carrierId, error: o.error, finishedAt: now })
@@ -154,10 +159,7 @@ export async function recordOutcome(
   });
 }
 
-export async function attemptsOf(ex: Executor, touchId: string) {
-  return ex
-    .select()
-    .from(carrierAttempts)
-    .where(eq(carrierAttempts.touchId, touchId))
-    .orderBy(asc(carrierAttempts.attempt), asc(carrierAttempts.startedAt));
+/** `repos.dispatch`. */
+export function createDispatchRepository(): DispatchRepository {
+  return { claimJobs, recordOutcome };
 }

@@ -1,5 +1,9 @@
 import { and, asc, count, eq, gt, gte, or } from 'drizzle-orm';
-import type { ConversionQuery, ExportCampaign } from '../../domain/exports/ports.js';
+import type {
+  ConversionQuery,
+  ExportCampaign,
+  ExportRepository,
+} from '../../domain/exports/ports.js';
 import type { ConversionRow } from '../../domain/exports/types.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
@@ -74,4 +78,9 @@ export async function* conversionRows(
     if (!last || page.length < pageSize) return;
     after = { startedAt: last.startedAt, id: last.callId };
   }
+}
+
+/** `repos.exports`. */
+export function createExportRepository(): ExportRepository {
+  return { findExportCampaign, countConversions, conversionRows };
 }

@@ -1,6 +1,6 @@
 import { and, eq, lte, or } from 'drizzle-orm';
 import type { IdempotencyScope, Reservation } from '../../domain/outbound/ports.js';
-import type { Store } from '../db.js';
+import type { Db } from '../db.js';
 import { outboundIdempotency as idem } from '../schema/outbound.js';
 
 export type { IdempotencyScope, Reservation };
@@ -15,12 +15,12 @@ const matches = (s: IdempotencyScope) =>
  * since completion commits with the touch), is replaced.
  */
 export async function reserveKey(
-  store: Store,
+  db: Db,
   scope: IdempotencyScope,
   claim: { hash: string; owner: string; nowMs: number; ttlMs: number; staleMs: number },
 ): Promise<Reservation> {
   const now = new Date(claim.nowMs);
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx
       .delete(idem)
       .where(
@@ -60,8 +60,8 @@ export async function reserveKey(
 }
 
 /** After a failed decision, so a retry need not wait for the pending record to go stale. */
-export async function releaseKey(store: Store, scope: IdempotencyScope, owner: string) {
-  await store.db
+export async function releaseKey(db: Db, scope: IdempotencyScope, owner: string) {
+  await db
     .delete(idem)
     .where(and(matches(scope), eq(idem.owner, owner), eq(idem.state, 'pending')));
 }

@@ -24,6 +24,33 @@ const date = (v: Date | string | null): Date | null => (v === null ? null : new 
 // now(): writers' clocks (or a test clock) never enter the comparison.
 const OVERLAP_SECONDS = 30;
 
+const keyEntry = (k: KeyRow) => ({
+  id: k.id,
+  orgId: k.org_id,
+  keyHash: k.key_hash,
+  scopes: k.scopes,
+  expiresAt: date(k.expires_at),
+  revokedAt: date(k.revoked_at),
+});
+
+/** One key by its hash, with its organization: a key this process has not polled yet. */
+async function keyByHash(store: Store, hash: string) {
+  const [row] = await store.query<KeyRow & OrgRow & { org_id: string }>(
+    `select k.id, k.org_id, k.key_hash, k.scopes, k.expires_at, k.revoked_at,
+            o.tracking_enabled, o.dni_rate_limit_per_minute
+       from api_keys k join orgs o on o.id = k.org_id
+      where k.key_hash = $1`,
+    [hash],
+  );
+  if (!row) return null;
+  const org = {
+    id: row.org_id,
+    trackingEnabled: row.tracking_enabled,
+    dniRateLimitPerMinute: row.dni_rate_limit_per_minute,
+  };
+  return { key: keyEntry(row), org };
+}
+
 /** Loads every key and organization, then polls for changes made by other processes. */
 export async function startKeyringSync(
   store: Store,
@@ -55,19 +82,11 @@ export async function startKeyringSync(
       `select id, org_id, key_hash, scopes, expires_at, revoked_at from api_keys where ${where}`,
       params,
     );
-    for (const k of keys) {
-      keyring.applyKey({
-        id: k.id,
-        orgId: k.org_id,
-        keyHash: k.key_hash,
-        scopes: k.scopes,
-        expiresAt: date(k.expires_at),
-        revokedAt: date(k.revoked_at),
-      });
-    }
+    for (const k of keys) keyring.applyKey(keyEntry(k));
     since = new Date(clock!.now).toISOString();
   }
 
+  keyring.setLookup((hash) => keyByHash(store, hash));
   await refresh();
   let running = false;
   const timer = setInterval(() => {

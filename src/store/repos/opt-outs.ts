@@ -1,6 +1,10 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { CLARIFICATION_SCENARIO } from '../../domain/carrier-inbound/opt-out.js';
-import type { KeypressTouch, NumberOwner } from '../../domain/carrier-inbound/ports.js';
+import type {
+  KeypressTouch,
+  NumberOwner,
+  OptOutRepository,
+} from '../../domain/carrier-inbound/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
 import { campaigns, orgs, trackingNumbers } from '../schema/index.js';
@@ -103,4 +107,9 @@ export async function clarificationsSent(
     const sid = (r.checks as { reply?: { message_sid?: unknown } } | null)?.reply?.message_sid;
     return typeof sid === 'string' ? [sid] : [];
   });
+}
+
+/** `repos.optOuts`. */
+export function createOptOutRepository(): OptOutRepository {
+  return { ownersOfNumber, touchForKeypress, clarificationsSent };
 }

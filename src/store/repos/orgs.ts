@@ -1,5 +1,12 @@
 import { eq } from 'drizzle-orm';
-import type { ApiKey, ApiKeyChange, NewApiKey, Org, OrgChange } from '../../domain/admin/ports.js';
+import type {
+  ApiKey,
+  ApiKeyChange,
+  NewApiKey,
+  Org,
+  OrgChange,
+  OrgRepository,
+} from '../../domain/admin/ports.js';
 import type { Executor } from '../db.js';
 import { apiKeys, orgs } from '../schema/index.js';
 
@@ -39,4 +46,9 @@ export async function updateKey(
 ): Promise<ApiKey | null> {
   const [row] = await ex.update(apiKeys).set(change).where(eq(apiKeys.id, keyId)).returning();
   return row ?? null;
+}
+
+/** `repos.orgs`. */
+export function createOrgRepository(): OrgRepository {
+  return { findOrg, insertOrg, updateOrg, findKey, insertKey, updateKey };
 }

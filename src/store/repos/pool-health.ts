@@ -1,5 +1,7 @@
-import type { PoolObservation } from '../../domain/dni/ports.js';
-import type { Store } from '../db.js';
+import { sql } from 'drizzle-orm';
+import type { PoolObservation, PoolSizingRepository } from '../../domain/dni/ports.js';
+import type { Executor } from '../db.js';
+import { positional, rowsOf } from '../rows.js';
 
 export type { PoolObservation };
 
@@ -78,23 +80,23 @@ select count(*) filter (where role = 'pool') as numbers,
 
 /** Reads a campaign's pool, sessions and calls in [since, now]. */
 export async function observePool(
-  store: Store,
+  ex: Executor,
   campaignId: string,
   since: Date,
   now: Date,
 ): Promise<PoolObservation> {
   const win = [campaignId, since, now];
-  const [nums] = await store.query<{ numbers: Num; overflow: Num; held: Num }>(NUMBERS_SQL, [
-    campaignId,
-    now,
-  ]);
-  const hours = await store.query<{ hour: Date | string; arrivals: Num; peak: Num }>(
-    HOURLY_SQL,
-    win,
+  const [nums] = await rowsOf<{ numbers: Num; overflow: Num; held: Num }>(
+    ex,
+    positional(NUMBERS_SQL, [campaignId, now]),
   );
-  const [s] = await store.query<Record<string, Num | null>>(SESSIONS_SQL, win);
+  const hours = await rowsOf<{ hour: Date | string; arrivals: Num; peak: Num }>(
+    ex,
+    positional(HOURLY_SQL, win),
+  );
+  const [s] = await rowsOf<Record<string, Num | null>>(ex, positional(SESSIONS_SQL, win));
   // The lateness list travels as text: postgres.js leaves numeric[] unparsed.
-  const [c] = await store.query<Record<string, Num | null>>(CALLS_SQL, win);
+  const [c] = await rowsOf<Record<string, Num | null>>(ex, positional(CALLS_SQL, win));
   const n = (v: unknown) => Number(v ?? 0);
   return {
     numbers: n(nums?.numbers),
@@ -127,12 +129,17 @@ export async function observePool(
 
 /** Every campaign with a pool, for the sizing gauges. */
 export function campaignsWithPool(
-  store: Store,
+  ex: Executor,
 ): Promise<{ id: string; org_id: string; code: string }[]> {
-  return store.query<{ id: string; org_id: string; code: string }>(
-    `select c.id, c.org_id, c.code from campaigns c
+  return rowsOf<{ id: string; org_id: string; code: string }>(
+    ex,
+    sql`select c.id, c.org_id, c.code from campaigns c
       where exists (select 1 from tracking_numbers n where n.campaign_id = c.id and n.role = 'pool')
       order by c.id`,
-    [],
   );
+}
+
+/** `repos.poolSizing`. */
+export function createPoolSizingRepository(): PoolSizingRepository {
+  return { campaignsWithPool, observePool };
 }

@@ -1,5 +1,8 @@
 import { sql } from 'drizzle-orm';
-import type { NewSimulatedMessage } from '../../domain/dispatch/ports.js';
+import type {
+  NewSimulatedMessage,
+  SimulatedMessageRepository,
+} from '../../domain/dispatch/ports.js';
 import type { Executor } from '../db.js';
 import { simulatedCarrierMessages as messages } from '../schema/outbound.js';
 
@@ -22,4 +25,9 @@ export async function recordSimulatedMessage(
     })
     .returning({ id: messages.id });
   return row?.id ?? null;
+}
+
+/** `repos.simulatedMessages`. */
+export function createSimulatedMessageRepository(): SimulatedMessageRepository {
+  return { recordSimulatedMessage };
 }

@@ -2,22 +2,26 @@
  * Suppression lists, their imports and settings, and cached RND answers (migration 0010).
  * Raw SQL: the bulk paths use unnest() over array literals, one statement per batch.
  */
-import { type SQL, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type {
   RndAnswer,
   RndResult,
   SuppressionFacts,
   SuppressionList,
 } from '../../domain/compliance/index.js';
-import type { BatchInfo, BatchRow, ImportRecord } from '../../domain/suppression/ports.js';
-import type { Executor, Store } from '../db.js';
+import type { RndRepository } from '../../domain/rnd/ports.js';
+import type {
+  BatchInfo,
+  BatchRow,
+  ImportRecord,
+  NewSuppressionEntry,
+  SuppressionEntry,
+  SuppressionRepository,
+} from '../../domain/suppression/ports.js';
+import type { Executor } from '../db.js';
+import { positional, rowsOf } from '../rows.js';
 
 export type { BatchRow, ImportRecord };
-
-async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
-  const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(r) ? r : r.rows;
-}
 
 /** '+14155550123' → '14155550123'; null when it cannot be a stored number. */
 export function storedNumber(e164: string): string | null {
@@ -63,22 +67,13 @@ export async function suppressionFacts(
   };
 }
 
-export interface EntryRow {
-  list: SuppressionList;
-  number: string;
-  state: string | null;
-  source: string;
-  listed_on: string;
-  added_at: string;
-}
-
 export async function getEntry(
   ex: Executor,
   orgId: string,
   list: SuppressionList,
   number: string,
-): Promise<EntryRow | null> {
-  const [row] = await rowsOf<EntryRow>(
+): Promise<SuppressionEntry | null> {
+  const [row] = await rowsOf<SuppressionEntry>(
     ex,
     sql`select list, number::text as number, state, source, listed_on::text as listed_on,
           to_char(added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at
@@ -88,40 +83,7 @@ export async function getEntry(
   return row ?? null;
 }
 
-/**
- * One list's entries in number order, `limit` rows strictly after the number `after`
- * (digits, as stored): keyset paging for the admin list (paging.ts).
- */
-export async function listEntries(
-  ex: Executor,
-  orgId: string,
-  list: SuppressionList,
-  w: { limit: number; after?: string | undefined; state?: string | undefined },
-): Promise<EntryRow[]> {
-  const after = w.after === undefined ? sql`` : sql` and number > ${w.after}::bigint`;
-  const state = w.state === undefined ? sql`` : sql` and state = ${w.state}`;
-  return rowsOf<EntryRow>(
-    ex,
-    sql`select list, number::text as number, state, source, listed_on::text as listed_on,
-          to_char(added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at
-        from suppression_entries
-        where org_id = ${orgId} and list = ${list}${after}${state}
-        order by number limit ${w.limit}`,
-  );
-}
-
-export async function putEntry(
-  ex: Executor,
-  orgId: string,
-  e: {
-    list: SuppressionList;
-    number: string;
-    state: string | null;
-    source: string;
-    listedOn: string;
-    at: Date;
-  },
-): Promise<void> {
+export async function putEntry(ex: Executor, orgId: string, e: NewSuppressionEntry): Promise<void> {
   await ex.execute(sql`insert into suppression_entries
       (org_id, number, list, state, source, listed_on, added_at)
     values (${orgId}, ${e.number}::bigint, ${e.list}, ${e.state}, ${e.source}, ${e.listedOn}::date, ${e.at.toISOString()}::timestamptz)
@@ -245,14 +207,6 @@ export async function setLitigatorBlocks(
       updated_at = excluded.updated_at`);
 }
 
-export async function litigatorBlocks(ex: Executor, orgId: string): Promise<boolean> {
-  const [row] = await rowsOf<{ b: boolean }>(
-    ex,
-    sql`select litigator_blocks as b from suppression_settings where org_id = ${orgId}`,
-  );
-  return row?.b ?? true;
-}
-
 export async function saveRndAnswer(
   ex: Executor,
   e164: string,
@@ -270,18 +224,42 @@ export async function saveRndAnswer(
  * before `before`.
  */
 export async function dueRndChecks(
-  store: Store,
+  ex: Executor,
   before: Date,
   limit: number,
 ): Promise<{ e164: string; consent_date: string }[]> {
-  return store.query<{ e164: string; consent_date: string }>(
-    `select distinct g.e164, (g.captured_at at time zone 'UTC')::date::text as consent_date
+  return rowsOf<{ e164: string; consent_date: string }>(
+    ex,
+    positional(
+      `select distinct g.e164, (g.captured_at at time zone 'UTC')::date::text as consent_date
        from consent_events g
        left join rnd_results r
          on r.e164 = g.e164 and r.consent_date = (g.captured_at at time zone 'UTC')::date
       where g.kind = 'grant' and (r.e164 is null or r.checked_at < $1::timestamptz)
       order by 1, 2
       limit $2`,
-    [before.toISOString(), limit],
+      [before.toISOString(), limit],
+    ),
   );
+}
+
+/** `repos.suppression`. */
+export function createSuppressionRepository(): SuppressionRepository {
+  return {
+    suppressionFacts,
+    upsertBatch,
+    deleteBatch,
+    removeUntouched,
+    recordImport,
+    nationalListDates,
+    getEntry,
+    putEntry,
+    deleteEntry,
+    setLitigatorBlocks,
+  };
+}
+
+/** `repos.rnd`: cached answers of the reassigned-numbers database. */
+export function createRndRepository(): RndRepository {
+  return { saveRndAnswer, dueRndChecks };
 }

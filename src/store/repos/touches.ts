@@ -1,11 +1,12 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { PlacedTouch } from '../../domain/compliance/index.js';
 import type { ConsentFacts } from '../../domain/consents/consents.js';
 import { newId } from '../../domain/ids.js';
-import type { ContactState, Decision } from '../../domain/outbound/ports.js';
+import type { ContactState, Decision, TouchRepository } from '../../domain/outbound/ports.js';
 import type { Executor, Tx } from '../db.js';
+import { rowsOf } from '../rows.js';
 import { campaigns } from '../schema/index.js';
-import { outboundTouches } from '../schema/outbound.js';
+import { releaseKey, reserveKey } from './idempotency.js';
 
 export type { ContactState, Decision };
 
@@ -19,11 +20,6 @@ export async function findCampaign(
     .from(campaigns)
     .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
   return c ? { id: c.id, config: (c.config ?? {}) as Record<string, unknown> } : null;
-}
-
-/** drizzle's `execute` answers `{ rows }` on both drivers (node-postgres and PGlite). */
-async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
-  return ((await ex.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
 /** The lock outbound_contact_state takes (migration 0016); tests hold it to stall a decision. */
@@ -124,10 +120,7 @@ export async function recordDecision(tx: Tx, d: Decision): Promise<boolean> {
   return i === null || Number(r?.idem) === 1;
 }
 
-export async function getTouch(ex: Executor, orgId: string, touchId: string) {
-  const [t] = await ex
-    .select()
-    .from(outboundTouches)
-    .where(and(eq(outboundTouches.orgId, orgId), eq(outboundTouches.id, touchId)));
-  return t ?? null;
+/** `repos.touches`: touches, the contact lock and idempotency keys. */
+export function createTouchRepository(): TouchRepository {
+  return { findCampaign, contactState, lockContact, recordDecision, reserveKey, releaseKey };
 }

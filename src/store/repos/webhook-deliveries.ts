@@ -1,20 +1,16 @@
-import { and, desc, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
 import type {
   AttemptRecord,
   ClaimedDelivery,
   DeliveryClaim,
+  DeliveryRepository,
   DisableRule,
 } from '../../domain/webhooks/ports.js';
-import type { Executor, Store } from '../db.js';
-import {
-  webhookAttempts,
-  webhookDeliveries,
-  webhookEndpoints,
-  webhookEvents,
-} from '../schema/webhooks.js';
+import type { Db, Executor } from '../db.js';
+import { rowsOf } from '../rows.js';
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/webhooks.js';
 import { writeAudit } from './audit.js';
-import { rowsOf } from './webhook-outbox.js';
 
 export type { AttemptRecord, ClaimedDelivery, DeliveryClaim, DisableRule };
 
@@ -26,11 +22,11 @@ const CLAIM_LOCK = 7_350_011;
  * (perEndpoint minus the leases already out), then the oldest of those overall. A dead or slow
  * endpoint therefore holds at most `perEndpoint` slots and never delays the others.
  */
-export async function claimDeliveries(store: Store, c: DeliveryClaim): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(db: Db, c: DeliveryClaim): Promise<ClaimedDelivery[]> {
   if (c.limit <= 0) return [];
   const now = new Date(c.nowMs).toISOString();
   const until = new Date(c.nowMs + c.leaseMs).toISOString();
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${CLAIM_LOCK})`);
     const rows = await rowsOf<{
       id: string;
@@ -92,7 +88,7 @@ export async function claimDeliveries(store: Store, c: DeliveryClaim): Promise<C
  * transaction. Fenced by the lease. Returns why the endpoint was disabled, if it was.
  */
 export async function recordAttempt(
-  store: Store,
+  db: Db,
   d: ClaimedDelivery,
   worker: string,
   a: AttemptRecord,
@@ -100,7 +96,7 @@ export async function recordAttempt(
   nowMs: number,
 ): Promise<{ kept: boolean; disabled: string | null }> {
   const now = new Date(nowMs);
-  return store.db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     await tx.insert(webhookAttempts).values({
       id: newId('wat', nowMs),
       deliveryId: d.deliveryId,
@@ -190,47 +186,6 @@ export async function recordAttempt(
   });
 }
 
-export async function listDeliveries(
-  ex: Executor,
-  orgId: string,
-  endpointId: string,
-  o: { state?: string | undefined; limit: number },
-) {
-  return ex
-    .select({ d: webhookDeliveries, type: webhookEvents.type })
-    .from(webhookDeliveries)
-    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-    .where(
-      and(
-        eq(webhookDeliveries.orgId, orgId),
-        eq(webhookDeliveries.endpointId, endpointId),
-        o.state ? eq(webhookDeliveries.state, o.state) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(o.limit);
-}
-
-export async function listAttempts(
-  ex: Executor,
-  orgId: string,
-  endpointId: string,
-  o: { eventId?: string | undefined; limit: number },
-) {
-  return ex
-    .select()
-    .from(webhookAttempts)
-    .where(
-      and(
-        eq(webhookAttempts.orgId, orgId),
-        eq(webhookAttempts.endpointId, endpointId),
-        o.eventId ? eq(webhookAttempts.eventId, o.eventId) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookAttempts.startedAt), desc(webhookAttempts.id))
-    .limit(o.limit);
-}
-
 /**
  * Sends an event again (any state), or every failed delivery created since a time: a fresh
  * schedule from now, same event id. An event of the organization this endpoint never had a
@@ -280,4 +235,9 @@ export async function replay(
     )
     .returning({ id: webhookDeliveries.id });
   return rows.length;
+}
+
+/** `repos.deliveries`. */
+export function createDeliveryRepository(): DeliveryRepository {
+  return { claimDeliveries, recordAttempt };
 }

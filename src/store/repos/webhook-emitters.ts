@@ -6,10 +6,12 @@ import type {
   Revocation,
   TouchFacts,
   TouchFinal,
+  WebhookEmitters,
 } from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { emitEvent, poolAlertGate } from './webhook-outbox.js';
+import { poolSizeOf } from './webhooks.js';
 
 export type { Exhaustion, ReceivedCall, RecordedReport, Revocation, TouchFacts, TouchFinal };
 
@@ -190,4 +192,18 @@ export function emitPoolExhausted(ex: Executor, p: Exhaustion, at: Date) {
     },
     poolAlertGate(p.campaignId, at, p.intervalMs),
   );
+}
+
+/** `repos.events`: webhook events, written in the caller's transaction. */
+export function createWebhookEventRepository(): WebhookEmitters {
+  return {
+    poolSizeOf,
+    emitCallReceived,
+    emitCallCompleted,
+    emitBuyerReport,
+    emitTouchQueued,
+    emitTouchFinal,
+    emitConsentRevoked,
+    emitPoolExhausted,
+  };
 }

@@ -2,13 +2,9 @@ import { type SQL, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
 import { type EventType, envelope } from '../../domain/webhooks/events.js';
 import type { Executor } from '../db.js';
+import { rowsOf } from '../rows.js';
 
 /** drizzle's `execute` answers an array (postgres.js) or `{ rows }` (PGlite). */
-export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
-  const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
-  return Array.isArray(r) ? r : r.rows;
-}
-
 export interface NewEvent {
   orgId: string;
   type: EventType;

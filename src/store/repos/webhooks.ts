@@ -1,8 +1,13 @@
 import { and, asc, count, eq } from 'drizzle-orm';
-import type { NewWebhookEndpoint, WebhookEndpointChange } from '../../domain/admin/ports.js';
+import type {
+  NewWebhookEndpoint,
+  WebhookEndpointChange,
+  WebhookEndpointRepository,
+} from '../../domain/admin/ports.js';
 import type { Executor } from '../db.js';
 import { trackingNumbers } from '../schema/index.js';
 import { webhookEndpoints } from '../schema/webhooks.js';
+import { replay } from './webhook-deliveries.js';
 
 export type Endpoint = typeof webhookEndpoints.$inferSelect;
 
@@ -60,4 +65,16 @@ export async function poolSizeOf(ex: Executor, campaignId: string): Promise<numb
     .from(trackingNumbers)
     .where(and(eq(trackingNumbers.campaignId, campaignId), eq(trackingNumbers.role, 'pool')));
   return Number(r?.n ?? 0);
+}
+
+/** `repos.webhookEndpoints`. */
+export function createWebhookEndpointRepository(): WebhookEndpointRepository {
+  return {
+    getEndpoint,
+    listEndpoints,
+    insertEndpoint,
+    updateEndpoint,
+    deleteEndpoint,
+    replayDeliveries: replay,
+  };
 }

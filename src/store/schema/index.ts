@@ -123,7 +123,7 @@ export const trackingNumbers = pgTable(
       .references(() => campaigns.id),
     /** 'pool' numbers are handed out one visitor at a time; 'overflow' is shared by design. */
     role: text('role').notNull().default('pool'),
-    /** The session that took the number last (dni_open_session); the admin number list shows it. */
+    /** The session that took the number last (dni_open_sessions); the admin number list shows it. */
     heldBy: text('held_by'),
     /** Expiry of the latest live holder; the number is free once this has passed. */
     heldUntil: ts('held_until'),
@@ -210,6 +210,8 @@ export const calls = pgTable(
     index('calls_caller_idx').on(t.campaignId, t.fromNumber, t.startedAt),
     uniqueIndex('calls_carrier_call_sid_key').on(t.carrierCallSid),
     index('calls_org_id_idx').on(t.orgId, t.id),
+    // Retention keeps a session a call points at (migration 0009).
+    index('calls_dni_session_idx').on(t.dniSessionId).where(sql`dni_session_id IS NOT NULL`),
     ownCampaign('calls_campaign_fk', t),
   ],
 );

@@ -119,6 +119,8 @@ export const dispatchJobs = pgTable(
   (t) => [
     uniqueIndex('dispatch_jobs_touch_key').on(t.touchId),
     index('dispatch_jobs_due_idx').on(t.runAt).where(sql`${t.state} = 'pending'`),
+    // Retention deletes finished jobs by age (migration 0009).
+    index('dispatch_jobs_finished_idx').on(t.updatedAt).where(sql`state <> 'pending'`),
   ],
 );
 

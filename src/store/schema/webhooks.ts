@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { orgs, ts } from './index.js';
 
@@ -69,6 +70,15 @@ export const webhookDeliveries = pgTable(
   (t) => [
     uniqueIndex('webhook_deliveries_event_endpoint_key').on(t.eventId, t.endpointId),
     index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+    // The worker's claim: due deliveries, and the leases out, per endpoint (migration 0011).
+    index('webhook_deliveries_due_idx')
+      .on(t.endpointId, t.nextAttemptAt)
+      .where(sql`state = 'pending'`),
+    index('webhook_deliveries_leased_idx')
+      .on(t.endpointId, t.leaseUntil)
+      .where(sql`lease_until IS NOT NULL`),
+    // Retention deletes final deliveries by age (migration 0015).
+    index('webhook_deliveries_final_idx').on(t.updatedAt).where(sql`state <> 'pending'`),
   ],
 );
 

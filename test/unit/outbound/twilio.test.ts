@@ -4,7 +4,7 @@ import {
   TwilioCarrier,
   twilioRequest,
   withKeypressOptOut,
-} from '../../../src/domain/dispatch/carriers/twilio.js';
+} from '../../../src/adapters/twilio-carrier.js';
 import type { DispatchPayload } from '../../../src/domain/dispatch/payload.js';
 import { FakeTwilio } from '../../helpers/fake-twilio.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffMs, outcomeOf } from '../../../src/domain/dispatch/worker.js';
+import { backoffMs, outcomeOf } from '../../../src/workers/dispatch.js';
 
 const o = { maxAttempts: 4, backoffBaseMs: 5_000, backoffMaxMs: 30_000 };
 

@@ -2,8 +2,8 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectRedis, type RedisConnection } from '../../../src/adapters/redis.js';
+import { RedisRateLimiter } from '../../../src/adapters/redis-limiter.js';
 import { FailOpenRateLimiter } from '../../../src/domain/rate-limit/fail-open.js';
-import { RedisRateLimiter } from '../../../src/domain/rate-limit/limiter.js';
 
 // Issue 18: the warning an operator reads says what is wrong with Redis in plain words, not
 // ioredis's wording of its own state. The faults are real: a refused port, a stalled socket.

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { newSecret, signedHeaders } from '../../../src/domain/webhooks/signing.js';
 import { forbiddenRange, urlProblem } from '../../../src/domain/webhooks/targets.js';
-import { attemptOf, retryDelayMs } from '../../../src/domain/webhooks/worker.js';
+import { attemptOf, retryDelayMs } from '../../../src/workers/webhooks.js';
 
 const o = { maxAttempts: 16, backoffBaseMs: 10_000, backoffMaxMs: 6 * 3_600_000 };
 const answer = (status: number | null) => ({

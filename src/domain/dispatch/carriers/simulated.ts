@@ -1,6 +1,6 @@
 import type { Clock } from '../../../deps.js';
 import { newId } from '../../ids.js';
-import type { SimulatedMessageRepository } from '../ports.js';
+import type { SimulatedMessageRepos } from '../ports.js';
 import type { Carrier, DispatchPayload, SendOptions, SendResult } from './types.js';
 
 /**
@@ -13,7 +13,7 @@ export class SimulatedCarrier implements Carrier {
   readonly idempotent = true;
 
   constructor(
-    private readonly repos: SimulatedMessageRepository,
+    private readonly repos: SimulatedMessageRepos,
     private readonly clock: Clock,
     /** Simulated network time, half before and half after the carrier records the message. */
     private readonly latencyMs = 0,
@@ -23,7 +23,7 @@ export class SimulatedCarrier implements Carrier {
     await this.pause();
     const now = new Date(this.clock.now());
     try {
-      const id = await this.repos.recordSimulatedMessage(this.repos.db, {
+      const id = await this.repos.simulatedMessages.recordSimulatedMessage(this.repos.db, {
         id: newId('sim', now.getTime()),
         idempotencyKey: o.idempotencyKey,
         touchId: p.touch_id,

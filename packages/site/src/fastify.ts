@@ -1,0 +1,34 @@
+/**
+ * Fastify: `app.get('/tracking-number', fastifyTrackingNumber(options))`.
+ * Typed by what it uses, so the kit does not depend on Fastify.
+ */
+import { createTrackingRoute, type TrackingRouteOptions } from './route.js';
+
+interface FastifyLikeRequest {
+  method: string;
+  url: string;
+  protocol: 'http' | 'https';
+  host: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+interface FastifyLikeReply {
+  code(status: number): FastifyLikeReply;
+  headers(values: Record<string, string>): FastifyLikeReply;
+  send(body: string): FastifyLikeReply;
+}
+
+export function fastifyTrackingNumber(options: TrackingRouteOptions) {
+  const route = createTrackingRoute(options);
+  return async (request: FastifyLikeRequest, reply: FastifyLikeReply) => {
+    const answer = await route({
+      method: request.method,
+      url: `${request.protocol}://${request.host}${request.url}`,
+      header: (name) => {
+        const v = request.headers[name];
+        return Array.isArray(v) ? v.join(', ') : v;
+      },
+    });
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The route a firm's site serves to its own pages (GET, same origin): it
+ * gives the visitor their tracking number in the shape of AMP's
+ * amp-call-tracking, plus the session's expiry:
+ *
+ *   {"phoneNumber":"+14155550101","formattedPhoneNumber":"(415) 555-0101","expiresAt":"…"}
+ *
+ * It owns the first-party visitor cookie, forwards the landing URL, click ids
+ * and Meta's _fbc/_fbp cookies, and asks the service within a short budget.
+ * When the service does not answer in time (or refuses), it answers the
+ * campaign's default number with `expiresAt: null`: never an error page, so a
+ * page keeps its number. The API key stays here.
+ *
+ * Framework-free: the adapters (node.ts, fastify.ts, next.ts) turn their
+ * request into a `SiteRequest` and write the `SiteResponse` back.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  createTrackingClient,
+  type TrackingClient,
+  type TrackingError,
+} from '@call-tracking/client';
+
+export interface TrackingRouteOptions {
+  /** The tracking service, e.g. https://tracking.example.com */
+  apiUrl: string;
+  /** A key with the enroll scope. It never leaves this server. */
+  apiKey: string;
+  /** The campaign code. */
+  campaign: string;
+  /** The campaign's default number (E.164), answered when the service does not answer in time. */
+  defaultNumber: string;
+  /** The budget for the service, retries included (default 500 ms). */
+  timeoutMs?: number;
+  /**
+   * The site's public origin (https://www.acme.example). Without it, the
+   * request's own Host is trusted, which is right only when no proxy rewrites it.
+   */
+  siteOrigin?: string;
+  /** Other origins whose pages may call the route (e.g. a second domain of the firm). */
+  allowedOrigins?: string[];
+  /** The visitor cookie's name (default ct_vid). */
+  cookieName?: string;
+  /** Told about every answer that fell back to the default number (log it: it costs attribution). */
+  onFallback?: (error: TrackingError) => void;
+  /** A client to use instead of one built from apiUrl/apiKey. */
+  client?: TrackingClient;
+}
+
+/** What the route needs of a request: an absolute URL and its headers. */
+export interface SiteRequest {
+  method: string;
+  /** Absolute: scheme and host included. */
+  url: string;
+  header(name: string): string | undefined;
+}
+
+export interface SiteResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface TrackingNumberAnswer {
+  phoneNumber: string;
+  formattedPhoneNumber: string;
+  /** The session's expiry; null when this is the default number (no session to remember). */
+  expiresAt: string | null;
+}
+
+const YEAR_SECONDS = 365 * 24 * 3600;
+const VISITOR_ID = /^[A-Za-z0-9-]{8,64}$/;
+
+/** +14155550101 → (415) 555-0101 (North American numbers); others as they are. */
+export function formatNumber(e164: string): string {
+  const m = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
+  return m ? `(${m[1]}) ${m[2]}-${m[3]}` : e164;
+}
+
+export function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i <= 0) continue;
+    try {
+      out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    } catch {
+      // A cookie another script wrote badly is not ours to judge.
+    }
+  }
+  return out;
+}
+
+const upTo = (value: string | null | undefined, max: number) =>
+  value && value.length <= max ? value : null;
+
+function json(status: number, body: unknown, extra: Record<string, string> = {}): SiteResponse {
+  return {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      // Per visitor: a shared cache must never hand one visitor's number to another.
+      'cache-control': 'private, no-store',
+      vary: 'Cookie',
+      ...extra,
+    },
+    body: JSON.stringify(body),
+  };
+}
+
+export function createTrackingRoute(options: TrackingRouteOptions) {
+  const client =
+    options.client ?? createTrackingClient({ baseUrl: options.apiUrl, apiKey: options.apiKey });
+  const cookieName = options.cookieName ?? 'ct_vid';
+  const fallback: TrackingNumberAnswer = {
+    phoneNumber: options.defaultNumber,
+    formattedPhoneNumber: formatNumber(options.defaultNumber),
+    expiresAt: null,
+  };
+
+  /**
+   * A page of another site must not spend this firm's sessions (nor read the
+   * answer): browsers send Origin on cross-origin requests and Sec-Fetch-Site
+   * on all of them, so either one naming a stranger is refused.
+   */
+  function crossSite(req: SiteRequest, own: string): boolean {
+    const allowed = new Set([own, ...(options.allowedOrigins ?? [])]);
+    const origin = req.header('origin');
+    if (origin !== undefined && !allowed.has(origin)) return true;
+    const site = req.header('sec-fetch-site');
+    if (site === undefined || site === 'same-origin' || site === 'none') return false;
+    return origin === undefined;
+  }
+
+  /** The page the visitor is on, when it is a page of this site (never a stranger's URL). */
+  function landingOf(req: SiteRequest, url: URL, own: string): URL | null {
+    const allowed = new Set([own, ...(options.allowedOrigins ?? [])]);
+    for (const candidate of [url.searchParams.get('url'), req.header('referer')]) {
+      if (!candidate || candidate.length > 2048) continue;
+      try {
+        const landing = new URL(candidate);
+        if (allowed.has(landing.origin)) return landing;
+      } catch {}
+    }
+    return null;
+  }
+
+  return async function handle(req: SiteRequest): Promise<SiteResponse> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      return json(405, { detail: 'method_not_allowed' }, { allow: 'GET, HEAD' });
+    }
+    const url = new URL(req.url);
+    const own = options.siteOrigin ? new URL(options.siteOrigin).origin : url.origin;
+    if (crossSite(req, own)) return json(403, { detail: 'cross_site_request' });
+
+    const cookies = parseCookies(req.header('cookie'));
+    const extra: Record<string, string> = {};
+    let visitorId = cookies[cookieName];
+    if (!visitorId || !VISITOR_ID.test(visitorId)) {
+      visitorId = randomUUID();
+      // HttpOnly: no page script needs it, this route reads it from the request.
+      extra['set-cookie'] =
+        `${cookieName}=${visitorId}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax; HttpOnly` +
+        (own.startsWith('https:') ? '; Secure' : '');
+    }
+    const landing = landingOf(req, url, own);
+    let answer = fallback;
+    try {
+      const result = await client.createDniSession(
+        {
+          campaign_code: options.campaign,
+          visitor_id: visitorId,
+          // The service reads utm_*, gclid, fbclid, msclkid, gbraid and wbraid from it.
+          landing_url: landing?.href ?? null,
+          gclid: upTo(landing?.searchParams.get('gclid'), 512),
+          fbc: upTo(cookies._fbc, 512),
+          fbp: upTo(cookies._fbp, 512),
+        },
+        { timeoutMs: options.timeoutMs ?? 500 },
+      );
+      if (result.ok) {
+        answer = {
+          phoneNumber: result.data.tracking_number,
+          formattedPhoneNumber: formatNumber(result.data.tracking_number),
+          expiresAt: result.data.expires_at,
+        };
+      } else options.onFallback?.(result.error);
+    } catch (err) {
+      // The client answers values; this is a bug, and still not the visitor's problem.
+      options.onFallback?.({ kind: 'network', message: (err as Error).message });
+    }
+    return json(200, answer, extra);
+  };
+}
+
+export type TrackingRoute = ReturnType<typeof createTrackingRoute>;

@@ -1,0 +1,24 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { Executor } from './db.js';
+
+/** The rows of a raw statement, on the database or in a transaction (either driver's shape). */
+export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
+  const r = (await ex.execute(query)) as unknown as T[] | { rows: T[] };
+  return Array.isArray(r) ? r : r.rows;
+}
+
+/**
+ * A statement written with `$1`, `$2`… placeholders (long analytical SQL reads better so) as a
+ * Drizzle query, so it runs on whatever executor the caller hands in. Dates travel as ISO text,
+ * as `Store.query` sends them.
+ */
+export function positional(text: string, params: readonly unknown[]): SQL {
+  const parts = text.split(/\$(\d+)/);
+  return sql.join(
+    parts.map((part, i) => {
+      if (i % 2 === 0) return sql.raw(part);
+      const p = params[Number(part) - 1];
+      return sql`${p instanceof Date ? p.toISOString() : p}`;
+    }),
+  );
+}

@@ -1,0 +1,61 @@
+import type { Clock, Metrics } from './deps.js';
+import type { Queries } from './domain/admin/queries.js';
+import { SessionBatcher } from './domain/dni/batcher.js';
+import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
+import type { Repositories } from './domain/repositories.js';
+import { suppressionListNotes } from './domain/suppression/freshness.js';
+import { createMetrics } from './http/metrics.js';
+import type { Store } from './store/db.js';
+import { createQueries } from './store/queries/index.js';
+import { dniSessionStore, poolUsage } from './store/repos/dni.js';
+import { createRepositories } from './store/repos/index.js';
+
+/** DNI batching: DNI_BATCH_CONNECTIONS and DNI_BATCH_MAX (src/config.ts). */
+export interface DniBatching {
+  connections?: number | undefined;
+  maxSize?: number | undefined;
+}
+
+/** What the apps and jobs are given over one store: the one place it is wired. */
+export interface StoreWiring {
+  repos: Repositories;
+  queries: Queries;
+  sessions: SessionBatcher;
+  metrics: Metrics;
+  ping(): Promise<void>;
+}
+
+/**
+ * DNI opens are batched per process and store (src/domain/dni/batcher.ts):
+ * `connections` batches in flight on PostgreSQL (DNI_BATCH_CONNECTIONS), one
+ * on PGlite, which runs one query at a time anyway.
+ */
+export function sessionBatcher(store: Store, metrics?: Metrics, o: DniBatching = {}) {
+  return new SessionBatcher(dniSessionStore(store), {
+    inFlight: store.kind === 'pglite' ? 1 : (o.connections ?? 2),
+    maxSize: o.maxSize ?? 64,
+    ...(metrics ? { onBatch: (size: number) => metrics.dniBatchSize.observe(size) } : {}),
+  });
+}
+
+/**
+ * The repositories, the admin queries, the DNI batcher and the metrics (whose pool gauges read
+ * the store on a scrape), built once over `store`: by the runtime, src/worker.ts, the OpenAPI
+ * dump and the test harness alike.
+ */
+export function wireStore(store: Store, clock: Clock, dni: DniBatching = {}): StoreWiring {
+  const repos = createRepositories(store);
+  const metrics = createMetrics(
+    () => poolUsage(store, new Date(clock.now())),
+    cachedPoolSizing(repos, () => clock.now()),
+    () => clock.now(),
+    () => suppressionListNotes(repos, clock.now()),
+  );
+  return {
+    repos,
+    queries: createQueries(store),
+    sessions: sessionBatcher(store, metrics, dni),
+    metrics,
+    ping: () => store.ping(),
+  };
+}

@@ -1,0 +1,220 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import Fastify from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  expressTrackingNumber,
+  fastifyTrackingNumber,
+  nextTrackingNumber,
+  type TrackingRouteOptions,
+  trackingNumberHandler,
+} from '../../packages/site/src/index.js';
+import { createTenant, freshNumbers, type Tenant, useHarness } from '../helpers/harness.js';
+import { useLocalServers } from '../helpers/local-servers.js';
+
+// @call-tracking/site's route through each adapter (plain node:http, Express,
+// Fastify, a Next.js route handler as Web Request → Response) against the real
+// service: the visitor cookie, what is forwarded, the fallback, cross-site refusal.
+const h = useHarness();
+let apiUrl: string;
+let t: Tenant;
+let defaultNumber: string;
+const listen = useLocalServers();
+
+beforeAll(async () => {
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
+  t = await createTenant(h);
+  defaultNumber = freshNumbers(1)[0]!;
+});
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+/** Asks the route at `/tracking-number` + query, as the browser would; answers what came back. */
+type Ask = (query: string, headers?: Record<string, string>, method?: string) => Promise<Answer>;
+
+const viaFetch =
+  (base: string): Ask =>
+  async (query, headers = {}, method = 'GET') => {
+    const res = await fetch(`${base}/tracking-number${query}`, { method, headers });
+    return { status: res.status, headers: res.headers, body: await res.text() };
+  };
+
+const adapters: Record<string, (o: TrackingRouteOptions) => Promise<{ ask: Ask; origin: string }>> =
+  {
+    'node:http': async (o) => {
+      const handler = trackingNumberHandler(o);
+      const base = await listen(createServer((req, res) => void handler(req, res)));
+      return { ask: viaFetch(base), origin: base };
+    },
+    express: async (o) => {
+      const app = express();
+      app.all('/tracking-number', expressTrackingNumber(o));
+      const base = await listen(createServer(app));
+      return { ask: viaFetch(base), origin: base };
+    },
+    fastify: async (o) => {
+      const app = Fastify();
+      app.get('/tracking-number', fastifyTrackingNumber(o));
+      app.post('/tracking-number', fastifyTrackingNumber(o));
+      await app.ready();
+      const base = await listen(app.server);
+      return { ask: viaFetch(base), origin: base };
+    },
+    'next.js route handler': async (o) => {
+      const GET = nextTrackingNumber(o);
+      const origin = 'https://www.acme.example';
+      return {
+        origin,
+        ask: async (query, headers = {}, method = 'GET') => {
+          const res = await GET(
+            new Request(`${origin}/tracking-number${query}`, { method, headers }),
+          );
+          return { status: res.status, headers: res.headers, body: await res.text() };
+        },
+      };
+    },
+  };
+
+const sessionOf = async (visitorId: string) =>
+  h.store.query<{
+    tracking_number: string;
+    landing_url: string | null;
+    gclid: string | null;
+    fbc: string | null;
+    fbp: string | null;
+  }>(
+    'select tracking_number, landing_url, gclid, fbc, fbp from dni_sessions where visitor_id = $1',
+    [visitorId],
+  );
+
+const visitorCookie = (a: Answer) => /ct_vid=([^;]+)/.exec(a.headers.get('set-cookie') ?? '')?.[1];
+
+describe.each(Object.keys(adapters))('%s', (name) => {
+  let ask: Ask;
+  let origin: string;
+  const fallbacks: unknown[] = [];
+  beforeAll(async () => {
+    ({ ask, origin } = await adapters[name]!({
+      apiUrl,
+      apiKey: t.key,
+      campaign: t.code,
+      defaultNumber,
+      timeoutMs: 5000,
+      onFallback: (e) => fallbacks.push(e),
+    }));
+  });
+
+  it('a first visit: a visitor cookie, the session’s number in AMP’s shape, the visit forwarded', async () => {
+    const landing = `${origin}/spring?gclid=KIT-GCLID&utm_source=mail`;
+    const a = await ask(`?url=${encodeURIComponent(landing)}`, {
+      cookie: '_fbc=fb.1.1700000000.IwAR; _fbp=fb.1.1700000000.123',
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(a.status).toBe(200);
+    const cookie = a.headers.get('set-cookie')!;
+    expect(cookie).toMatch(
+      /^ct_vid=[0-9a-f-]{36}; Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly/,
+    );
+    expect(cookie.endsWith('; Secure')).toBe(origin.startsWith('https:'));
+    const [session] = await sessionOf(visitorCookie(a)!);
+    expect(session).toEqual({
+      tracking_number: expect.any(String),
+      landing_url: landing,
+      gclid: 'KIT-GCLID',
+      fbc: 'fb.1.1700000000.IwAR',
+      fbp: 'fb.1.1700000000.123',
+    });
+    const n = session!.tracking_number;
+    const body = JSON.parse(a.body);
+    expect(body).toEqual({
+      phoneNumber: n,
+      formattedPhoneNumber: `(${n.slice(2, 5)}) ${n.slice(5, 8)}-${n.slice(8)}`,
+      expiresAt: expect.any(String),
+    });
+    expect(Date.parse(body.expiresAt)).toBeGreaterThan(h.clock.now());
+    expect(a.headers.get('cache-control')).toBe('private, no-store');
+    expect(a.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(`${a.body}${JSON.stringify([...a.headers])}`).not.toContain(t.key.slice(-16));
+  });
+
+  it('a returning visitor keeps the number; a stranger’s URL is not forwarded as the landing page', async () => {
+    const first = await ask('');
+    const vid = visitorCookie(first)!;
+    const again = await ask(`?url=${encodeURIComponent('https://evil.example/?gclid=X')}`, {
+      cookie: `ct_vid=${vid}`,
+    });
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(JSON.parse(again.body).phoneNumber).toBe(JSON.parse(first.body).phoneNumber);
+    const sessions = await sessionOf(vid);
+    expect(sessions.map((s) => [s.landing_url, s.gclid])).toEqual([[null, null]]);
+  });
+
+  it('refuses cross-site requests (Origin or Sec-Fetch-Site) and methods other than GET', async () => {
+    const strangers: Record<string, string>[] = [
+      { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'cross-site' },
+      { origin: 'https://evil.example' },
+    ];
+    for (const headers of strangers) {
+      const a = await ask('', headers);
+      expect([a.status, a.body]).toEqual([403, '{"detail":"cross_site_request"}']);
+      expect(a.headers.get('set-cookie')).toBeNull();
+    }
+    const same = await ask('', { origin, 'sec-fetch-site': 'same-origin' });
+    expect(same.status).toBe(200);
+    const post = await ask('', { origin }, 'POST');
+    expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+  });
+});
+
+describe('when the service does not answer in time, or refuses', () => {
+  it('answers the default number with no expiry, within the budget, and says why', async () => {
+    const hanging = await listen(createServer(() => {}));
+    // A refusal comes fast: its budget is wide so that a loaded machine cannot turn it into a timeout.
+    for (const [api, key, timeoutMs, kind] of [
+      [hanging, t.key, 300, 'timeout'],
+      [apiUrl, `svc_live_${'0'.repeat(40)}`, 10_000, 'http'],
+    ] as const) {
+      const told: { kind: string }[] = [];
+      const { ask } = await adapters['node:http']!({
+        apiUrl: api,
+        apiKey: key,
+        campaign: t.code,
+        defaultNumber,
+        timeoutMs,
+        onFallback: (e) => told.push(e),
+      });
+      const started = performance.now();
+      const a = await ask('');
+      expect(performance.now() - started).toBeLessThan(timeoutMs + 5000);
+      expect(a.status).toBe(200);
+      expect(JSON.parse(a.body)).toEqual({
+        phoneNumber: defaultNumber,
+        formattedPhoneNumber: `(415) ${defaultNumber.slice(5, 8)}-${defaultNumber.slice(8)}`,
+        expiresAt: null,
+      });
+      expect(told.map((e) => e.kind)).toEqual([kind]);
+    }
+  });
+});
+
+describe('examples/nextjs/app/tracking-number/route.ts', () => {
+  it('is the kit’s handler, configured from the environment', async () => {
+    Object.assign(process.env, {
+      TRACKING_API_URL: apiUrl,
+      TRACKING_API_KEY: t.key,
+      CAMPAIGN: t.code,
+      DEFAULT_NUMBER: defaultNumber,
+    });
+    const route = await import('../../examples/nextjs/app/tracking-number/route.js');
+    expect(route.dynamic).toBe('force-dynamic');
+    const res = await route.GET(new Request('http://127.0.0.1:8082/tracking-number'));
+    expect(res.status).toBe(200);
+    expect(t.numbers).toContain(((await res.json()) as { phoneNumber: string }).phoneNumber);
+  });
+});
