@@ -3,8 +3,9 @@ import type { CallSearch, ConsoleQueries } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { orgMembers } from '../repos/console.js';
 import { rowsOf } from '../rows.js';
-import { auditLog, calls, campaigns, dniSessions } from '../schema/index.js';
+import { auditLog, calls, dniSessions } from '../schema/index.js';
 import { buyerReportEvents } from '../schema/reports.js';
+import { callsQuery } from './activity.js';
 
 /**
  * The console's reads beyond the admin API's lists: a call search and a
@@ -29,16 +30,6 @@ function matchOf(q: string): SQL | undefined {
     ilike(dniSessions.utmMedium, t),
     ilike(dniSessions.landingUrl, t),
   );
-}
-
-/** A call with its campaign's code and its whole session. */
-function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
-  return db
-    .select({ call: calls, campaignCode: campaigns.code, session: dniSessions })
-    .from(calls)
-    .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
-    .leftJoin(dniSessions, eq(dniSessions.id, calls.dniSessionId))
-    .where(and(eq(calls.orgId, orgId), ...where));
 }
 
 function searchCalls(db: Db, orgId: string, s: CallSearch) {
