@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeUser, signIn, useConsole } from '../helpers/console.js';
 import { adminCall, createTenant, freshNumbers, useHarness } from '../helpers/harness.js';
+import { TEST_WEBHOOK_SETTINGS } from '../helpers/webhooks.js';
 
 /**
  * Who may see and change what, over plain HTTP: a viewer of A sees A and
@@ -96,6 +97,34 @@ describe('organizations', () => {
     expect(shown.numbers).toContain(fresh);
     const audit = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/audit?limit=5`);
     expect(audit.entries[0].actor).toMatch(/^console:manager\./);
+  });
+
+  it('a manager replays webhooks of A through the admin service; B’s endpoint is a 404', async () => {
+    const { a, b, manager } = await setup();
+    const hook = async (orgId: string) =>
+      (
+        await adminCall(h, 'POST', `/admin/orgs/${orgId}/webhooks`, {
+          url: 'http://127.0.0.1:9/hook',
+          events: ['call.received'],
+        })
+      ).webhook_id as string;
+    const before = h.deps.webhooks;
+    h.deps.webhooks = TEST_WEBHOOK_SETTINGS; // a loopback receiver, never called here
+    const [mine, theirs] = await Promise.all([hook(a.orgId), hook(b.orgId)]).finally(() => {
+      h.deps.webhooks = before;
+    });
+    const since = new Date(0).toISOString();
+    const other = await manager.post(`/orgs/${a.orgId}/webhooks/${theirs}/replay`, { since });
+    expect(other.statusCode).toBe(404);
+    const ofB = await adminCall(h, 'GET', `/admin/orgs/${b.orgId}/audit?action=webhook.replayed`);
+    expect(ofB.entries).toEqual([]);
+    const done = await manager.post(`/orgs/${a.orgId}/webhooks/${mine}/replay`, { since });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toMatch(/notice=nothing$/);
+    const ofA = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/audit?action=webhook.replayed`);
+    expect(ofA.entries).toHaveLength(1);
+    expect(ofA.entries[0]).toMatchObject({ subject_id: mine, detail: { since, queued: 0 } });
+    expect(ofA.entries[0].actor).toMatch(/^console:manager\./);
   });
 });
 
