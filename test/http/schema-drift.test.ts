@@ -17,6 +17,14 @@ const h = useHarness();
 
 /** Tables the repositories reach with raw SQL only (no Drizzle declaration needed). */
 const RAW_SQL_TABLES = [
+  // The report read model (migration 0022): written by the DNI batch statement and by triggers,
+  // read by src/store/queries/reports.ts, all raw SQL.
+  'report_callers',
+  'report_calls',
+  'report_touch_deltas',
+  'report_touch_rollups',
+  'report_traffic_deltas',
+  'report_traffic_rollups',
   'retention_cursors',
   'retention_leases',
   'rnd_results',
