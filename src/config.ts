@@ -75,6 +75,7 @@ export interface Config {
   };
   webhooks: WebhookSettings;
   conversions: ConversionConfig;
+  console: ConsoleSettings;
 }
 
 /** Conversion uploads to ad platforms (docs/conversions.md). */
@@ -93,6 +94,20 @@ export interface ConversionConfig {
     microsoftOauthTokenUrl: string;
     ga4MpBase: string;
   };
+}
+
+/** The web console (docs/console.md). */
+export interface ConsoleSettings {
+  /** 0: no console listener. */
+  port: number;
+  host: string;
+  /** Where people open it; invitation and reset links start with it. */
+  publicUrl: string;
+  /** `Secure` on the cookies; CONSOLE_SECURE_COOKIES=0 for plain-HTTP use on one machine. */
+  secureCookies: boolean;
+  idleMinutes: number;
+  maxHours: number;
+  linkHours: number;
 }
 
 /** Bounded growth (docs/operations.md): what the retention job deletes, and how gently. */
@@ -255,6 +270,7 @@ export function loadConfig(env: Env = process.env): Config {
     rnd: rndConfig(env),
     webhooks: webhookConfig(env),
     conversions: conversionConfig(env),
+    console: consoleConfig(env),
   };
 }
 
@@ -295,6 +311,34 @@ function conversionConfig(env: Env): ConversionConfig {
       ),
       ga4MpBase: base(env, 'GA4_MP_BASE', 'https://www.google-analytics.com'),
     },
+  };
+}
+
+/** The console's settings when nothing is configured (the admin API's link answers use them too). */
+export const DEFAULT_CONSOLE_SETTINGS: ConsoleSettings = {
+  port: 3002,
+  host: '127.0.0.1',
+  publicUrl: 'http://127.0.0.1:3002',
+  secureCookies: true,
+  idleMinutes: 30,
+  maxHours: 12,
+  linkHours: 72,
+};
+
+function consoleConfig(env: Env): ConsoleSettings {
+  const port = int(env, 'CONSOLE_PORT', 3002, 0, 65535);
+  const host = env.CONSOLE_HOST || '127.0.0.1';
+  return {
+    port,
+    host,
+    publicUrl: (url(env, 'CONSOLE_PUBLIC_URL', ['http', 'https']) ?? localUrl(host, port)).replace(
+      /\/+$/,
+      '',
+    ),
+    secureCookies: flag(env, 'CONSOLE_SECURE_COOKIES', true),
+    idleMinutes: int(env, 'CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 7 * 24 * 60),
+    maxHours: int(env, 'CONSOLE_SESSION_MAX_HOURS', 12, 1, 30 * 24),
+    linkHours: int(env, 'CONSOLE_LINK_HOURS', 72, 1, 30 * 24),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Counter, Histogram, Registry } from 'prom-client';
-import type { WebhookSettings } from './config.js';
+import type { ConsoleSettings, WebhookSettings } from './config.js';
 import type { Queries } from './domain/admin/queries.js';
 import type { Keyring } from './domain/auth/keyring.js';
 import type { AdPlatforms } from './domain/conversions/platform.js';
@@ -53,6 +53,8 @@ export interface AppDeps {
   webhooks?: WebhookSettings | undefined;
   /** Conversion uploads: the secrets key and the platforms (absent: no key, public addresses). */
   conversions?: { box: SecretBox | null; platforms: AdPlatforms } | undefined;
+  /** The web console's settings; absent: DEFAULT_CONSOLE_SETTINGS (src/config.ts). */
+  console?: ConsoleSettings | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

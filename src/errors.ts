@@ -19,6 +19,8 @@ const catalogue = {
   invalid_metrics_token: 401,
   tracking_disabled: 403,
   insufficient_scope: 403,
+  forbidden: 403,
+  invalid_csrf_token: 403,
   invalid_signature: 403,
   campaign_not_found: 404,
   call_not_found: 404,
@@ -83,6 +85,9 @@ export const errors = {
     new AppError('invalid_metrics_token', { 'www-authenticate': 'Bearer' }),
   trackingDisabled: () => new AppError('tracking_disabled'),
   insufficientScope: () => new AppError('insufficient_scope'),
+  /** The console: the user may see this organization but not change it (a viewer). */
+  forbidden: () => new AppError('forbidden'),
+  invalidCsrfToken: () => new AppError('invalid_csrf_token'),
   campaignNotFound: () => new AppError('campaign_not_found'),
   callNotFound: () => new AppError('call_not_found'),
   orgNotFound: () => new AppError('org_not_found'),

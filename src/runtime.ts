@@ -301,6 +301,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     readinessTimeoutMs: config.readinessTimeoutMs,
     webhooks: config.webhooks,
     conversions,
+    console: config.console,
     sessions,
     worker,
     webhookWorker,

@@ -1,5 +1,6 @@
 import { buildAdminApp, buildApp } from './app.js';
 import { loadConfigOrExit, resolveAdminToken } from './config.js';
+import { buildConsoleApp } from './console/app.js';
 import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
 import { checkPortFree } from './port-check.js';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
   let runtime: Runtime | undefined;
   let api: Awaited<ReturnType<typeof buildApp>> | undefined;
   let admin: Awaited<ReturnType<typeof buildAdminApp>> | undefined;
+  let consoleApp: Awaited<ReturnType<typeof buildConsoleApp>> | undefined;
   let retention: RetentionJob | undefined;
   // Installed first: a signal during start-up still closes the store and frees DATA_DIR.
   let closing = false;
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
     }, 10_000);
     force.unref();
     try {
-      await Promise.all([api?.close(), admin?.close()]);
+      await Promise.all([api?.close(), admin?.close(), consoleApp?.close()]);
       await retention?.stop();
       await runtime?.close();
       logger.info('stopped');
@@ -64,10 +66,19 @@ async function main(): Promise<void> {
       listenTextResolver: (url) =>
         `admin API listening at ${url} (docs ${url}/admin/docs, CLI: npm run admin -- --help)`,
     });
+    // The web console on its own listener (contract §9); CONSOLE_PORT=0 leaves it off.
+    if (config.console.port !== 0) {
+      consoleApp = await buildConsoleApp({ ...runtime, console: config.console }, limits);
+      await consoleApp.listen({
+        port: config.console.port,
+        host: config.console.host,
+        listenTextResolver: (url) => `web console listening at ${url} (docs/console.md)`,
+      });
+    }
   } catch (err) {
     if (closing) return;
     closing = true;
-    await Promise.allSettled([api?.close(), admin?.close()]);
+    await Promise.allSettled([api?.close(), admin?.close(), consoleApp?.close()]);
     await runtime?.close().catch(() => {});
     exitOnStartupFailure('failed to start', err, config);
   }

@@ -12,6 +12,8 @@ export interface CliIo {
   stderr: Writer;
   env: Record<string, string | undefined>;
   fetch?: FetchLike;
+  /** Where `--password-stdin` reads from; absent: this process's standard input. */
+  stdin?: AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
 }
 
 interface GlobalOptions {
@@ -98,6 +100,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return { target: t, mode: g.json ? 'json' : g.quiet ? 'quiet' : 'human' };
   };
   const ctx: CliContext = {
+    stdin: () => io.stdin ?? process.stdin,
     async send(cmd, req, view) {
       const c = connect(cmd);
       if (c) exitCode = report(io, c.mode, await callAdmin(c.target, req, io.fetch), view);

@@ -19,7 +19,8 @@ export type IdPrefix =
   | 'wat'
   | 'cdst'
   | 'cup'
-  | 'cua';
+  | 'cua'
+  | 'usr';
 
 /**
  * Opaque prefixed ids. The leading milliseconds keep B-tree inserts close

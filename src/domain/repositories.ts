@@ -6,6 +6,7 @@ import type {
 import type { BuyerReportRepository } from './buyer-reports/ports.js';
 import type { InboundCallRepository, OptOutRepository } from './carrier-inbound/ports.js';
 import type { ConsentRepository } from './consents/ports.js';
+import type { ConsoleRepository } from './console/ports.js';
 import type { DestinationRepository, UploadRepository } from './conversions/ports.js';
 import type { DispatchRepository, SimulatedMessageRepository } from './dispatch/ports.js';
 import type { PoolSizingRepository } from './dni/ports.js';
@@ -47,4 +48,6 @@ export interface Repositories extends UnitOfWork {
   destinations: DestinationRepository;
   /** The conversion upload outbox: queued in callers' transactions, claimed by the worker. */
   uploads: UploadRepository;
+  /** The web console's people, sessions and links. */
+  console: ConsoleRepository;
 }

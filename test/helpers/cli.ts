@@ -20,7 +20,12 @@ export interface Terminals {
 }
 
 /** Runs the CLI in this process with the given environment only (never this process's). */
-export async function cli(args: string[], env: Env, tty: Terminals = {}): Promise<CliResult> {
+export async function cli(
+  args: string[],
+  env: Env,
+  tty: Terminals = {},
+  stdin?: string,
+): Promise<CliResult> {
   // Bytes, decoded once at the end: a chunk may end inside a UTF-8 character.
   const out: Buffer[] = [];
   let err = '';
@@ -32,6 +37,7 @@ export async function cli(args: string[], env: Env, tty: Terminals = {}): Promis
       columns: 80,
     },
     env,
+    ...(stdin !== undefined ? { stdin: [Buffer.from(stdin)] } : {}),
   });
   return { code, out: Buffer.concat(out).toString('utf8'), err };
 }

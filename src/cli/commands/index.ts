@@ -11,6 +11,7 @@ import { reportCommands } from './report.js';
 import type { CommandGroup } from './shared.js';
 import { suppressionCommands } from './suppression.js';
 import { touchCommands } from './touch.js';
+import { userCommands } from './user.js';
 import { webhookCommands } from './webhook.js';
 
 /** Help lists groups in this order; a new group is a new file and one line here. */
@@ -28,4 +29,5 @@ export const commandGroups: CommandGroup[] = [
   suppressionCommands,
   webhookCommands,
   conversionCommands,
+  userCommands,
 ];

@@ -14,6 +14,8 @@ export interface CliSession {
 
 /** What a command group gets from the runner. */
 export interface CliContext {
+  /** Standard input (tests give their own). */
+  stdin(): AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
   /** Sends a request and prints its JSON answer through `view`. */
   send(cmd: Command, req: ApiRequest, view: View): Promise<void>;
   /** For answers that are not JSON to print (files): `handle` reads them and gives the exit code. */

@@ -119,7 +119,7 @@ export async function createCampaign(
     if (input.overflow_number) await setOverflow(ctx.repos, tx, c, input.overflow_number, now);
     await ctx.repos.audit.writeAudit(tx, {
       orgId,
-      actor: 'admin',
+      actor: ctx.actor ?? 'admin',
       action: 'campaign.created',
       subjectType: 'campaign',
       subjectId: c.id,
@@ -160,7 +160,7 @@ export async function updateCampaign(ctx: Ctx, orgId: string, code: string, inpu
     }
     await ctx.repos.audit.writeAudit(tx, {
       orgId,
-      actor: 'admin',
+      actor: ctx.actor ?? 'admin',
       action: 'campaign.updated',
       subjectType: 'campaign',
       subjectId: before.id,
@@ -182,7 +182,7 @@ export async function addCampaignNumbers(ctx: Ctx, orgId: string, code: string, 
     const added = await addNumbers(ctx.repos, tx, c, numbers, 'pool', now);
     await ctx.repos.audit.writeAudit(tx, {
       orgId,
-      actor: 'admin',
+      actor: ctx.actor ?? 'admin',
       action: 'campaign.numbers_added',
       subjectType: 'campaign',
       subjectId: c.id,

@@ -11,6 +11,8 @@ export interface AdminContext<R extends OrgRepos = OrgRepos> {
   keyring: Keyring;
   now: () => Date;
   requestId: string | null;
+  /** Who the audit trail names: `admin` (the admin token) unless a console user acts. */
+  actor?: string;
 }
 
 const ACTOR = 'admin';
@@ -71,7 +73,7 @@ async function audit(
 ) {
   await ctx.repos.audit.writeAudit(ex, {
     orgId,
-    actor: ACTOR,
+    actor: ctx.actor ?? ACTOR,
     action,
     subjectType: type,
     subjectId: id,

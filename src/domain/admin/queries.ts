@@ -280,6 +280,66 @@ export interface PoolQueries {
   observePool(campaignId: string, since: Date, now: Date): Promise<PoolObservation>;
 }
 
+/** A call as the console shows it: its session with the visit's number, kind and hits. */
+export interface ConsoleCallRow extends CallRow {
+  session: (SessionRow & ConsoleSessionFacts) | null;
+}
+
+export interface ConsoleSessionFacts {
+  trackingNumber: string;
+  kind: string;
+  hits: number;
+  createdAt: Date;
+}
+
+export interface CallSearch {
+  since: Date;
+  until: Date;
+  /** A call id, a phone number (any digits of it), or text in the visit's UTMs or landing URL. */
+  q?: string | undefined;
+  campaignId?: string | undefined;
+  limit: number;
+  /** The id of the last call of the previous page. */
+  after?: string | undefined;
+}
+
+export interface CallReportRow {
+  id: string;
+  reportId: string;
+  disposition: string;
+  notes: string | null;
+  at: Date;
+}
+
+export interface SuppressionSummaryRow {
+  list: string;
+  entries: number;
+  /** The newest import's list date (YYYY-MM-DD). */
+  listed_on: string | null;
+  imported_at: string | null;
+}
+
+export interface OrgMemberRow {
+  userId: string;
+  email: string;
+  role: string;
+}
+
+/** The web console's reads beyond the admin lists (src/store/queries/console.ts). */
+export interface ConsoleQueries {
+  /** Newest first. */
+  searchCalls(orgId: string, s: CallSearch): Promise<ConsoleCallRow[]>;
+  findCall(orgId: string, callId: string): Promise<ConsoleCallRow | null>;
+  /** Every buyer report of the call, oldest first: the last one is the current disposition. */
+  callReports(orgId: string, callId: string): Promise<CallReportRow[]>;
+  /** The audit lines about these subjects, oldest first. */
+  callAudit(orgId: string, subjectIds: string[]): Promise<AuditRow[]>;
+  /** Each suppression list of the organization: entries, and its newest import (freshness). */
+  suppressionSummary(orgId: string): Promise<SuppressionSummaryRow[]>;
+  /** Everyone with a role in the organization, by email. */
+  orgMembers(orgId: string): Promise<OrgMemberRow[]>;
+}
+
 /** Every admin read, in one object: what src/store/queries/index.ts builds (`AppDeps.queries`). */
 export interface Queries {
   /** The organization, or null: the org-scoped admin plugin resolves it once per request. */
@@ -294,4 +354,6 @@ export interface Queries {
   conversions: ConversionQueries;
   /** The report read model (src/store/queries/reports.ts). */
   reports: ReportQueries;
+  /** The web console's own reads. */
+  console: ConsoleQueries;
 }

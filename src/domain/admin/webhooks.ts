@@ -61,7 +61,7 @@ export class WebhookAdmin {
   private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
     return this.ctx.repos.audit.writeAudit(ex, {
       orgId,
-      actor: 'admin',
+      actor: this.ctx.actor ?? 'admin',
       action,
       subjectType: 'webhook',
       subjectId: id,

@@ -21,6 +21,7 @@ import {
 import { errors } from '../../errors.js';
 import { activityListRoutes } from './activity-routes.js';
 import { consentRoutes } from './consents-routes.js';
+import { consoleUserRoutes } from './console-users-routes.js';
 import { conversionRoutes } from './conversion-routes.js';
 import { exportRoutes } from './exports.js';
 import { configListRoutes, orgConfigListRoutes } from './list-routes.js';
@@ -94,6 +95,7 @@ export function adminRoutes(
     });
 
     configListRoutes(admin, deps);
+    consoleUserRoutes(admin, deps);
 
     orgScoped(admin, deps.queries, (scope) => {
       const getOrgsByOrgId = adminRoute('organizations', 'Show an organization', {

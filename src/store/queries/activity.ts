@@ -15,8 +15,11 @@ function range(column: Parameters<typeof gte>[0], r: TimeRange): (SQL | undefine
   return [r.since ? gte(column, r.since) : undefined, r.until ? lt(column, r.until) : undefined];
 }
 
-/** A call with its campaign's code and the session it was attributed to, when there is one. */
-function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
+/**
+ * A call with its campaign's code and the session it was attributed to, when there is one (the
+ * whole session row: the console's call page shows its number, kind and hits too).
+ */
+export function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
   return db
     .select({ call: calls, campaignCode: campaigns.code, session: dniSessions })
     .from(calls)

@@ -5,6 +5,7 @@ import { observePool } from '../repos/pool-health.js';
 import { createActivityQueries } from './activity.js';
 import { createAuditQueries } from './audit.js';
 import { createConfigQueries } from './config.js';
+import { createConsoleQueries } from './console.js';
 import { createConversionQueries } from './conversion-uploads.js';
 import { createReportQueries } from './reports.js';
 import { createSuppressionQueries } from './suppression.js';
@@ -26,5 +27,6 @@ export function createQueries(store: Store): Queries {
     conversions: createConversionQueries(db),
     pool: { observePool: (campaignId, since, now) => observePool(db, campaignId, since, now) },
     reports: createReportQueries(store),
+    console: createConsoleQueries(db),
   };
 }

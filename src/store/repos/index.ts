@@ -5,6 +5,7 @@ import { createBuyerReportRepository } from './buyer-reports.js';
 import { createCampaignRepository } from './campaigns.js';
 import { createInboundCallRepository } from './carrier-calls.js';
 import { createConsentRepository } from './consents.js';
+import { createConsoleRepository } from './console.js';
 import { createDestinationRepository } from './conversion-destinations.js';
 import { createUploadRepository } from './conversion-uploads.js';
 import { createDispatchRepository } from './dispatch.js';
@@ -52,5 +53,6 @@ export function createRepositories(store: Store): Repositories {
     retention: createRetentionRepository(),
     destinations: createDestinationRepository(),
     uploads: createUploadRepository(),
+    console: createConsoleRepository(),
   };
 }

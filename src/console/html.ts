@@ -1,0 +1,52 @@
+/**
+ * HTML built by a tagged template that escapes every interpolated value, so a
+ * value that came from outside (a campaign name, a UTM value, a buyer's note)
+ * is text wherever it lands. Only `Html` values (built by this template) pass
+ * through unescaped.
+ */
+export class Html {
+  constructor(readonly text: string) {}
+  toString(): string {
+    return this.text;
+  }
+}
+
+type Value = Html | string | number | boolean | null | undefined | readonly Value[];
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
+
+/**
+ * Bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F) would
+ * reorder what a reader sees ("Trojan Source"): they are shown as their code
+ * points instead.
+ */
+const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+export function escapeText(s: string): string {
+  return s
+    .replace(/[&<>"'`]/g, (c) => ENTITIES[c]!)
+    .replace(BIDI, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+}
+
+function render(v: Value): string {
+  if (v instanceof Html) return v.text;
+  if (v === null || v === undefined || v === false) return '';
+  if (Array.isArray(v)) return v.map(render).join('');
+  return escapeText(String(v));
+}
+
+export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += render(values[i] as Value) + strings[i + 1]!;
+  return new Html(out);
+}
+
+/** Markup written by this service itself (an SVG chart built from numbers). */
+export const trusted = (s: string) => new Html(s);

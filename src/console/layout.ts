@@ -1,0 +1,176 @@
+import type { OrgContext, PageContext } from './context.js';
+import { type Html, html } from './html.js';
+
+export const ORG_PAGES = [
+  ['overview', 'Overview'],
+  ['calls', 'Calls'],
+  ['campaigns', 'Campaigns and pools'],
+  ['compliance', 'Compliance'],
+  ['webhooks', 'Webhooks and exports'],
+] as const;
+
+export type OrgPage = (typeof ORG_PAGES)[number][0];
+
+export const orgPath = (orgId: string, page: string) =>
+  `/orgs/${encodeURIComponent(orgId)}/${page}`;
+
+/** A bare page: login, invitation, errors. */
+export function bare(title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Call tracking console</title>
+<link rel="stylesheet" href="/assets/console.css">
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+<script src="/assets/console.js" defer></script>
+</head>
+<body class="bare">
+<main id="main" class="narrow">
+${body}
+</main>
+</body>
+</html>`;
+}
+
+function topBar(ctx: PageContext, org: OrgContext | null): Html {
+  const switcher =
+    ctx.orgs.length > 1 || (org === null && ctx.orgs.length > 0)
+      ? html`<form method="get" action="/switch" class="switcher" data-autosubmit>
+  <label for="org-switch">Organization</label>
+  <select id="org-switch" name="org">
+    ${ctx.orgs.map(
+      (o) =>
+        html`<option value="${o.id}"${org?.org.id === o.id ? html` selected` : ''}>${o.name}</option>`,
+    )}
+  </select>
+  <button type="submit" class="js-hide">Open</button>
+</form>`
+      : org
+        ? html`<span class="org-name">${org.org.name}</span>`
+        : '';
+  return html`<header class="top">
+  <a class="brand" href="/">Call tracking</a>
+  ${switcher}
+  <nav class="account" aria-label="Account">
+    <a href="/account">${ctx.viewer.user.email}</a>
+    <form method="post" action="/logout" class="inline">
+      <input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">
+      <button type="submit" class="link">Log out</button>
+    </form>
+  </nav>
+</header>`;
+}
+
+function sideNav(ctx: PageContext, org: OrgContext | null, current: string): Html {
+  const link = (href: string, label: string, key: string) =>
+    html`<li><a href="${href}"${key === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<nav class="side" aria-label="Pages">
+  ${
+    org
+      ? html`<ul>${ORG_PAGES.map(([key, label]) => link(orgPath(org.org.id, key), label, key))}</ul>`
+      : ''
+  }
+  ${
+    ctx.viewer.user.operator
+      ? html`<p class="nav-head">Operator</p><ul>
+    ${link('/operator/orgs', 'Organizations and keys', 'operator-orgs')}
+    ${link('/operator/users', 'Users and invitations', 'operator-users')}
+  </ul>`
+      : ''
+  }
+</nav>`;
+}
+
+/** The range picker: whole days in the organization's time zone. */
+function rangeForm(ctx: OrgContext, path: string): Html {
+  return html`<form method="get" action="${path}" class="range">
+  <label>From <input type="date" name="from" value="${ctx.range.from}" required></label>
+  <label>To <input type="date" name="to" value="${ctx.range.to}" required></label>
+  <button type="submit">Show</button>
+  <span class="zone">Times in ${ctx.zone}</span>
+</form>`;
+}
+
+export interface PageOptions {
+  title: string;
+  current: string;
+  body: Html;
+  /** Show the date range picker, submitting to this path. */
+  rangePath?: string;
+  notice?: string | null;
+}
+
+export function page(ctx: PageContext, org: OrgContext | null, o: PageOptions): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title}${org ? html` · ${org.org.name}` : ''} · Call tracking console</title>
+<link rel="stylesheet" href="/assets/console.css">
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+<script src="/assets/console.js" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+${topBar(ctx, org)}
+<div class="frame">
+${sideNav(ctx, org, o.current)}
+<main id="main">
+<div class="page-head">
+<h1>${o.title}</h1>
+${org && o.rangePath ? rangeForm(org, o.rangePath) : ''}
+</div>
+${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
+${o.body}
+</main>
+</div>
+</body>
+</html>`;
+}
+
+/** A link to this page's table as CSV, keeping the range and filters. */
+export function csvLink(query: Record<string, string | undefined>, path: string, table: string) {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && k !== 'cursor') q.set(k, v);
+  q.set('format', 'csv');
+  q.set('table', table);
+  return html`<a class="csv" href="${path}?${q.toString()}" download>Download CSV</a>`;
+}
+
+export interface Column<T> {
+  label: string;
+  value: (row: T) => string | number | null | undefined;
+  /** Rendered cell; default the value as text. */
+  cell?: (row: T) => Html | string;
+  numeric?: boolean;
+}
+
+/** A table with a caption, its CSV link, and an empty state that says what to do. */
+export function table<T>(o: {
+  caption: string;
+  columns: Column<T>[];
+  rows: T[];
+  empty: Html | string;
+  csv?: Html;
+}): Html {
+  return html`<section class="table-block">
+<div class="table-head"><h2>${o.caption}</h2>${o.csv ?? ''}</div>
+${
+  o.rows.length === 0
+    ? html`<p class="empty">${o.empty}</p>`
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table>
+<thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ''}>${c.label}</th>`)}</tr></thead>
+<tbody>${o.rows.map(
+        (r) =>
+          html`<tr>${o.columns.map(
+            (c) =>
+              html`<td${c.numeric ? html` class="num"` : ''}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
+          )}</tr>`,
+      )}</tbody>
+</table></div>`
+}
+</section>`;
+}

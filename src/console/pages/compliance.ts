@@ -1,0 +1,118 @@
+import { NATIONAL_LIST_MAX_AGE_DAYS } from '../../domain/compliance/index.js';
+import type { TouchRow } from '../../domain/reports/types.js';
+import type { TouchGroup } from '../../domain/reports/vocabulary.js';
+import type { OrgContext } from '../context.js';
+import { html } from '../html.js';
+import { type Column, csvLink, orgPath, table } from '../layout.js';
+import type { ConsoleRouter, PageResult } from '../router.js';
+import { localTime } from '../time.js';
+
+const DAY = 86_400_000;
+
+function touchColumns(ctx: OrgContext, key: TouchGroup, label: string): Column<TouchRow>[] {
+  const n = (m: 'touches' | 'placed' | 'blocked') => ({
+    label: m[0]!.toUpperCase() + m.slice(1),
+    value: (r: TouchRow) => r.metrics[m],
+    cell: (r: TouchRow) => ctx.num(r.metrics[m]),
+    numeric: true,
+  });
+  return [
+    { label, value: (r) => r.keys[key] ?? '(none)' },
+    n('touches'),
+    n('placed'),
+    n('blocked'),
+  ];
+}
+
+export function compliancePages(router: ConsoleRouter): void {
+  const { deps, reports } = router;
+  const { activity, console: reads } = deps.queries;
+
+  router.orgPage('/compliance', 'compliance', async (ctx): Promise<PageResult> => {
+    const q = {
+      kind: 'touches' as const,
+      from: ctx.range.since,
+      to: ctx.range.until,
+      timeZone: ctx.zone,
+      bucket: 'none' as const,
+    };
+    const [byReason, byChannel, byState, optOuts, lists] = await Promise.all([
+      reports.touchReport(ctx.org.id, { ...q, groupBy: ['reason'] }),
+      reports.touchReport(ctx.org.id, { ...q, groupBy: ['channel'] }),
+      reports.touchReport(ctx.org.id, { ...q, groupBy: ['state'] }),
+      activity.listConsentEvents(ctx.org.id, {
+        limit: 500,
+        kind: 'opt_out',
+        since: ctx.range.since,
+        until: ctx.range.until,
+      }),
+      reads.suppressionSummary(ctx.org.id),
+    ]);
+    const t = byChannel.totals.metrics;
+    const sorted = (rows: TouchRow[]) => rows.sort((a, b) => b.metrics.touches - a.metrics.touches);
+    type OptOut = (typeof optOuts)[number];
+    const optOutColumns: Column<OptOut>[] = [
+      {
+        label: 'Received',
+        value: (e) => e.recordedAt.toISOString(),
+        cell: (e) => localTime(e.recordedAt, ctx.zone),
+      },
+      { label: 'Number', value: (e) => e.e164 },
+      { label: 'How', value: (e) => e.source ?? '' },
+      { label: 'What they said', value: (e) => e.reason ?? '' },
+    ];
+    type List = (typeof lists)[number];
+    const today = ctx.now.getTime();
+    const freshness = (l: List) => {
+      if (l.list !== 'national')
+        return l.imported_at ? 'kept current by imports and changes' : 'no import yet';
+      if (!l.listed_on)
+        return 'never imported: marketing touches below pewc are blocked (dnc_list_stale)';
+      const age = Math.floor((today - Date.parse(`${l.listed_on}T00:00:00Z`)) / DAY);
+      return age > NATIONAL_LIST_MAX_AGE_DAYS
+        ? `stale: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS}); marketing touches below pewc are blocked`
+        : `fresh: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS})`;
+    };
+    const listColumns: Column<List>[] = [
+      { label: 'List', value: (l) => l.list },
+      { label: 'Entries', value: (l) => l.entries, cell: (l) => ctx.num(l.entries), numeric: true },
+      { label: 'List date', value: (l) => l.listed_on ?? '' },
+      {
+        label: 'Last import',
+        value: (l) => l.imported_at ?? '',
+        cell: (l) => (l.imported_at ? localTime(new Date(l.imported_at), ctx.zone) : '–'),
+      },
+      { label: 'Freshness', value: freshness },
+    ];
+    const path = orgPath(ctx.org.id, 'compliance');
+    const keep = { from: ctx.range.from, to: ctx.range.to };
+    const reasons = sorted(byReason.rows);
+    const channels = sorted(byChannel.rows);
+    const states = sorted(byState.rows);
+    const emptyTouches =
+      'No outbound touch in this range. Touches are decided by POST /tracking/campaigns/{code}/outbound; blocked ones show here with their reason.';
+    return {
+      title: 'Compliance',
+      tables: {
+        reasons: { columns: touchColumns(ctx, 'reason', 'Blocked because'), rows: reasons },
+        channels: { columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels },
+        states: { columns: touchColumns(ctx, 'state', 'State'), rows: states },
+        opt_outs: { columns: optOutColumns, rows: optOuts },
+        lists: { columns: listColumns, rows: lists },
+      },
+      body: html`<section class="kpis" aria-label="Touches in the range">
+<div class="kpi"><div class="label">Touches decided</div><div class="value" data-metric="touches">${ctx.num(t.touches)}</div></div>
+<div class="kpi"><div class="label">Placed</div><div class="value" data-metric="placed">${ctx.num(t.placed)}</div></div>
+<div class="kpi"><div class="label">Blocked</div><div class="value" data-metric="blocked">${ctx.num(t.blocked)}</div></div>
+<div class="kpi"><div class="label">Opt-outs received</div><div class="value">${ctx.num(optOuts.length)}</div></div>
+</section>
+${table({ caption: 'Blocked touches by reason', columns: touchColumns(ctx, 'reason', 'Blocked because'), rows: reasons, csv: csvLink(keep, path, 'reasons'), empty: emptyTouches })}
+<div class="cards">
+${table({ caption: 'By channel', columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels, csv: csvLink(keep, path, 'channels'), empty: emptyTouches })}
+${table({ caption: 'By state', columns: touchColumns(ctx, 'state', 'State'), rows: states, csv: csvLink(keep, path, 'states'), empty: emptyTouches })}
+</div>
+${table({ caption: 'Opt-outs received', columns: optOutColumns, rows: optOuts, csv: csvLink(keep, path, 'opt_outs'), empty: 'No opt-out in this range. STOP replies and keypress opt-outs show here.' })}
+${table({ caption: 'Suppression lists', columns: listColumns, rows: lists, csv: csvLink(keep, path, 'lists'), empty: '' })}`,
+    };
+  });
+}

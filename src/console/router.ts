@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify';
+import type { ReportQueries } from '../domain/reports/ports.js';
+import type { ConsoleDeps, OrgContext, PageContext } from './context.js';
+import type { Html } from './html.js';
+import type { Column } from './layout.js';
+
+/** A table of a page: rendered in its HTML and downloadable as CSV (`?format=csv&table=`). */
+export interface TableData<T = never> {
+  columns: Column<T>[];
+  rows: T[];
+}
+
+export interface PageResult {
+  title: string;
+  body: Html;
+  // biome-ignore lint/suspicious/noExplicitAny: each table has its own row type; the page builds columns and rows together.
+  tables?: Record<string, TableData<any>>;
+  /** Draw the date range picker. Default true on organization pages. */
+  range?: boolean;
+  notice?: string | null;
+  status?: number;
+  /** A file to download instead of a page. */
+  download?: { type: string; name: string; body: string | Buffer };
+}
+
+export type Query = Record<string, string | undefined>;
+
+export interface ConsoleRouter {
+  deps: ConsoleDeps;
+  /** The report read model (contract §8): the same numbers the reporting API answers. */
+  reports: ReportQueries;
+  /** A page of one organization, for anyone who may see it. */
+  orgPage(
+    path: string,
+    current: string,
+    fn: (ctx: OrgContext, q: Query, params: Record<string, string>) => Promise<PageResult>,
+  ): void;
+  /** A change to one organization: managers and operators, with the CSRF token. */
+  orgAction(
+    path: string,
+    fn: (
+      ctx: OrgContext,
+      form: URLSearchParams,
+      params: Record<string, string>,
+      req: FastifyRequest,
+    ) => Promise<string | PageResult>,
+  ): void;
+  /** A page outside any organization (account, operator pages). */
+  userPage(
+    path: string,
+    current: string,
+    fn: (ctx: PageContext, q: Query, params: Record<string, string>) => Promise<PageResult>,
+  ): void;
+  userAction(
+    path: string,
+    fn: (
+      ctx: PageContext,
+      form: URLSearchParams,
+      params: Record<string, string>,
+      req: FastifyRequest,
+    ) => Promise<string | PageResult>,
+  ): void;
+  render(ctx: PageContext, org: OrgContext | null, current: string, r: PageResult): Html;
+}

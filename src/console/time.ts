@@ -1,0 +1,74 @@
+import { isoDateOfDay, localDayAt, offsetAt } from '../domain/compliance/tz.js';
+
+/**
+ * Days in an organization's time zone: the console's date range is a span of
+ * whole local days, turned into UTC instants here (the zone arithmetic is the
+ * compliance gate's, src/domain/compliance/tz.ts).
+ */
+
+/** The instant a local calendar day (YYYY-MM-DD) starts in `zone`. */
+export function startOfDay(day: string, zone: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  const guess = Date.UTC(y, m - 1, d);
+  let ms = guess - offsetAt(zone, guess);
+  // Once more: the offset at the guess may differ from the offset at the answer (DST).
+  ms = guess - offsetAt(zone, ms);
+  return new Date(ms);
+}
+
+/** The local calendar day (YYYY-MM-DD) of an instant in `zone`. */
+export function dayOf(at: Date, zone: string): string {
+  return isoDateOfDay(localDayAt(zone, at.getTime()));
+}
+
+export function addDays(day: string, n: number): string {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+}
+
+export const DAY_SHAPE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+
+export interface DayRange {
+  /** First local day, inclusive. */
+  from: string;
+  /** Last local day, inclusive. */
+  to: string;
+  zone: string;
+  since: Date;
+  until: Date;
+  days: number;
+}
+
+/**
+ * The range a page shows: `from`..`to` as typed (inclusive local days), else
+ * the last 7 days; at most 400 days, and never backwards.
+ */
+export function dayRange(q: { from?: string; to?: string }, zone: string, now: Date): DayRange {
+  const today = dayOf(now, zone);
+  let to = q.to && DAY_SHAPE.test(q.to) ? q.to : today;
+  let from = q.from && DAY_SHAPE.test(q.from) ? q.from : addDays(to, -6);
+  if (from > to) [from, to] = [to, from];
+  if (from < addDays(to, -399)) from = addDays(to, -399);
+  const since = startOfDay(from, zone);
+  const until = startOfDay(addDays(to, 1), zone);
+  const days = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
+  return { from, to, zone, since, until, days };
+}
+
+/** The range of the same length just before `r`, for "change against the previous period". */
+export function previousRange(r: DayRange): DayRange {
+  const to = addDays(r.from, -1);
+  const from = addDays(to, -(r.days - 1));
+  return { ...r, from, to, since: startOfDay(from, r.zone), until: r.since };
+}
+
+/** A timestamp as the reader sees it: local date and time in the organization's zone. */
+export function localTime(at: Date | null | undefined, zone: string): string {
+  if (!at) return '';
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: zone,
+    dateStyle: 'short',
+    timeStyle: 'short',
+    hourCycle: 'h23',
+  }).format(at);
+}

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { makeUser, signIn, useConsole } from '../helpers/console.js';
+import { adminCall, createTenant, freshNumbers, useHarness } from '../helpers/harness.js';
+import { TEST_WEBHOOK_SETTINGS } from '../helpers/webhooks.js';
+
+/**
+ * Who may see and change what, over plain HTTP: a viewer of A sees A and
+ * nothing of B (404 like a missing thing), cannot change A (403), and a
+ * change without the CSRF token changes nothing.
+ */
+const h = useHarness();
+const c = useConsole(h);
+
+const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>\u202Eexe.txt';
+
+async function setup() {
+  const a = await createTenant(h);
+  const b = await createTenant(h);
+  const viewer = await makeUser(h, 'viewer', a.orgId);
+  const manager = await makeUser(h, 'manager', a.orgId);
+  return {
+    a,
+    b,
+    viewer: await signIn(c.app, viewer.email),
+    manager: await signIn(c.app, manager.email),
+  };
+}
+
+const pagesOf = (orgId: string, code: string) => [
+  `/orgs/${orgId}/overview`,
+  `/orgs/${orgId}/calls`,
+  `/orgs/${orgId}/campaigns`,
+  `/orgs/${orgId}/campaigns/${code}`,
+  `/orgs/${orgId}/compliance`,
+  `/orgs/${orgId}/webhooks`,
+  `/orgs/${orgId}/calls?format=csv&table=calls`,
+];
+
+describe('organizations', () => {
+  it('a viewer of A sees every page of A', async () => {
+    const { a, viewer } = await setup();
+    for (const url of pagesOf(a.orgId, a.code))
+      expect((await viewer.get(url)).statusCode, url).toBe(200);
+  });
+
+  it('a viewer of A gets 404 for anything of B, as for what does not exist', async () => {
+    const { a, b, viewer } = await setup();
+    const call = await adminCall(h, 'POST', `/admin/orgs/${b.orgId}/calls`, {
+      to: b.numbers[0],
+      from: '+13125550100',
+    });
+    const urls = [
+      ...pagesOf(b.orgId, b.code),
+      `/orgs/${b.orgId}/calls/${call.call_id}`,
+      `/orgs/${a.orgId}/calls/${call.call_id}`,
+      `/orgs/${a.orgId}/campaigns/${b.code === a.code ? 'zzz' : b.code}`,
+      '/orgs/org_000000000000000000000000/overview',
+      '/operator/orgs',
+      `/operator/orgs/${a.orgId}`,
+      '/operator/users',
+    ];
+    for (const url of urls) {
+      const res = await viewer.get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).not.toContain(b.orgId);
+    }
+  });
+
+  it('a viewer gets 403 for manager actions and nothing changes', async () => {
+    const { a, viewer } = await setup();
+    const before = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/campaigns/${a.code}`);
+    const res = await viewer.post(`/orgs/${a.orgId}/campaigns/${a.code}/numbers`, {
+      numbers: '+14155550199',
+    });
+    expect(res.statusCode).toBe(403);
+    const create = await viewer.post(`/orgs/${a.orgId}/campaigns`, {
+      code: 'zz',
+      name: 'x',
+      numbers: '+14155550198',
+    });
+    expect(create.statusCode).toBe(403);
+    expect(await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/campaigns/${a.code}`)).toEqual(before);
+    expect((await viewer.post(`/operator/orgs`, { name: 'mine' })).statusCode).toBe(404);
+  });
+
+  it('a manager changes numbers; without the CSRF token the same request changes nothing', async () => {
+    const { a, manager } = await setup();
+    const url = `/orgs/${a.orgId}/campaigns/${a.code}/numbers`;
+    const [fresh] = freshNumbers(1);
+    const refused = await manager.post(url, { numbers: fresh! }, false);
+    expect(refused.statusCode).toBe(403);
+    let shown = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/campaigns/${a.code}`);
+    expect(shown.numbers).not.toContain(fresh);
+    const done = await manager.post(url, { numbers: fresh! });
+    expect(done.statusCode).toBe(303);
+    shown = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/campaigns/${a.code}`);
+    expect(shown.numbers).toContain(fresh);
+    const audit = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/audit?limit=5`);
+    expect(audit.entries[0].actor).toMatch(/^console:manager\./);
+  });
+
+  it('a manager replays webhooks of A through the admin service; B’s endpoint is a 404', async () => {
+    const { a, b, manager } = await setup();
+    const hook = async (orgId: string) =>
+      (
+        await adminCall(h, 'POST', `/admin/orgs/${orgId}/webhooks`, {
+          url: 'http://127.0.0.1:9/hook',
+          events: ['call.received'],
+        })
+      ).webhook_id as string;
+    const before = h.deps.webhooks;
+    h.deps.webhooks = TEST_WEBHOOK_SETTINGS; // a loopback receiver, never called here
+    const [mine, theirs] = await Promise.all([hook(a.orgId), hook(b.orgId)]).finally(() => {
+      h.deps.webhooks = before;
+    });
+    const since = new Date(0).toISOString();
+    const other = await manager.post(`/orgs/${a.orgId}/webhooks/${theirs}/replay`, { since });
+    expect(other.statusCode).toBe(404);
+    const ofB = await adminCall(h, 'GET', `/admin/orgs/${b.orgId}/audit?action=webhook.replayed`);
+    expect(ofB.entries).toEqual([]);
+    const done = await manager.post(`/orgs/${a.orgId}/webhooks/${mine}/replay`, { since });
+    expect(done.statusCode).toBe(303);
+    expect(done.headers.location).toMatch(/notice=nothing$/);
+    const ofA = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/audit?action=webhook.replayed`);
+    expect(ofA.entries).toHaveLength(1);
+    expect(ofA.entries[0]).toMatchObject({ subject_id: mine, detail: { since, queued: 0 } });
+    expect(ofA.entries[0].actor).toMatch(/^console:manager\./);
+  });
+});
+
+describe('hostile strings', () => {
+  it('are escaped wherever they are shown, and bidi controls are made visible', async () => {
+    const { a, manager } = await setup();
+    await adminCall(h, 'PATCH', `/admin/orgs/${a.orgId}/campaigns/${a.code}`, { name: HOSTILE });
+    for (const url of [
+      `/orgs/${a.orgId}/campaigns`,
+      `/orgs/${a.orgId}/campaigns/${a.code}`,
+      `/orgs/${a.orgId}/calls`,
+    ]) {
+      const res = await manager.get(url);
+      expect(res.body, url).not.toContain('<script>alert');
+      expect(res.body, url).not.toContain('<img src=x');
+      expect(res.body, url).not.toContain('\u202E');
+    }
+    const page = await manager.get(`/orgs/${a.orgId}/campaigns`);
+    expect(page.body).toContain(
+      '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&gt;&lt;img src=x onerror=alert(2)&gt;[U+202E]exe.txt',
+    );
+  });
+
+  it('a CSV cell that a spreadsheet would run as a formula starts with an apostrophe', async () => {
+    const { a, manager } = await setup();
+    await adminCall(h, 'PATCH', `/admin/orgs/${a.orgId}/campaigns/${a.code}`, {
+      name: '=HYPERLINK("x")',
+    });
+    const res = await manager.get(`/orgs/${a.orgId}/campaigns?format=csv&table=campaigns`);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.body).toContain(`"'=HYPERLINK(""x"")"`);
+  });
+});
