@@ -1,5 +1,6 @@
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import * as consoleSchema from '../../src/store/schema/console.js';
 import * as schema from '../../src/store/schema/index.js';
 import * as outbound from '../../src/store/schema/outbound.js';
 import * as reports from '../../src/store/schema/reports.js';
@@ -37,7 +38,7 @@ const isTable = (v: unknown): v is PgTable =>
   typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v;
 
 const drizzleTables = new Map<string, PgTable>();
-for (const mod of [schema, outbound, reports, webhooks]) {
+for (const mod of [schema, consoleSchema, outbound, reports, webhooks]) {
   for (const v of Object.values(mod)) if (isTable(v)) drizzleTables.set(getTableConfig(v).name, v);
 }
 
