@@ -1,5 +1,6 @@
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
+import * as consoleSchema from '../../src/store/schema/console.js';
 import * as conversions from '../../src/store/schema/conversions.js';
 import * as schema from '../../src/store/schema/index.js';
 import * as outbound from '../../src/store/schema/outbound.js';
@@ -38,7 +39,7 @@ const isTable = (v: unknown): v is PgTable =>
   typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v;
 
 const drizzleTables = new Map<string, PgTable>();
-for (const mod of [schema, conversions, outbound, reports, webhooks]) {
+for (const mod of [schema, consoleSchema, conversions, outbound, reports, webhooks]) {
   for (const v of Object.values(mod)) if (isTable(v)) drizzleTables.set(getTableConfig(v).name, v);
 }
 

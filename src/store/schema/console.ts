@@ -31,7 +31,8 @@ export const consoleMemberships = pgTable(
     createdAt: ts('created_at').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.userId, t.orgId] }),
+    // Named as PostgreSQL named the migration's PRIMARY KEY (the drift test compares them).
+    primaryKey({ name: 'console_memberships_pkey', columns: [t.userId, t.orgId] }),
     index('console_memberships_org_idx').on(t.orgId),
   ],
 );
