@@ -41,6 +41,7 @@ describe.skipIf(storeKind !== 'pglite')('one owner per DATA_DIR', () => {
         ...env,
         PORT: '0',
         ADMIN_PORT: '0',
+        CONSOLE_PORT: '0',
       });
       expect(r.code).not.toBe(0);
       expect(r.stderr).toContain(`DATA_DIR ${dir} is in use by PID ${first.child.pid}`);

@@ -31,6 +31,7 @@ async function npmStart(dataDir: string): Promise<Started> {
       DATA_DIR: dataDir,
       PORT: '0',
       ADMIN_PORT: '0',
+      CONSOLE_PORT: '0',
       HOST: '127.0.0.1',
       ADMIN_TOKEN: 'adm_npm_start_test',
     }),

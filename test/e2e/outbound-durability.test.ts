@@ -49,6 +49,7 @@ async function startServer(): Promise<Server> {
       HOST: '127.0.0.1',
       PORT: String(port),
       ADMIN_PORT: String(adminPort),
+      CONSOLE_PORT: '0',
       ADMIN_TOKEN,
       CARRIER: 'simulated',
       LOG_LEVEL: 'error',

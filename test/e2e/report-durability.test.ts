@@ -47,6 +47,7 @@ async function start(env: Record<string, string>): Promise<Server> {
       HOST: '127.0.0.1',
       PORT: String(port),
       ADMIN_PORT: String(adminPort),
+      CONSOLE_PORT: '0',
       ADMIN_TOKEN: TOKEN,
       LOG_LEVEL: 'warn',
       ...env,

@@ -17,6 +17,7 @@ const start = (env: Record<string, string>) =>
     {
       PORT: '0',
       ADMIN_PORT: '0',
+      CONSOLE_PORT: '0',
       HOST: '127.0.0.1',
       DATA_DIR: join(tmp, `data-${Math.random().toString(36).slice(2)}`),
       ...env,
@@ -46,7 +47,13 @@ const mounts = canMount();
 
 function inMount(options: string, prepare: string, env: Record<string, string>) {
   const dir = mkdtempSync(join(tmp, 'mnt-'));
-  const assign = Object.entries({ PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ...env })
+  const assign = Object.entries({
+    PORT: '0',
+    ADMIN_PORT: '0',
+    CONSOLE_PORT: '0',
+    HOST: '127.0.0.1',
+    ...env,
+  })
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
   const script = `mount -t tmpfs -o ${options} tmpfs ${dir} && ${prepare.replaceAll('$DIR', dir)} exec env ${assign.replaceAll('$DIR', dir)} ${process.execPath} --import tsx src/server.ts`;

@@ -128,6 +128,7 @@ describe('SIGKILL between the buyer report and the upload', () => {
         SECRETS_KEY: WRONG_KEY,
         PORT: '0',
         ADMIN_PORT: '0',
+        CONSOLE_PORT: '0',
         HOST: '127.0.0.1',
       },
       180_000,

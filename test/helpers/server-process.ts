@@ -37,6 +37,7 @@ export async function startServer(
       PATH: process.env.PATH ?? '',
       PORT: '0',
       ADMIN_PORT: '0',
+      CONSOLE_PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
       ...env,
