@@ -48,11 +48,18 @@ describe('the Redis outage warning', () => {
   it('names the budget when Redis answers its ready check, then stalls', async () => {
     const sockets: Socket[] = [];
     const info = 'redis_version:7.0.0\r\nloading:0\r\n';
-    // Answers INFO (ioredis's ready check) and nothing after: a hung Redis.
+    // Answers every command until the client is ready (INFO with a ready server, anything else
+    // +OK: the client may send more than INFO on connect, in one chunk or several), then
+    // nothing at all: a hung Redis.
+    let hung = false;
     const server = createServer((s) => {
       sockets.push(s);
       s.on('data', (d) => {
-        if (/info/i.test(d.toString())) s.write(`$${info.length}\r\n${info}\r\n`);
+        if (hung) return;
+        // Each RESP command is an array whose first bulk string is its name.
+        for (const m of d.toString().matchAll(/\*\d+\r\n\$\d+\r\n([^\r]*)\r\n/g)) {
+          s.write(/^info$/i.test(m[1]!) ? `$${info.length}\r\n${info}\r\n` : '+OK\r\n');
+        }
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,6 +67,7 @@ describe('the Redis outage warning', () => {
     const c = connectRedis(`redis://127.0.0.1:${port}`, 80);
     open.push({ c, server, sockets });
     if (c.redis.status !== 'ready') await once(c.redis, 'ready');
+    hung = true;
     const reason = await firstWarning(c, 80);
     expect(reason).toBe(
       `Redis at 127.0.0.1:${port} did not answer within 80 ms (REDIS_TIMEOUT_MS)`,
