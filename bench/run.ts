@@ -29,10 +29,6 @@ const onlyRows = process.env.BENCH_ROWS?.split(',');
 const resultsDir = join(import.meta.dirname, 'results');
 
 async function main(): Promise<void> {
-  if (process.argv.includes('versus')) {
-    const { versus } = await import('./versus.js');
-    return versus();
-  }
   const machine = machineInfo();
   const selected = onlyRows ? rows.filter((r) => onlyRows.includes(r.id)) : rows;
   const notes: string[] = [];
@@ -114,11 +110,15 @@ async function main(): Promise<void> {
   console.log(`\nwritten ${file}`);
 }
 
+// `npm run bench -- <part>`: one part alone instead of the load rows.
+const parts: Record<string, () => Promise<void>> = {
+  reports: () => import('./reports.js').then((m) => m.benchReports()),
+  versus: () => import('./versus.js').then((m) => m.versus()),
+};
 const part = process.argv[2];
-const entry =
-  part === 'reports' ? () => import('./reports.js').then((m) => m.benchReports()) : main;
-if (part !== undefined && part !== 'reports') {
-  console.error(`npm run bench -- ${part}: unknown part (known: reports)`);
+const entry = part === undefined ? main : parts[part];
+if (!entry) {
+  console.error(`npm run bench -- ${part}: unknown part (known: ${Object.keys(parts).join(', ')})`);
   process.exit(64);
 }
 entry().catch((err: unknown) => {
