@@ -4,15 +4,24 @@
 // a directory walk (~20 ms) instead of a full `tsc` (15 s on two cores), and a
 // `git pull` followed by `npm start` still runs what was pulled.
 // `--stamp` (run by `npm run build` after tsc) records a finished build.
+// tsc compiles only TypeScript: the stored functions' SQL files (src/store/sql)
+// are copied beside the compiled store, where `migrate()` reads them.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 
+function copySql() {
+  const to = join(root, 'dist/src/store/sql');
+  rmSync(to, { recursive: true, force: true });
+  cpSync(join(root, 'src/store/sql'), to, { recursive: true });
+}
+
 if (process.argv.includes('--stamp')) {
+  copySql();
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   process.exit(0);
 }
@@ -56,4 +65,5 @@ try {
   );
   process.exit(1);
 }
+copySql();
 writeFileSync(stamp, `${new Date().toISOString()}\n`);

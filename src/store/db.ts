@@ -18,6 +18,7 @@ import type { Executor as Handle, Transaction } from '../domain/ports.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { classifyStoreError, retryTransient } from './errors.js';
 import * as schema from './schema/index.js';
+import { applySqlFiles, readSqlFiles, SQL_DIR, type SqlSession } from './sql-files.js';
 
 type Schema = typeof schema;
 /**
@@ -70,6 +71,8 @@ export interface StoreOptions {
   pgliteImage?: Blob;
   /** How long a new PostgreSQL connection may take before the request fails. */
   connectTimeoutMs?: number;
+  /** The stored functions' files (src/store/sql): a test points this at an edited copy. */
+  sqlDir?: string;
   /** A pooled connection failed outside any query (its backend was terminated). */
   onConnectionError?: (err: Error) => void;
 }
@@ -174,11 +177,27 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
       return result.rows;
     },
     async migrate() {
-      // A session lock on one client; the migrator runs on the pool.
+      const files = readSqlFiles(options.sqlDir ?? SQL_DIR);
+      // A session lock on one client; the migrator runs on the pool, the stored functions on
+      // the locked client.
       const lock = await pool.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
         await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR });
+        await applySqlFiles(async (fn) => {
+          const session: SqlSession = {
+            query: async (text, params) => (await lock.query(text, params)).rows,
+            exec: async (text) => void (await lock.query(text)),
+          };
+          await lock.query('begin');
+          try {
+            await fn(session);
+            await lock.query('commit');
+          } catch (err) {
+            await lock.query('rollback').catch(() => {});
+            throw err;
+          }
+        }, files);
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
         lock.release();
@@ -218,7 +237,18 @@ async function openPglite(options: StoreOptions): Promise<Store> {
       return (await lite.query<T>(text, wire(params))).rows;
     },
     async migrate() {
+      const files = readSqlFiles(options.sqlDir ?? SQL_DIR);
       await migratePglite(drizzlePglite(lite, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      await applySqlFiles(
+        (fn) =>
+          lite.transaction(async (tx) => {
+            await fn({
+              query: async (text, params) => (await tx.query(text, params)).rows as never,
+              exec: async (text) => void (await tx.exec(text)),
+            });
+          }),
+        files,
+      );
     },
     async ping() {
       await lite.query('select 1');

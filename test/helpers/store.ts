@@ -1,6 +1,6 @@
 import { openAsBlob } from 'node:fs';
 import { inject, it } from 'vitest';
-import { openStore, type Store } from '../../src/store/db.js';
+import { openStore, type Store, type StoreOptions } from '../../src/store/db.js';
 import { scratchDatabase, workerDatabasePrefix } from './scratch-database.js';
 
 export { type ScratchDatabase, scratchDatabase } from './scratch-database.js';
@@ -25,8 +25,8 @@ export interface TestStore extends Store {
  * `migrate()` finds nothing to do on either, as a restarted server would.
  * Most files share their worker's instead (openWorkerStore).
  */
-export function openTestStore(): Promise<TestStore> {
-  return openCopy('tracking_test');
+export function openTestStore(options: Pick<StoreOptions, 'sqlDir'> = {}): Promise<TestStore> {
+  return openCopy('tracking_test', options);
 }
 
 let workerStore: Promise<TestStore> | undefined;
@@ -53,9 +53,15 @@ export function openWorkerStore(): Promise<TestStore> {
 }
 
 /** A migrated copy of the run's database; on PostgreSQL one named `prefix`_…, dropped on close. */
-async function openCopy(prefix: string): Promise<TestStore> {
+async function openCopy(
+  prefix: string,
+  options: Pick<StoreOptions, 'sqlDir'> = {},
+): Promise<TestStore> {
   if (storeKind === 'pglite') {
-    const store = await openStore({ pgliteImage: await openAsBlob(inject('pgliteImage')) });
+    const store = await openStore({
+      ...options,
+      pgliteImage: await openAsBlob(inject('pgliteImage')),
+    });
     await store.migrate();
     return {
       ...store,
@@ -63,7 +69,7 @@ async function openCopy(prefix: string): Promise<TestStore> {
     };
   }
   const scratch = await scratchDatabase(prefix, inject('postgresTemplate'));
-  const open = () => openStore({ databaseUrl: scratch.url, poolSize: 8 });
+  const open = () => openStore({ ...options, databaseUrl: scratch.url, poolSize: 8 });
   const store = await open();
   await store.migrate();
   return {

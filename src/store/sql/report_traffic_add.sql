@@ -1,0 +1,35 @@
+-- One event's counters (p_m in the order of the columns) in every grain.
+CREATE OR REPLACE FUNCTION report_traffic_add(
+  p_org text, p_bucket timestamptz, p_campaign text, p_source text, p_medium text,
+  p_utm_campaign text, p_path text, p_attribution text, p_number text, p_m bigint[]
+) RETURNS void LANGUAGE sql AS $$
+  INSERT INTO report_traffic_deltas (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
+  SELECT g.grain, p_org, p_bucket, p_campaign, p_source,
+    CASE WHEN g.grain IN (1, 3) THEN coalesce(p_medium, '') ELSE '' END,
+    CASE WHEN g.grain IN (1, 3) THEN coalesce(p_utm_campaign, '') ELSE '' END,
+    CASE WHEN g.grain IN (1, 3) THEN coalesce(p_path, '') ELSE '' END,
+    CASE WHEN g.grain > 0 THEN coalesce(p_attribution, '') ELSE '' END,
+    CASE WHEN g.grain >= 2 THEN coalesce(p_number, '') ELSE '' END,
+    p_m[1],
+    p_m[2],
+    p_m[3],
+    p_m[4],
+    p_m[5],
+    p_m[6],
+    p_m[7],
+    p_m[8],
+    p_m[9],
+    p_m[10],
+    p_m[11],
+    p_m[12],
+    p_m[13],
+    p_m[14],
+    p_m[15],
+    p_m[16],
+    p_m[17],
+    p_m[18],
+    p_m[19],
+    p_m[20],
+    p_m[21]
+  FROM (VALUES (0), (1), (3)) g(grain)
+$$;
