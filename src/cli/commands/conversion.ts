@@ -1,29 +1,20 @@
-import { seg } from '../client.js';
-import { type Answer, fields, formatValue, table, type View } from '../output.js';
+import type { Command } from 'commander';
+import { type Answer, fields, formatValue, type View } from '../output.js';
+import { col, rowsView } from './listing.js';
+import { orgCollection, queuedView } from './org-resource.js';
 import { type CommandGroup, integer, jsonValue, list, requireChange } from './shared.js';
 
-const base = (orgId: string) => `/admin/orgs/${seg(orgId)}/conversion-destinations`;
-const one = (orgId: string, id: string, rest = '') => `${base(orgId)}/${seg(id)}${rest}`;
-const rowsOf = (a: Answer, key: string) => (Array.isArray(a[key]) ? (a[key] as Answer[]) : []);
+const destinations = orgCollection('conversion-destinations', 'destination_id');
 
 const destinationView: View = { primary: (d) => d.destination_id, human: (d) => fields(d) };
 
-const listView: View = {
-  primary: (a) =>
-    rowsOf(a, 'destinations')
-      .map((d) => d.destination_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'destinations');
-    if (rows.length === 0) return '(no conversion destinations)';
-    return table(
-      ['DESTINATION_ID', 'PLATFORM', 'ENABLED', 'NAME', 'CAMPAIGNS'],
-      rows.map((r) =>
-        [r.destination_id, r.platform, r.enabled, r.name, r.campaigns ?? 'all'].map(formatValue),
-      ),
-    );
-  },
-};
+const listView = rowsView('destinations', 'destination_id', '(no conversion destinations)', [
+  col('DESTINATION_ID', 'destination_id'),
+  col('PLATFORM', 'platform'),
+  col('ENABLED', 'enabled'),
+  col('NAME', 'name'),
+  { header: 'CAMPAIGNS', cell: (r) => r.campaigns ?? 'all' },
+]);
 
 /** Last success, what waits, what failed and why: what an operator asks first. */
 const statusView: View = {
@@ -40,43 +31,24 @@ const statusView: View = {
   },
 };
 
-const uploadsView: View = {
-  primary: (a) =>
-    rowsOf(a, 'items')
-      .map((u) => u.upload_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'items');
-    if (rows.length === 0) return '(no uploads)';
-    return table(
-      ['CREATED_AT', 'CALL_ID', 'KIND', 'STATUS', 'N', 'REASON'],
-      rows.map((r) =>
-        [r.created_at, r.call_id, r.kind, r.status, r.attempts, r.reason].map(formatValue),
-      ),
-    );
-  },
-};
+const uploadsView = rowsView('items', 'upload_id', '(no uploads)', [
+  col('CREATED_AT', 'created_at'),
+  col('CALL_ID', 'call_id'),
+  col('KIND', 'kind'),
+  col('STATUS', 'status'),
+  col('N', 'attempts'),
+  col('REASON', 'reason'),
+]);
 
-const attemptsView: View = {
-  primary: (a) =>
-    rowsOf(a, 'attempts')
-      .map((x) => x.attempt_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'attempts');
-    if (rows.length === 0) return '(no attempts)';
-    return table(
-      ['FINISHED_AT', 'UPLOAD_ID', 'N', 'OUTCOME', 'STATUS', 'REASON'],
-      rows.map((r) =>
-        [r.finished_at, r.upload_id, r.attempt, r.outcome, r.status_code, r.reason].map(
-          formatValue,
-        ),
-      ),
-    );
-  },
-};
+const attemptsView = rowsView('attempts', 'attempt_id', '(no attempts)', [
+  col('FINISHED_AT', 'finished_at'),
+  col('UPLOAD_ID', 'upload_id'),
+  col('N', 'attempt'),
+  col('OUTCOME', 'outcome'),
+  col('STATUS', 'status_code'),
+  col('REASON', 'reason'),
+]);
 
-const queuedView: View = { primary: (a) => a.queued, human: (a) => `queued ${a.queued}` };
 const deletedView: View = { primary: () => 'deleted', human: () => 'deleted' };
 const testView: View = { primary: (a) => a.ok, human: (a) => fields(a) };
 
@@ -90,6 +62,8 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
   const d = program
     .command('destination')
     .description('conversion destinations of an organization (Google Ads, Meta, Microsoft, GA4)');
+  const member = (group: Command, name: string, description: string) =>
+    destinations.member(group, name, description);
 
   d.command('create')
     .description('add a destination; secrets are read from a JSON file and never shown again')
@@ -115,7 +89,7 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
         cmd,
         {
           method: 'POST',
-          path: base(orgId),
+          path: destinations.base(orgId),
           body: {
             platform: o.platform,
             name: o.name,
@@ -130,25 +104,13 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
       ),
     );
 
-  d.command('list')
-    .description("an organization's destinations (secrets masked)")
-    .argument('<org_id>')
-    .action((orgId: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: base(orgId) }, listView),
-    );
+  destinations.list(d, ctx, "an organization's destinations (secrets masked)", listView);
 
-  d.command('show')
-    .description('one destination, with its upload counts')
-    .argument('<org_id>')
-    .argument('<destination_id>')
-    .action((orgId: string, id: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: one(orgId, id) }, destinationView),
-    );
+  member(d, 'show', 'one destination, with its upload counts').action(
+    destinations.send(ctx, destinationView, (at) => ({ method: 'GET', path: at() })),
+  );
 
-  d.command('update')
-    .description('change a destination; secrets given replace the stored ones of those names')
-    .argument('<org_id>')
-    .argument('<destination_id>')
+  member(d, 'update', 'change a destination; secrets given replace the stored ones of those names')
     .option('--name <text>', 'a name for people')
     .option('--settings <json>', 'settings to change, as JSON or @file', jsonValue)
     .option('--secrets <@file>', 'secrets to replace, as JSON in a file (@path)', jsonValue)
@@ -163,94 +125,70 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
         enabled: o.enabled,
       };
       requireChange(cmd, body);
-      return ctx.send(cmd, { method: 'PATCH', path: one(orgId, id), body }, destinationView);
+      return ctx.send(
+        cmd,
+        { method: 'PATCH', path: destinations.one(orgId, id), body },
+        destinationView,
+      );
     });
 
-  d.command('delete')
-    .description('remove a destination with its upload history')
-    .argument('<org_id>')
-    .argument('<destination_id>')
-    .action((orgId: string, id: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'DELETE', path: one(orgId, id) }, deletedView),
-    );
+  member(d, 'delete', 'remove a destination with its upload history').action(
+    destinations.send(ctx, deletedView, (at) => ({ method: 'DELETE', path: at() })),
+  );
 
-  d.command('test')
-    .description("send one sample conversion in the platform's validate-only mode")
-    .argument('<org_id>')
-    .argument('<destination_id>')
-    .action((orgId: string, id: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'POST', path: one(orgId, id, '/test') }, testView),
-    );
+  member(d, 'test', "send one sample conversion in the platform's validate-only mode").action(
+    destinations.send(ctx, testView, (at) => ({ method: 'POST', path: at('/test') })),
+  );
 
   const u = program.command('upload').description('conversion uploads of a destination');
 
-  u.command('status')
-    .description('last success, pending, failed by reason')
-    .argument('<org_id>')
-    .argument('<destination_id>')
-    .action((orgId: string, id: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: one(orgId, id) }, statusView),
-    );
+  member(u, 'status', 'last success, pending, failed by reason').action(
+    destinations.send(ctx, statusView, (at) => ({ method: 'GET', path: at() })),
+  );
 
-  u.command('list')
-    .description('uploads, newest first')
-    .argument('<org_id>')
-    .argument('<destination_id>')
+  member(u, 'list', 'uploads, newest first')
     .option('--status <s>', 'pending, sent, failed, retracted or not_retractable')
     .option('--limit <n>', '1 to 1000 (default 100)', integer)
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'GET',
-          path: one(orgId, id, '/uploads'),
-          query: { status: o.status, limit: o.limit },
-        },
-        uploadsView,
-      ),
+    .action(
+      destinations.send(ctx, uploadsView, (at, o) => ({
+        method: 'GET',
+        path: at('/uploads'),
+        query: { status: o.status, limit: o.limit },
+      })),
     );
 
-  u.command('attempts')
-    .description('upload attempts, newest first')
-    .argument('<org_id>')
-    .argument('<destination_id>')
+  member(u, 'attempts', 'upload attempts, newest first')
     .option('--upload-id <id>', 'only this upload (cup_…)')
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        { method: 'GET', path: one(orgId, id, '/attempts'), query: { upload_id: o.uploadId } },
-        attemptsView,
-      ),
+    .action(
+      destinations.send(ctx, attemptsView, (at, o) => ({
+        method: 'GET',
+        path: at('/attempts'),
+        query: { upload_id: o.uploadId },
+      })),
     );
 
-  u.command('retry')
-    .description('send failed uploads again now (one with --upload-id, else every retriable one)')
-    .argument('<org_id>')
-    .argument('<destination_id>')
+  member(
+    u,
+    'retry',
+    'send failed uploads again now (one with --upload-id, else every retriable one)',
+  )
     .option('--upload-id <id>', 'the upload (cup_…)')
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        { method: 'POST', path: one(orgId, id, '/retry'), body: { upload_id: o.uploadId } },
-        queuedView,
-      ),
+    .action(
+      destinations.send(ctx, queuedView, (at, o) => ({
+        method: 'POST',
+        path: at('/retry'),
+        body: { upload_id: o.uploadId },
+      })),
     );
 
-  u.command('replay')
-    .description('send conversions again (the platform deduplicates on the same key)')
-    .argument('<org_id>')
-    .argument('<destination_id>')
+  member(u, 'replay', 'send conversions again (the platform deduplicates on the same key)')
     .option('--since <iso>', 'conversions written at or after this time')
     .option('--call-id <id>', 'the conversion of this call')
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'POST',
-          path: one(orgId, id, '/replay'),
-          body: { since: o.since, call_id: o.callId },
-        },
-        queuedView,
-      ),
+    .action(
+      destinations.send(ctx, queuedView, (at, o) => ({
+        method: 'POST',
+        path: at('/replay'),
+        body: { since: o.since, call_id: o.callId },
+      })),
     );
 };

@@ -17,25 +17,34 @@ export const col = (header: string, key: string): Column => ({ header, cell: (i)
  * as the API gave it, cursor included, for scripts that page.
  */
 export function listView(idField: string, columns: Column[]): View {
+  const view = rowsView('items', idField, '(none)', columns);
   return {
-    primary: (page) =>
-      itemsOf(page)
-        .map((i) => formatValue(i[idField]))
-        .join('\n'),
+    primary: view.primary,
     human: (page) => {
-      const items = itemsOf(page);
-      if (items.length === 0) return '(none)';
-      const rows = items.map((i) => columns.map((c) => formatValue(c.cell(i))));
-      const out = table(
-        columns.map((c) => c.header),
-        rows,
-      );
+      const out = view.human(page);
       return page.next_cursor ? `${out}\n\nmore: add --cursor ${page.next_cursor}` : out;
     },
   };
 }
 
-const itemsOf = (page: Answer) => (Array.isArray(page.items) ? (page.items as Answer[]) : []);
+/** An answer holding one whole list under `key` as a table; `-q` prints the ids. */
+export function rowsView(key: string, idField: string, empty: string, columns: Column[]): View {
+  const rowsOf = (a: Answer) => (Array.isArray(a[key]) ? (a[key] as Answer[]) : []);
+  return {
+    primary: (a) =>
+      rowsOf(a)
+        .map((i) => formatValue(i[idField]))
+        .join('\n'),
+    human: (a) => {
+      const items = rowsOf(a);
+      if (items.length === 0) return empty;
+      return table(
+        columns.map((c) => c.header),
+        items.map((i) => columns.map((c) => formatValue(c.cell(i)))),
+      );
+    },
+  };
+}
 
 /** --limit and --cursor, the paging every list command takes. */
 export function paged(cmd: Command): Command {

@@ -1,9 +1,9 @@
-import { seg } from '../client.js';
-import { type Answer, fields, formatValue, table, type View } from '../output.js';
+import { fields, type View } from '../output.js';
+import { col, rowsView } from './listing.js';
+import { orgCollection, queuedView } from './org-resource.js';
 import { type CommandGroup, integer, list, requireChange } from './shared.js';
 
-const base = (orgId: string) => `/admin/orgs/${seg(orgId)}/webhooks`;
-const one = (orgId: string, id: string, rest = '') => `${base(orgId)}/${seg(id)}${rest}`;
+const webhooks = orgCollection('webhooks', 'webhook_id');
 
 /** The secret cannot be fetched again, so it stands apart like an API key. */
 const secretView: View = {
@@ -21,67 +21,37 @@ const secretView: View = {
 
 const webhookView: View = { primary: (w) => w.webhook_id, human: (w) => fields(w) };
 
-const rowsOf = (a: Answer, key: string) => (Array.isArray(a[key]) ? (a[key] as Answer[]) : []);
-const cells = (r: Answer, keys: string[]) => keys.map((k) => formatValue(r[k]));
+const listView = rowsView('webhooks', 'webhook_id', '(no webhooks)', [
+  col('WEBHOOK_ID', 'webhook_id'),
+  col('ENABLED', 'enabled'),
+  col('EVENTS', 'events'),
+  col('URL', 'url'),
+  col('FAILURES', 'consecutive_failures'),
+]);
 
-const listView: View = {
-  primary: (a) =>
-    rowsOf(a, 'webhooks')
-      .map((w) => w.webhook_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'webhooks');
-    if (rows.length === 0) return '(no webhooks)';
-    const keys = ['webhook_id', 'enabled', 'events', 'url', 'consecutive_failures'];
-    return table(
-      ['WEBHOOK_ID', 'ENABLED', 'EVENTS', 'URL', 'FAILURES'],
-      rows.map((r) => cells(r, keys)),
-    );
-  },
-};
+const deliveriesView = rowsView('deliveries', 'event_id', '(no deliveries)', [
+  col('CREATED_AT', 'created_at'),
+  col('EVENT_ID', 'event_id'),
+  col('TYPE', 'event_type'),
+  col('STATE', 'state'),
+  col('ATTEMPTS', 'attempts'),
+  col('LAST_STATUS', 'last_status'),
+  { header: 'NEXT/ERROR', cell: (r) => (r.state === 'pending' ? r.next_attempt_at : r.last_error) },
+]);
 
-const deliveriesView: View = {
-  primary: (a) =>
-    rowsOf(a, 'deliveries')
-      .map((d) => d.event_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'deliveries');
-    if (rows.length === 0) return '(no deliveries)';
-    const keys = ['created_at', 'event_id', 'event_type', 'state', 'attempts', 'last_status'];
-    return table(
-      ['CREATED_AT', 'EVENT_ID', 'TYPE', 'STATE', 'ATTEMPTS', 'LAST_STATUS', 'NEXT/ERROR'],
-      rows.map((r) => [
-        ...cells(r, keys),
-        formatValue(r.state === 'pending' ? r.next_attempt_at : r.last_error),
-      ]),
-    );
-  },
-};
-
-const attemptsView: View = {
-  primary: (a) =>
-    rowsOf(a, 'attempts')
-      .map((x) => x.attempt_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'attempts');
-    if (rows.length === 0) return '(no attempts)';
-    const keys = ['started_at', 'event_id', 'attempt', 'outcome', 'status_code', 'latency_ms'];
-    return table(
-      ['STARTED_AT', 'EVENT_ID', 'N', 'OUTCOME', 'STATUS', 'MS', 'ANSWER/ERROR'],
-      rows.map((r) => [
-        ...cells(r, keys),
-        formatValue(r.error ?? String(r.response_head ?? '').slice(0, 60)),
-      ]),
-    );
-  },
-};
-
-const replayView: View = { primary: (a) => a.queued, human: (a) => `queued ${a.queued}` };
+const attemptsView = rowsView('attempts', 'attempt_id', '(no attempts)', [
+  col('STARTED_AT', 'started_at'),
+  col('EVENT_ID', 'event_id'),
+  col('N', 'attempt'),
+  col('OUTCOME', 'outcome'),
+  col('STATUS', 'status_code'),
+  col('MS', 'latency_ms'),
+  { header: 'ANSWER/ERROR', cell: (r) => r.error ?? String(r.response_head ?? '').slice(0, 60) },
+]);
 
 export const webhookCommands: CommandGroup = (program, ctx) => {
   const wh = program.command('webhook').description('outgoing webhooks of an organization');
+  const member = (name: string, description: string) => webhooks.member(wh, name, description);
 
   wh.command('create')
     .description('register an endpoint; prints its signing secret once')
@@ -94,131 +64,82 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
         cmd,
         {
           method: 'POST',
-          path: base(orgId),
+          path: webhooks.base(orgId),
           body: { url: o.endpointUrl, events: o.events, description: o.description },
         },
         secretView,
       ),
     );
 
-  wh.command('list')
-    .description("an organization's endpoints")
-    .argument('<org_id>')
-    .action((orgId: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: base(orgId) }, listView),
-    );
+  webhooks.list(wh, ctx, "an organization's endpoints", listView);
 
-  wh.command('show')
-    .description('one endpoint')
-    .argument('<org_id>')
-    .argument('<webhook_id>')
-    .action((orgId: string, id: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: one(orgId, id) }, webhookView),
-    );
+  member('show', 'one endpoint').action(
+    webhooks.send(ctx, webhookView, (at) => ({ method: 'GET', path: at() })),
+  );
 
-  wh.command('update')
-    .description("change an endpoint's URL, events or description")
-    .argument('<org_id>')
-    .argument('<webhook_id>')
+  member('update', "change an endpoint's URL, events or description")
     .option('--endpoint-url <url>', 'https:// URL of the receiver')
     .option('--events <list>', 'comma-separated event types, or * for all', list)
     .option('--description <text>', 'a note for people')
     .action((orgId: string, id: string, o, cmd) => {
       const body = { url: o.endpointUrl, events: o.events, description: o.description };
       requireChange(cmd, body);
-      return ctx.send(cmd, { method: 'PATCH', path: one(orgId, id), body }, webhookView);
+      return ctx.send(cmd, { method: 'PATCH', path: webhooks.one(orgId, id), body }, webhookView);
     });
 
   for (const action of ['disable', 'enable'] as const) {
-    wh.command(action)
-      .description(
-        action === 'disable'
-          ? 'stop deliveries to an endpoint (events are no longer queued for it)'
-          : 'resume deliveries; pending ones go out at once',
-      )
-      .argument('<org_id>')
-      .argument('<webhook_id>')
-      .action((orgId: string, id: string, _o, cmd) =>
-        ctx.send(cmd, { method: 'POST', path: one(orgId, id, `/${action}`) }, webhookView),
-      );
+    member(
+      action,
+      action === 'disable'
+        ? 'stop deliveries to an endpoint (events are no longer queued for it)'
+        : 'resume deliveries; pending ones go out at once',
+    ).action(webhooks.send(ctx, webhookView, (at) => ({ method: 'POST', path: at(`/${action}`) })));
   }
 
-  wh.command('rotate')
-    .description('new signing secret; the old one keeps signing beside it for the grace period')
-    .argument('<org_id>')
-    .argument('<webhook_id>')
+  member('rotate', 'new signing secret; the old one keeps signing beside it for the grace period')
     .option('--grace-seconds <n>', 'how long the old secret keeps signing (default 86400)', integer)
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'POST',
-          path: one(orgId, id, '/rotate'),
-          body: o.graceSeconds === undefined ? {} : { grace_seconds: o.graceSeconds },
-        },
-        secretView,
-      ),
+    .action(
+      webhooks.send(ctx, secretView, (at, o) => ({
+        method: 'POST',
+        path: at('/rotate'),
+        body: o.graceSeconds === undefined ? {} : { grace_seconds: o.graceSeconds },
+      })),
     );
 
-  wh.command('delete')
-    .description('remove an endpoint with its delivery history')
-    .argument('<org_id>')
-    .argument('<webhook_id>')
-    .action((orgId: string, id: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'DELETE', path: one(orgId, id) }, webhookView),
-    );
+  member('delete', 'remove an endpoint with its delivery history').action(
+    webhooks.send(ctx, webhookView, (at) => ({ method: 'DELETE', path: at() })),
+  );
 
-  wh.command('deliveries')
-    .description("an endpoint's deliveries, newest first")
-    .argument('<org_id>')
-    .argument('<webhook_id>')
+  member('deliveries', "an endpoint's deliveries, newest first")
     .option('--state <state>', 'pending, delivered or failed')
     .option('--limit <n>', '1 to 500 (default 50)', integer)
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'GET',
-          path: one(orgId, id, '/deliveries'),
-          query: { state: o.state, limit: o.limit },
-        },
-        deliveriesView,
-      ),
+    .action(
+      webhooks.send(ctx, deliveriesView, (at, o) => ({
+        method: 'GET',
+        path: at('/deliveries'),
+        query: { state: o.state, limit: o.limit },
+      })),
     );
 
-  wh.command('attempts')
-    .description("an endpoint's delivery attempts (status, latency, first bytes of the answer)")
-    .argument('<org_id>')
-    .argument('<webhook_id>')
+  member('attempts', "an endpoint's delivery attempts (status, latency, first bytes of the answer)")
     .option('--event-id <id>', 'only the attempts of this event (msg_…)')
     .option('--limit <n>', '1 to 500 (default 50)', integer)
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'GET',
-          path: one(orgId, id, '/attempts'),
-          query: { event_id: o.eventId, limit: o.limit },
-        },
-        attemptsView,
-      ),
+    .action(
+      webhooks.send(ctx, attemptsView, (at, o) => ({
+        method: 'GET',
+        path: at('/attempts'),
+        query: { event_id: o.eventId, limit: o.limit },
+      })),
     );
 
-  wh.command('replay')
-    .description('send one event again (--event-id), or every failed delivery since a time')
-    .argument('<org_id>')
-    .argument('<webhook_id>')
+  member('replay', 'send one event again (--event-id), or every failed delivery since a time')
     .option('--event-id <id>', 'the event (msg_…)')
     .option('--since <iso>', 'every failed delivery created at or after this time')
-    .action((orgId: string, id: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'POST',
-          path: one(orgId, id, '/replay'),
-          body: { event_id: o.eventId, since: o.since },
-        },
-        replayView,
-      ),
+    .action(
+      webhooks.send(ctx, queuedView, (at, o) => ({
+        method: 'POST',
+        path: at('/replay'),
+        body: { event_id: o.eventId, since: o.since },
+      })),
     );
 };
