@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
+import { touchView } from '../../domain/admin/views.js';
 import { errors } from '../../errors.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
-import { touchView } from './views.js';
 
 /** A touch as decided and as dispatched: support answers "was it sent, when, how often tried". */
 export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {

@@ -8,6 +8,7 @@ import type {
   UploadRecord,
 } from '../../domain/conversions/worker-ports.js';
 import { newId } from '../../domain/ids.js';
+import { uploadFailedData } from '../../domain/webhooks/payloads.js';
 import type { Db, Executor } from '../db.js';
 import { rowsOf } from '../rows.js';
 import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
@@ -193,15 +194,15 @@ export async function recordUploads(
           orgId: m.org_id,
           type: 'conversion.upload_failed',
           at: now,
-          data: {
-            upload_id: m.id,
-            destination_id: m.destination_id,
-            call_id: m.call_id,
+          data: uploadFailedData({
+            id: m.id,
+            destinationId: m.destination_id,
+            callId: m.call_id,
             kind: m.kind,
-            reason_code: m.reason_code,
+            reasonCode: m.reason_code,
             reason: m.reason,
             attempts: Number(m.attempts),
-          },
+          }),
         });
       }
     }

@@ -1,4 +1,14 @@
 import { eq } from 'drizzle-orm';
+import {
+  buyerReportData,
+  callCompletedData,
+  callReceivedData,
+  consentRevokedData,
+  poolExhaustedData,
+  touchFinalData,
+  touchFinalType,
+  touchQueuedData,
+} from '../../domain/webhooks/payloads.js';
 import type {
   Exhaustion,
   ReceivedCall,
@@ -16,66 +26,30 @@ import { poolSizeOf } from './webhooks.js';
 export type { Exhaustion, ReceivedCall, RecordedReport, Revocation, TouchFacts, TouchFinal };
 
 /**
- * One function per event type: each reads what its payload needs and writes the event in the
- * caller's transaction. Payload shapes: src/domain/webhooks/schemas.ts and docs/webhooks.md.
+ * One function per event type: each reads the rows its payload needs and writes the event,
+ * with the `data` the domain builds from them (src/domain/webhooks/payloads.ts), in the
+ * caller's transaction.
  */
 
-const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
-
-async function sessionView(ex: Executor, sessionId: string | null) {
+async function sessionRow(ex: Executor, sessionId: string | null) {
   if (!sessionId) return null;
   const [s] = await ex.select().from(dniSessions).where(eq(dniSessions.id, sessionId));
-  if (!s) return null;
-  return {
-    dni_session_id: s.id,
-    visitor_id: s.visitorId,
-    created_at: iso(s.createdAt),
-    expires_at: iso(s.expiresAt),
-    ambiguous: s.ambiguous,
-    landing_url: s.landingUrl,
-    click_ids: {
-      gclid: s.gclid,
-      gbraid: s.gbraid,
-      wbraid: s.wbraid,
-      fbclid: s.fbclid,
-      fbc: s.fbc,
-      fbp: s.fbp,
-      msclkid: s.msclkid,
-    },
-    utm: {
-      source: s.utmSource,
-      medium: s.utmMedium,
-      campaign: s.utmCampaign,
-      term: s.utmTerm,
-      content: s.utmContent,
-    },
-  };
+  return s ?? null;
 }
 
 export async function emitCallReceived(ex: Executor, c: ReceivedCall, at: Date) {
+  const session = await sessionRow(ex, c.attribution.sessionId);
   return emitEvent(ex, {
     orgId: c.orgId,
     type: 'call.received',
     at,
-    data: {
-      call_id: c.callId,
-      campaign_id: c.campaignId,
-      campaign_code: c.campaignCode,
-      tracking_number: c.trackingNumber,
-      caller: c.caller,
-      started_at: iso(c.startedAt),
-      attribution: c.attribution.kind,
-      ambiguous: c.attribution.ambiguous,
-      session: await sessionView(ex, c.attribution.sessionId),
-      carrier: c.carrier?.name ?? null,
-      carrier_call_sid: c.carrier?.callSid ?? null,
-    },
+    data: callReceivedData(c, session),
   });
 }
 
 export async function emitCallCompleted(ex: Executor, callId: string, at: Date) {
   const [c] = await ex
-    .select({ call: calls, code: campaigns.code })
+    .select({ call: calls, campaignCode: campaigns.code })
     .from(calls)
     .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
     .where(eq(calls.id, callId));
@@ -84,20 +58,7 @@ export async function emitCallCompleted(ex: Executor, callId: string, at: Date) 
     orgId: c.call.orgId,
     type: 'call.completed',
     at,
-    data: {
-      call_id: c.call.id,
-      campaign_id: c.call.campaignId,
-      campaign_code: c.code,
-      tracking_number: c.call.trackingNumber,
-      caller: c.call.fromNumber,
-      started_at: iso(c.call.startedAt),
-      ended_at: iso(c.call.endedAt),
-      duration_seconds: c.call.durationSeconds,
-      status: c.call.status,
-      carrier: c.call.carrier,
-      carrier_call_sid: c.call.carrierCallSid,
-      dni_session_id: c.call.dniSessionId,
-    },
+    data: callCompletedData({ ...c.call, campaignCode: c.campaignCode }),
   });
 }
 
@@ -106,51 +67,20 @@ export function emitBuyerReport(ex: Executor, r: RecordedReport, at: Date) {
     orgId: r.orgId,
     type: 'buyer_report.recorded',
     at,
-    data: {
-      event_id: r.eventId,
-      report_id: r.reportId,
-      call_id: r.callId,
-      campaign_code: r.campaignCode,
-      disposition: r.disposition,
-      notes: r.notes,
-      reported_at: iso(at),
-    },
+    data: buyerReportData(r, at),
   });
 }
 
-const touchData = (t: TouchFacts) => ({
-  touch_id: t.touchId,
-  campaign_id: t.campaignId,
-  to_e164: t.toE164,
-  channel: t.channel,
-  consent_basis: t.consentBasis,
-  variant: t.variant,
-  cadence_step: t.cadenceStep,
-});
-
 export function emitTouchQueued(ex: Executor, t: TouchFacts, at: Date) {
-  return emitEvent(ex, {
-    orgId: t.orgId,
-    type: 'touch.queued',
-    at,
-    data: { ...touchData(t), queued_at: iso(at) },
-  });
+  return emitEvent(ex, { orgId: t.orgId, type: 'touch.queued', at, data: touchQueuedData(t, at) });
 }
 
 export function emitTouchFinal(ex: Executor, t: TouchFacts, f: TouchFinal, at: Date) {
   return emitEvent(ex, {
     orgId: t.orgId,
-    type: f.dispatchStatus === 'delivered' ? 'touch.delivered' : 'touch.failed',
+    type: touchFinalType(f),
     at,
-    data: {
-      ...touchData(t),
-      dispatch_status: f.dispatchStatus,
-      attempts: f.attempts,
-      carrier: f.carrier,
-      carrier_ids: f.carrierIds,
-      error: f.lastError,
-      finalized_at: iso(at),
-    },
+    data: touchFinalData(t, f, at),
   });
 }
 
@@ -159,37 +89,14 @@ export function emitConsentRevoked(ex: Executor, r: Revocation, at: Date) {
     orgId: r.orgId,
     type: 'consent.revoked',
     at,
-    data: {
-      consent_event_id: r.consentEventId,
-      contact: r.e164,
-      kind: r.kind,
-      // Revoke-all (compliance-rules.md Part A): a revocation blocks every channel.
-      channel_scope: 'all',
-      source: r.source ?? r.actor,
-      reason: r.reason,
-      revoked_at: iso(r.revokedAt),
-      recorded_at: iso(at),
-    },
+    data: consentRevokedData(r, at),
   });
 }
 
 export function emitPoolExhausted(ex: Executor, p: Exhaustion, at: Date) {
   return emitEvent(
     ex,
-    {
-      orgId: p.orgId,
-      type: 'pool.exhausted',
-      at,
-      data: {
-        campaign_id: p.campaignId,
-        campaign_code: p.campaignCode,
-        fallback: p.fallback,
-        tracking_number: p.trackingNumber,
-        pool_size: p.poolSize,
-        at: iso(at),
-        interval_seconds: Math.round(p.intervalMs / 1000),
-      },
-    },
+    { orgId: p.orgId, type: 'pool.exhausted', at, data: poolExhaustedData(p, at) },
     poolAlertGate(p.campaignId, at, p.intervalMs),
   );
 }
