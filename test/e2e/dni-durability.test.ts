@@ -1,28 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
-import { scratchDatabase, storeKind } from '../helpers/store.js';
+import { describe, expect, it } from 'vitest';
+import { post, type ServerProcess, useRestartableServer } from '../helpers/server-process.js';
 
-const ADMIN_TOKEN = 'adm_durability_test_token';
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
-
-/** Where the server keeps its data: a temp DATA_DIR (PGlite) or a fresh PostgreSQL database. */
-async function storeEnv(): Promise<Record<string, string>> {
-  if (storeKind === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'dni-durability-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    return { DATA_DIR: dir };
-  }
-  const db = await scratchDatabase('tracking_kill');
-  cleanups.push(() => db.drop());
-  return { DATA_DIR: mkdtempSync(join(tmpdir(), 'dni-durability-')), DATABASE_URL: db.url };
-}
+const servers = useRestartableServer('dni-durability');
+const { admin } = servers;
 
 /** dni_batch_size's count and sum from the server's /metrics. */
 async function batchCounts(adminUrl: string): Promise<{ batches: number; requests: number }> {
@@ -33,9 +13,8 @@ async function batchCounts(adminUrl: string): Promise<{ batches: number; request
 
 describe('SIGKILL under DNI load', () => {
   it('loses no acknowledged session', async () => {
-    const env = { ...(await storeEnv()), ADMIN_TOKEN };
-    let server: ServerProcess = await startServer(env);
-    cleanups.push(() => server.kill('SIGKILL'));
+    const env = await servers.env();
+    let server: ServerProcess = await servers.start(env);
 
     const org = await post(
       `${server.adminUrl}/admin/orgs`,
@@ -88,7 +67,7 @@ describe('SIGKILL under DNI load', () => {
     // Killed under batched load: on average more than one request per statement.
     expect(batching.requests).toBeGreaterThan(1.5 * batching.batches);
 
-    server = await startServer(env);
+    server = await servers.start(env);
     // Sticky sessions make the check black-box: each acknowledged visitor must get its session back.
     const lost: string[] = [];
     for (const [visitor, sessionId] of acked) {

@@ -1,79 +1,50 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DESTINATION_BODIES } from '../helpers/conversions.js';
 import { FakeAdPlatforms } from '../helpers/fake-ad-platforms.js';
 import { runToEnd, tsxArgs } from '../helpers/processes.js';
-import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
-import { scratchDatabase, storeKind } from '../helpers/store.js';
+import {
+  orgWithCampaign,
+  post,
+  type ServerProcess,
+  until,
+  useRestartableServer,
+} from '../helpers/server-process.js';
 
 /**
  * Issue 22: a conversion committed with its buyer report is uploaded after a SIGKILL that
  * hits while the upload is in flight, exactly once at the platform. Then the same data with
  * a wrong SECRETS_KEY: the server refuses to start, with one line saying so.
  */
-const ADMIN_TOKEN = 'adm_upload_durability_token';
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 const KEY = 'a'.repeat(64);
 const WRONG_KEY = 'b'.repeat(64);
-const cleanups: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  for (const c of cleanups.reverse()) await c();
-});
-
-async function storeEnv(): Promise<Record<string, string>> {
-  const dir = mkdtempSync(join(tmpdir(), 'upload-durability-'));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-  if (storeKind === 'pglite') return { DATA_DIR: dir };
-  const db = await scratchDatabase('tracking_upkill');
-  cleanups.push(() => db.drop());
-  return { DATA_DIR: dir, DATABASE_URL: db.url };
-}
-
-async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const servers = useRestartableServer('upload-durability');
+const { admin, cleanup } = servers;
 
 describe('SIGKILL between the buyer report and the upload', () => {
   it('uploads after restart, once; a wrong SECRETS_KEY then stops start-up with one line', async () => {
     const fake = await new FakeAdPlatforms().start();
-    cleanups.push(() => fake.close());
+    cleanup(() => fake.close());
     let up = false;
     fake.script = (s) => (s.path.endsWith(':uploadClickConversions') && !up ? 'hang' : null);
     const u = fake.urls();
-    const store = await storeEnv();
-    const env = {
-      ...store,
-      ADMIN_TOKEN,
+    const env = await servers.env({
       SECRETS_KEY: KEY,
       GOOGLE_ADS_API_BASE: u.googleAdsApiBase,
       GOOGLE_OAUTH_TOKEN_URL: u.googleOauthTokenUrl,
       UPLOAD_TIMEOUT_MS: '1000',
       WORKER_POLL_MS: '50',
-    };
-    let server: ServerProcess = await startServer(env);
-    cleanups.push(() => server.kill('SIGKILL'));
+    });
+    let server: ServerProcess = await servers.start(env);
 
-    const org = await post(
-      `${server.adminUrl}/admin/orgs`,
-      { name: 'Kill', tracking_enabled: true },
+    const { orgId } = await orgWithCampaign(
+      server,
       admin,
+      { name: 'Kill', tracking_enabled: true },
+      'u1',
     );
-    const orgId = org.body.org_id;
     const key = await post(
       `${server.adminUrl}/admin/orgs/${orgId}/keys`,
       { scopes: ['enroll', 'execute'] },
-      admin,
-    );
-    const number = `+1415${String(5_000_000 + Math.floor(Math.random() * 999_999))}`;
-    await post(
-      `${server.adminUrl}/admin/orgs/${orgId}/campaigns`,
-      { code: 'u1', name: 'U', numbers: [number] },
       admin,
     );
     const dest = await post(
@@ -108,7 +79,7 @@ describe('SIGKILL between the buyer report and the upload', () => {
     expect(server.child.signalCode).toBe('SIGKILL');
 
     up = true;
-    server = await startServer(env);
+    server = await servers.start(env);
     await until('the upload after restart', () => fake.google.length >= 1, 60_000);
     // Another lease period passes: nothing more is sent.
     await new Promise((r) => setTimeout(r, 1500));

@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll } from 'vitest';
+import { scratchDatabase, storeKind } from './store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -96,4 +100,80 @@ export async function post(url: string, body: unknown, headers: Record<string, s
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as any };
+}
+
+/** Undo steps a file registers as it goes; run last first, after its tests. */
+export function useCleanups(): (step: () => Promise<void>) => void {
+  const steps: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    for (const step of steps.reverse()) await step();
+  });
+  return (step) => void steps.push(step);
+}
+
+/**
+ * Where a server that is killed and started again keeps its data: a fresh DATA_DIR and, on
+ * PostgreSQL, a fresh database, both removed by the file's clean-ups.
+ */
+export async function durableStoreEnv(
+  prefix: string,
+  cleanup: (step: () => Promise<void>) => void,
+): Promise<Record<string, string>> {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  cleanup(async () => rmSync(dir, { recursive: true, force: true }));
+  if (storeKind === 'pglite') return { DATA_DIR: dir };
+  const db = await scratchDatabase(`tracking_${prefix.replaceAll('-', '_')}`);
+  cleanup(() => db.drop());
+  return { DATA_DIR: dir, DATABASE_URL: db.url };
+}
+
+/** Polls `check` every 50 ms until it holds; fails, naming `what`, after `ms`. */
+export async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** An organization and its campaign `code` on one fresh number, through the admin API. */
+export async function orgWithCampaign(
+  server: ServerProcess,
+  admin: Record<string, string>,
+  org: Record<string, unknown>,
+  code: string,
+): Promise<{ orgId: string; number: string }> {
+  const created = await post(`${server.adminUrl}/admin/orgs`, org, admin);
+  const orgId = created.body.org_id as string;
+  const number = `+1415${String(5_000_000 + Math.floor(Math.random() * 999_999))}`;
+  const campaign = await post(
+    `${server.adminUrl}/admin/orgs/${orgId}/campaigns`,
+    { code, name: code.toUpperCase(), numbers: [number] },
+    admin,
+  );
+  if (campaign.status !== 201) throw new Error(`campaign ${code}: ${JSON.stringify(campaign)}`);
+  return { orgId, number };
+}
+
+/**
+ * For a test that SIGKILLs a server and starts another on the same data: the data (a fresh
+ * DATA_DIR and, on PostgreSQL, database, removed after the file), the admin API's token, and
+ * the servers it starts, killed after the file if still running.
+ */
+export function useRestartableServer(prefix: string) {
+  const cleanup = useCleanups();
+  const token = `adm_${prefix.replaceAll('-', '_')}_token`;
+  return {
+    cleanup,
+    admin: { authorization: `Bearer ${token}` },
+    /** The environment of every server of the test: the same data each time. */
+    async env(extra: Record<string, string> = {}): Promise<Record<string, string>> {
+      return { ...(await durableStoreEnv(prefix, cleanup)), ADMIN_TOKEN: token, ...extra };
+    },
+    async start(env: Record<string, string>): Promise<ServerProcess> {
+      const server = await startServer(env);
+      cleanup(() => server.kill('SIGKILL'));
+      return server;
+    },
+  };
 }
