@@ -1,8 +1,12 @@
 import { type ConsentEvent, eventView } from '../consents/consents.js';
+import { clickIdsOf, utmOf } from '../dni/session-fields.js';
 import type { CallRow, CampaignSummaryRow, TouchRow, TrackingNumberRow } from './queries.js';
 
 /** The admin API's JSON for rows it lists and shows; snake_case, times as ISO 8601. */
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+/** Only the fields that have a value. */
+const present = (o: Record<string, string | null>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
 
 export const campaignSummary = (r: CampaignSummaryRow) => ({
   campaign_id: r.campaign.id,
@@ -39,30 +43,8 @@ export const callView = ({ call: c, campaignCode, session: s }: CallRow) => ({
     dni_session_id: c.dniSessionId,
     visitor_id: s?.visitorId ?? null,
     landing_url: s?.landingUrl ?? null,
-    click_ids: s
-      ? Object.fromEntries(
-          Object.entries({
-            gclid: s.gclid,
-            gbraid: s.gbraid,
-            wbraid: s.wbraid,
-            fbclid: s.fbclid,
-            fbc: s.fbc,
-            fbp: s.fbp,
-            msclkid: s.msclkid,
-          }).filter(([, v]) => v !== null),
-        )
-      : {},
-    utm: s
-      ? Object.fromEntries(
-          Object.entries({
-            source: s.utmSource,
-            medium: s.utmMedium,
-            campaign: s.utmCampaign,
-            term: s.utmTerm,
-            content: s.utmContent,
-          }).filter(([, v]) => v !== null),
-        )
-      : {},
+    click_ids: s ? present(clickIdsOf(s)) : {},
+    utm: s ? present(utmOf(s)) : {},
   },
   carrier: c.carrier,
   carrier_call_sid: c.carrierCallSid,

@@ -3,6 +3,9 @@
  * takes its shape (src/domain/webhooks/schemas.ts validates it, docs/webhooks.md documents
  * it). The store writes what these return (src/store/repos/webhook-emitters.ts).
  */
+
+import type { SessionRow } from '../admin/queries.js';
+import { clickIdsOf, utmOf } from '../dni/session-fields.js';
 import type {
   Exhaustion,
   ReceivedCall,
@@ -15,25 +18,11 @@ import type {
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /** The DNI session a call was attributed to, as the store reads it. */
-export interface SessionFacts {
+export interface SessionFacts extends SessionRow {
   id: string;
-  visitorId: string;
   createdAt: Date;
   expiresAt: Date;
   ambiguous: boolean;
-  landingUrl: string | null;
-  gclid: string | null;
-  gbraid: string | null;
-  wbraid: string | null;
-  fbclid: string | null;
-  fbc: string | null;
-  fbp: string | null;
-  msclkid: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
 }
 
 /** A finished call and its campaign's code, as the store reads them. */
@@ -72,22 +61,8 @@ export function sessionData(s: SessionFacts | null) {
     expires_at: iso(s.expiresAt),
     ambiguous: s.ambiguous,
     landing_url: s.landingUrl,
-    click_ids: {
-      gclid: s.gclid,
-      gbraid: s.gbraid,
-      wbraid: s.wbraid,
-      fbclid: s.fbclid,
-      fbc: s.fbc,
-      fbp: s.fbp,
-      msclkid: s.msclkid,
-    },
-    utm: {
-      source: s.utmSource,
-      medium: s.utmMedium,
-      campaign: s.utmCampaign,
-      term: s.utmTerm,
-      content: s.utmContent,
-    },
+    click_ids: clickIdsOf(s),
+    utm: utmOf(s),
   };
 }
 
