@@ -1,29 +1,10 @@
 import { eq } from 'drizzle-orm';
-import {
-  buyerReportData,
-  callCompletedData,
-  callReceivedData,
-  consentRevokedData,
-  poolExhaustedData,
-  touchFinalData,
-  touchFinalType,
-  touchQueuedData,
-} from '../../domain/webhooks/payloads.js';
-import type {
-  Exhaustion,
-  ReceivedCall,
-  RecordedReport,
-  Revocation,
-  TouchFacts,
-  TouchFinal,
-  WebhookEmitters,
-} from '../../domain/webhooks/ports.js';
+import * as payload from '../../domain/webhooks/payloads.js';
+import type * as W from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { emitEvent, poolAlertGate } from './webhook-outbox.js';
 import { poolSizeOf } from './webhooks.js';
-
-export type { Exhaustion, ReceivedCall, RecordedReport, Revocation, TouchFacts, TouchFinal };
 
 /**
  * One function per event type: each reads the rows its payload needs and writes the event,
@@ -37,13 +18,13 @@ async function sessionRow(ex: Executor, sessionId: string | null) {
   return s ?? null;
 }
 
-export async function emitCallReceived(ex: Executor, c: ReceivedCall, at: Date) {
+export async function emitCallReceived(ex: Executor, c: W.ReceivedCall, at: Date) {
   const session = await sessionRow(ex, c.attribution.sessionId);
   return emitEvent(ex, {
     orgId: c.orgId,
     type: 'call.received',
     at,
-    data: callReceivedData(c, session),
+    data: payload.callReceivedData(c, session),
   });
 }
 
@@ -58,51 +39,56 @@ export async function emitCallCompleted(ex: Executor, callId: string, at: Date) 
     orgId: c.call.orgId,
     type: 'call.completed',
     at,
-    data: callCompletedData({ ...c.call, campaignCode: c.campaignCode }),
+    data: payload.callCompletedData({ ...c.call, campaignCode: c.campaignCode }),
   });
 }
 
-export function emitBuyerReport(ex: Executor, r: RecordedReport, at: Date) {
+export function emitBuyerReport(ex: Executor, r: W.RecordedReport, at: Date) {
   return emitEvent(ex, {
     orgId: r.orgId,
     type: 'buyer_report.recorded',
     at,
-    data: buyerReportData(r, at),
+    data: payload.buyerReportData(r, at),
   });
 }
 
-export function emitTouchQueued(ex: Executor, t: TouchFacts, at: Date) {
-  return emitEvent(ex, { orgId: t.orgId, type: 'touch.queued', at, data: touchQueuedData(t, at) });
-}
-
-export function emitTouchFinal(ex: Executor, t: TouchFacts, f: TouchFinal, at: Date) {
+export function emitTouchQueued(ex: Executor, t: W.TouchFacts, at: Date) {
   return emitEvent(ex, {
     orgId: t.orgId,
-    type: touchFinalType(f),
+    type: 'touch.queued',
     at,
-    data: touchFinalData(t, f, at),
+    data: payload.touchQueuedData(t, at),
   });
 }
 
-export function emitConsentRevoked(ex: Executor, r: Revocation, at: Date) {
+export function emitTouchFinal(ex: Executor, t: W.TouchFacts, f: W.TouchFinal, at: Date) {
+  return emitEvent(ex, {
+    orgId: t.orgId,
+    type: payload.touchFinalType(f),
+    at,
+    data: payload.touchFinalData(t, f, at),
+  });
+}
+
+export function emitConsentRevoked(ex: Executor, r: W.Revocation, at: Date) {
   return emitEvent(ex, {
     orgId: r.orgId,
     type: 'consent.revoked',
     at,
-    data: consentRevokedData(r, at),
+    data: payload.consentRevokedData(r, at),
   });
 }
 
-export function emitPoolExhausted(ex: Executor, p: Exhaustion, at: Date) {
+export function emitPoolExhausted(ex: Executor, p: W.Exhaustion, at: Date) {
   return emitEvent(
     ex,
-    { orgId: p.orgId, type: 'pool.exhausted', at, data: poolExhaustedData(p, at) },
+    { orgId: p.orgId, type: 'pool.exhausted', at, data: payload.poolExhaustedData(p, at) },
     poolAlertGate(p.campaignId, at, p.intervalMs),
   );
 }
 
 /** `repos.events`: webhook events, written in the caller's transaction. */
-export function createWebhookEventRepository(): WebhookEmitters {
+export function createWebhookEventRepository(): W.WebhookEmitters {
   return {
     poolSizeOf,
     emitCallReceived,
