@@ -7,6 +7,7 @@ export const ORG_PAGES = [
   ['campaigns', 'Campaigns and pools'],
   ['compliance', 'Compliance'],
   ['webhooks', 'Webhooks and exports'],
+  ['people', 'People'],
 ] as const;
 
 export type OrgPage = (typeof ORG_PAGES)[number][0];
