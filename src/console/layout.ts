@@ -162,7 +162,7 @@ export function table<T>(o: {
 ${
   o.rows.length === 0
     ? html`<p class="empty">${o.empty}</p>`
-    : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table>
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table${o.columns.length <= 4 ? html` class="compact"` : ''}>
 <thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ''}>${c.label}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
         (r) =>
