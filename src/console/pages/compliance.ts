@@ -5,7 +5,7 @@ import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { localTime, timeCell } from '../time.js';
 
 const DAY = 86_400_000;
 
@@ -55,7 +55,7 @@ export function compliancePages(router: ConsoleRouter): void {
       {
         label: 'Received',
         value: (e) => e.recordedAt.toISOString(),
-        cell: (e) => localTime(e.recordedAt, ctx.zone),
+        cell: (e) => timeCell(e.recordedAt, ctx.zone),
       },
       { label: 'Number', value: (e) => e.e164 },
       { label: 'How', value: (e) => e.source ?? '' },
@@ -101,7 +101,7 @@ export function compliancePages(router: ConsoleRouter): void {
     return {
       title: 'Compliance',
       tables: {
-        reasons: { columns: touchColumns(ctx, 'reason', 'Reason (none: placed)'), rows: reasons },
+        reasons: { columns: touchColumns(ctx, 'reason', 'Reason'), rows: reasons },
         channels: { columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels },
         states: { columns: touchColumns(ctx, 'state', 'State'), rows: states },
         opt_outs: { columns: optOutColumns, rows: optOuts },
@@ -113,7 +113,7 @@ export function compliancePages(router: ConsoleRouter): void {
 <div class="kpi"><div class="label">Blocked</div><div class="value" data-metric="blocked">${ctx.num(t.blocked)}</div></div>
 <div class="kpi"><div class="label">Opt-outs received</div><div class="value" data-metric="opt_outs">${ctx.num(optOuts.length)}</div></div>
 </section>
-${table({ caption: 'Touches by reason', columns: touchColumns(ctx, 'reason', 'Reason (none: placed)'), rows: reasons, csv: csvLink(keep, path, 'reasons'), empty: emptyTouches })}
+${table({ caption: 'Touches by reason', columns: touchColumns(ctx, 'reason', 'Reason'), rows: reasons, csv: csvLink(keep, path, 'reasons'), empty: emptyTouches })}
 <div class="cards">
 ${table({ caption: 'By channel', columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels, csv: csvLink(keep, path, 'channels'), empty: emptyTouches })}
 ${table({ caption: 'By state', columns: touchColumns(ctx, 'state', 'State'), rows: states, csv: csvLink(keep, path, 'states'), empty: emptyTouches })}

@@ -15,7 +15,7 @@ import { type Html, html } from '../html.js';
 import { type Column, table } from '../layout.js';
 import { makeLink, shownOnce } from '../links.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { timeCell } from '../time.js';
 
 const NOTICES: Record<string, string> = {
   org_created: 'Organization created. Issue it a key and invite its people below.',
@@ -53,7 +53,7 @@ export function operatorPages(router: ConsoleRouter): void {
       {
         label: 'Created',
         value: (o) => o.createdAt.toISOString(),
-        cell: (o) => localTime(o.createdAt, 'UTC'),
+        cell: (o) => timeCell(o.createdAt, 'UTC'),
       },
     ];
     return {
@@ -111,7 +111,7 @@ ${table({
       {
         label: 'Expires',
         value: (k) => k.expiresAt?.toISOString() ?? '',
-        cell: (k) => localTime(k.expiresAt, 'UTC'),
+        cell: (k) => timeCell(k.expiresAt, 'UTC'),
       },
       {
         label: 'Actions',
@@ -134,7 +134,7 @@ ${table({
       {
         label: 'Made',
         value: (l) => l.createdAt.toISOString(),
-        cell: (l) => localTime(l.createdAt, 'UTC'),
+        cell: (l) => timeCell(l.createdAt, 'UTC'),
       },
       {
         label: 'State',
@@ -258,7 +258,7 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
       {
         label: 'Since',
         value: (u) => u.createdAt.toISOString(),
-        cell: (u) => localTime(u.createdAt, 'UTC'),
+        cell: (u) => timeCell(u.createdAt, 'UTC'),
       },
     ];
     const linkColumns: Column<ConsoleLink>[] = [

@@ -5,7 +5,7 @@ import { type Html, html } from '../html.js';
 import { type Column, orgPath, table } from '../layout.js';
 import { makeLink } from '../links.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { timeCell } from '../time.js';
 
 /**
  * The role an invitation made inside an organization may carry. Contract §9
@@ -40,7 +40,7 @@ export function peoplePages(router: ConsoleRouter): void {
       {
         label: 'Made',
         value: (l) => l.createdAt.toISOString(),
-        cell: (l) => localTime(l.createdAt, ctx.zone),
+        cell: (l) => timeCell(l.createdAt, ctx.zone),
       },
       {
         label: 'State',

@@ -6,7 +6,7 @@ import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { timeCell } from '../time.js';
 
 const NOTICES: Record<string, string> = {
   replayed:
@@ -89,7 +89,7 @@ export function webhookPages(router: ConsoleRouter): void {
       {
         label: 'Created',
         value: (d) => d.d.createdAt.toISOString(),
-        cell: (d) => localTime(d.d.createdAt, ctx.zone),
+        cell: (d) => timeCell(d.d.createdAt, ctx.zone),
       },
       { label: 'Event', value: (d) => d.type },
       { label: 'Endpoint', value: (d) => d.url },
