@@ -27,6 +27,7 @@ import { campaignPages } from './pages/campaigns.js';
 import { compliancePages } from './pages/compliance.js';
 import { operatorPages } from './pages/operator.js';
 import { overviewPage } from './pages/overview.js';
+import { peoplePages } from './pages/people.js';
 import { webhookPages } from './pages/webhooks.js';
 import type { ConsoleRouter, PageResult, Query } from './router.js';
 import { dayRange } from './time.js';
@@ -174,7 +175,7 @@ export async function buildConsoleApp(
     return reply
       .code(r.status ?? 200)
       .type('text/html; charset=utf-8')
-      .send(router.render(ctx, org, current, r).text);
+      .send(router.render(ctx, org, r.current ?? current, r).text);
   };
 
   const router: ConsoleRouter = {
@@ -244,6 +245,7 @@ export async function buildConsoleApp(
   campaignPages(router);
   compliancePages(router);
   webhookPages(router);
+  peoplePages(router);
   operatorPages(router);
   return app;
 }

@@ -7,6 +7,7 @@ export const ORG_PAGES = [
   ['campaigns', 'Campaigns and pools'],
   ['compliance', 'Compliance'],
   ['webhooks', 'Webhooks and exports'],
+  ['people', 'People'],
 ] as const;
 
 export type OrgPage = (typeof ORG_PAGES)[number][0];
@@ -161,7 +162,7 @@ export function table<T>(o: {
 ${
   o.rows.length === 0
     ? html`<p class="empty">${o.empty}</p>`
-    : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table>
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table${o.columns.length <= 4 ? html` class="compact"` : ''}>
 <thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ''}>${c.label}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
         (r) =>

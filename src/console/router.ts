@@ -19,6 +19,8 @@ export interface PageResult {
   range?: boolean;
   notice?: string | null;
   status?: number;
+  /** The nav entry to mark when an action answers with a page. */
+  current?: string;
   /** A file to download instead of a page. */
   download?: { type: string; name: string; body: string | Buffer };
 }

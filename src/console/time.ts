@@ -1,4 +1,5 @@
 import { isoDateOfDay, localDayAt, offsetAt } from '../domain/compliance/tz.js';
+import { type Html, html } from './html.js';
 
 /**
  * Days in an organization's time zone: the console's date range is a span of
@@ -71,4 +72,10 @@ export function localTime(at: Date | null | undefined, zone: string): string {
     timeStyle: 'short',
     hourCycle: 'h23',
   }).format(at);
+}
+
+/** A time in a table cell: kept on one line, with its instant for machines. */
+export function timeCell(at: Date | null | undefined, zone: string): Html {
+  if (!at) return html``;
+  return html`<time datetime="${at.toISOString()}">${localTime(at, zone)}</time>`;
 }

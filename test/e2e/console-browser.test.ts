@@ -4,7 +4,15 @@ import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
 import { freshEmail, makeUser, PASSWORD, useConsole } from '../helpers/console.js';
-import { ADMIN_TOKEN, freshNumbers, useHarness } from '../helpers/harness.js';
+import { ADMIN_TOKEN, adminCall, freshNumbers, useHarness } from '../helpers/harness.js';
+import { freshContact, grant, importNationalList, touch } from '../helpers/outbound.js';
+import { PUBLIC_BASE, smsParams, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
+import {
+  allowPrivateTargets,
+  createWebhook,
+  Receiver,
+  webhookWorker,
+} from '../helpers/webhooks.js';
 
 /**
  * The console in Debian's Chromium (playwright-core) on a real listener: an
@@ -17,7 +25,11 @@ import { ADMIN_TOKEN, freshNumbers, useHarness } from '../helpers/harness.js';
 const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 if (browserMissing) console.warn('console-browser: skipped, /usr/bin/chromium is missing');
 
-const h = useHarness({ listen: 'app' });
+const h = useHarness({
+  listen: 'app',
+  twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE },
+  privateDatabase: "the webhook worker delivers every organization's pending events",
+});
 const c = useConsole(h, { listen: true });
 
 const HOSTILE = {
@@ -25,6 +37,9 @@ const HOSTILE = {
   source: '"><img src=x onerror=window.__pwned=3>',
   rtl: 'invoice\u202Etxt.exe',
   notes: '<script>window.__pwned=4</script> paid \u202Edlrow',
+  stop: 'STOP <script>window.__pwned=5</script> \u202Eplease',
+  optOut: '"><img src=x onerror="window.__pwned=6"> asked by phone',
+  hookPath: '/hooks/"><img src=x onerror=window.__pwned=7>',
 };
 const SOURCES = [
   'google',
@@ -71,6 +86,17 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
       bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`),
     );
     expect(audited.get(name), `axe on ${name}`).toEqual([]);
+    // At a phone's width the page itself never scrolls sideways (wide tables scroll in their box).
+    await page.setViewportSize({ width: 390, height: 800 });
+    const widths = await page.evaluate(() => {
+      const g = globalThis as unknown as {
+        document: { scrollingElement: { scrollWidth: number } };
+        innerWidth: number;
+      };
+      return { scroll: g.document.scrollingElement.scrollWidth, inner: g.innerWidth };
+    });
+    expect(widths.scroll, `${name} at 390 px`).toBeLessThanOrEqual(widths.inner);
+    await page.setViewportSize({ width: 1280, height: 800 });
     if (SHOTS) {
       for (const width of [1400, 390]) {
         await page.setViewportSize({ width, height: 900 });
@@ -236,6 +262,229 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
     await page.close();
   });
 
+  /** A table of the page by its caption: first cell → the numbers of the other cells. */
+  async function tableOf(page: Page, caption: string): Promise<Record<string, number[]>> {
+    const block = page
+      .locator('section.table-block')
+      .filter({ has: page.getByRole('heading', { name: caption, exact: true }) });
+    const rows = await block
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent ?? '')),
+      );
+    return Object.fromEntries(
+      rows.map(([k, ...v]) => [k!, v.map((x) => Number(x.replace(/[^\d]/g, '') || Number.NaN))]),
+    );
+  }
+  const metricOf = async (page: Page, metric: string) =>
+    Number((await page.locator(`[data-metric="${metric}"]`).textContent())!.replace(/[^\d]/g, ''));
+
+  it('touches, opt-outs and webhook deliveries: Compliance and Webhooks show what the rows count', async () => {
+    // Monday 10:00 in New York, 7:00 in Los Angeles (inside its quiet hours).
+    const base = h.clock.now();
+    const day = new Date(base).toISOString().slice(0, 10);
+    const since = new Date(Date.parse(day) - 6 * 86_400_000);
+    const until = new Date(since.getTime() + 7 * 86_400_000);
+    allowPrivateTargets(h);
+    const ok = await new Receiver(() => 200).start('/hooks/ok');
+    const failing = await new Receiver(() => 500).start(HOSTILE.hookPath);
+    try {
+      const okHook = await createWebhook(h, orgId, ok.url);
+      const badHook = await createWebhook(h, orgId, failing.url);
+      const [callerId] = freshNumbers(1);
+      await adminCall(h, 'PATCH', `/admin/orgs/${orgId}/campaigns/SP`, {
+        config: {
+          caller_id: callerId,
+          recording_url: 'https://cdn.example/drop.mp3',
+          templates: { default: { text: 'Your drain inspection is due.' } },
+        },
+      });
+      await importNationalList(h, orgId, `${freshContact(202)}\n${freshContact(202)}\n`);
+
+      const ny = freshContact(212);
+      const tx = freshContact(512);
+      const ca = freshContact(213);
+      const fl = freshContact(305);
+      const stopped = freshContact(718);
+      const byPhone = freshContact(312);
+      for (const e164 of [ny, tx, ca, stopped, byPhone]) await grant(h, orgId, e164);
+      // A STOP by text to a tracking number of the pool (signed as Twilio signs), and an
+      // opt-out taken by phone and entered through the admin API: both with hostile words.
+      const sms = await twilioPost(
+        h,
+        '/carrier/twilio/message',
+        smsParams(stopped, numbers[0]!, HOSTILE.stop),
+      );
+      expect(sms.statusCode).toBe(200);
+      await adminCall(
+        h,
+        'POST',
+        `/admin/orgs/${orgId}/consents/${encodeURIComponent(byPhone)}/revoke`,
+        {
+          kind: 'opt_out',
+          reason: HOSTILE.optOut,
+        },
+      );
+
+      const decide = async (to: string, channel: string) => {
+        h.clock.advance(60);
+        const res = await touch(h, apiKey, 'SP', { to_e164: to, channel, consent_basis: 'pewc' });
+        expect(res.statusCode, res.body).toBeLessThan(300);
+        return res.json() as { status: string; reasons: { code: string }[] };
+      };
+      const decided = [
+        await decide(ny, 'call'),
+        await decide(ny, 'sms'),
+        await decide(tx, 'call'),
+        await decide(tx, 'voicemail'),
+        await decide(ca, 'call'),
+        await decide(fl, 'sms'),
+        await decide(fl, 'call'),
+        await decide(stopped, 'sms'),
+        await decide(byPhone, 'call'),
+      ];
+      const statuses = decided.map((d) => d.status);
+      expect(statuses.filter((x) => x === 'queued').length).toBeGreaterThanOrEqual(3);
+      const codes = new Set(decided.flatMap((d) => d.reasons.map((r) => r.code)));
+      expect([...codes]).toEqual(
+        expect.arrayContaining(['consent_missing', 'consent_revoked', 'quiet_hours']),
+      );
+
+      // The worker delivers: 200 for one endpoint, 500 (then given up) for the other.
+      const { worker } = webhookWorker(h, {
+        maxAttempts: 2,
+        backoffBaseMs: 10_000,
+        backoffMaxMs: 10_000,
+      });
+      const drain = async () => {
+        while ((await worker.tick()) > 0);
+      };
+      await drain();
+      h.clock.advance(60);
+      await drain();
+      // One more placed touch after the last round: its failing delivery waits for a retry.
+      await decide(tx, 'sms');
+      await drain();
+      h.clock.ms = base;
+
+      // Raw rows: touches in the range, by channel, state and reason; opt-outs; deliveries.
+      const q = <T extends Record<string, unknown>>(sql: string) =>
+        h.store.query<T>(sql, [orgId, since, until]);
+      const inRange = 'org_id = $1 and decided_at >= $2 and decided_at < $3';
+      type Count = { key: string; touches: number; placed: number; blocked: number };
+      const counts = (key: string) =>
+        q<Count>(
+          `select ${key} as key, count(*)::int as touches, count(*) filter (where placed)::int as placed,
+                  count(*) filter (where not placed)::int as blocked
+             from outbound_touches where ${inRange} group by 1`,
+        );
+      const [total] = await q<Omit<Count, 'key'>>(
+        `select count(*)::int as touches, count(*) filter (where placed)::int as placed,
+                count(*) filter (where not placed)::int as blocked from outbound_touches where ${inRange}`,
+      );
+      expect(total!.touches).toBe(decided.length + 1);
+      const byChannel = await counts('channel');
+      const byState = await counts(`coalesce(checks->'quiet_hours'->>'state', 'unknown')`);
+      const byReason = await q<Count>(
+        `select x->>'code' as key, count(distinct t.id)::int as touches, 0 as placed,
+                count(distinct t.id)::int as blocked
+           from outbound_touches t cross join jsonb_array_elements(t.reasons) x
+          where t.${inRange.replaceAll(' and ', ' and t.')} group by 1`,
+      );
+      expect(byReason.length).toBeGreaterThanOrEqual(3);
+      const [optOuts] = await q<{ n: number }>(
+        `select count(*)::int as n from consent_events
+          where org_id = $1 and kind = 'opt_out' and recorded_at >= $2 and recorded_at < $3`,
+      );
+      expect(optOuts!.n).toBe(2);
+      type Deliveries = { total: number; delivered: number; failed: number; retrying: number };
+      const hooks = await q<Deliveries & { endpoint_id: string }>(
+        `select endpoint_id, count(*)::int as total,
+                count(*) filter (where state = 'delivered')::int as delivered,
+                count(*) filter (where state = 'failed')::int as failed,
+                count(*) filter (where state = 'pending' and attempts > 0)::int as retrying
+           from webhook_deliveries where org_id = $1 and created_at >= $2 and created_at < $3
+          group by endpoint_id`,
+      );
+      const ofHook = (id: string) => hooks.find((x) => x.endpoint_id === id)!;
+      expect(ofHook(okHook.webhook_id).delivered).toBe(ok.received.length);
+      expect(ofHook(okHook.webhook_id)).toMatchObject({ failed: 0, retrying: 0 });
+      expect(ofHook(badHook.webhook_id).failed).toBeGreaterThan(0);
+      expect(ofHook(badHook.webhook_id).retrying).toBeGreaterThan(0);
+      expect(ofHook(badHook.webhook_id).delivered).toBe(0);
+
+      // The reporting API over the same range.
+      const touchReport = async (groupBy: string) => {
+        const res = await h.admin.inject({
+          method: 'GET',
+          url: `/admin/orgs/${orgId}/reports/touches?from=${since.toISOString()}&to=${until.toISOString()}&bucket=none&group_by=${groupBy}`,
+          headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json() as {
+          rows: (Record<string, string | number | null> & Omit<Count, 'key'>)[];
+          totals: Omit<Count, 'key'>;
+        };
+      };
+
+      const page = await browser.context.newPage();
+      await visit(page, `/orgs/${orgId}/compliance`, 'compliance');
+      for (const m of ['touches', 'placed', 'blocked'] as const)
+        expect(await metricOf(page, m), m).toBe(total![m]);
+      expect(await metricOf(page, 'opt_outs')).toBe(optOuts!.n);
+      for (const [caption, key, raw] of [
+        ['Touches by reason', 'reason', byReason],
+        ['By channel', 'channel', byChannel],
+        ['By state', 'state', byState],
+      ] as const) {
+        const shown = await tableOf(page, caption);
+        for (const r of raw)
+          expect(shown[r.key], `${caption}: ${r.key}`).toEqual([r.touches, r.placed, r.blocked]);
+        const api = await touchReport(key);
+        expect(api.totals).toMatchObject(total!);
+        for (const r of api.rows)
+          expect(shown[String(r[key] ?? '(none)')], `${caption} (API): ${r[key]}`).toEqual([
+            r.touches,
+            r.placed,
+            r.blocked,
+          ]);
+        expect(Object.keys(shown).length).toBe(api.rows.length);
+      }
+      const main = (await page.locator('main').textContent())!;
+      expect(main).toContain(HOSTILE.optOut);
+      expect(main).toContain('STOP <script>window.__pwned=5</script> [U+202E]please');
+
+      await visit(page, `/orgs/${orgId}/webhooks`, 'webhooks');
+      const sum = (k: keyof Deliveries) => hooks.reduce((n, x) => n + x[k], 0);
+      expect(await metricOf(page, 'deliveries')).toBe(sum('total'));
+      expect(await metricOf(page, 'delivered')).toBe(sum('delivered'));
+      expect(await metricOf(page, 'failed')).toBe(sum('failed'));
+      expect(await metricOf(page, 'retrying')).toBe(sum('retrying'));
+      const endpoints = await tableOf(page, 'Endpoints');
+      for (const hook of [okHook, badHook]) {
+        const x = ofHook(hook.webhook_id);
+        expect(endpoints[hook.url]!.slice(2, 6), hook.url).toEqual([
+          x.total,
+          x.delivered,
+          x.failed,
+          x.retrying,
+        ]);
+      }
+      expect(
+        await page
+          .locator('section.table-block')
+          .filter({ has: page.getByRole('heading', { name: 'Failed deliveries', exact: true }) })
+          .locator('tbody tr')
+          .count(),
+      ).toBe(sum('failed'));
+      expect(await page.locator('main').textContent()).toContain(badHook.url);
+      await page.close();
+    } finally {
+      await ok.close();
+      await failing.close();
+    }
+  });
+
   it('the manager drills down to a call and sees its attribution and buyer report', async () => {
     const page = await browser.context.newPage();
     await visit(page, `/orgs/${orgId}/calls`, 'calls');
@@ -259,8 +508,7 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
     await visit(page, `/orgs/${orgId}/campaigns`, 'campaigns');
     expect(await page.locator('main').textContent()).toContain(HOSTILE.name);
     await visit(page, `/orgs/${orgId}/campaigns/SP`, 'pool');
-    await visit(page, `/orgs/${orgId}/compliance`, 'compliance');
-    await visit(page, `/orgs/${orgId}/webhooks`, 'webhooks');
+    await visit(page, `/orgs/${orgId}/people`, 'people');
     await visit(page, '/account', 'account');
     await page.close();
   });

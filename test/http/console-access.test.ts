@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { makeUser, signIn, useConsole } from '../helpers/console.js';
+import { LOGIN_LIMITS } from '../../src/domain/console/accounts.js';
+import { freshEmail, makeUser, signIn, useConsole } from '../helpers/console.js';
 import { adminCall, createTenant, freshNumbers, useHarness } from '../helpers/harness.js';
 import { TEST_WEBHOOK_SETTINGS } from '../helpers/webhooks.js';
 
@@ -14,6 +15,9 @@ const c = useConsole(h);
 const HOSTILE = '<script>alert(1)</script>"><img src=x onerror=alert(2)>\u202Eexe.txt';
 
 async function setup() {
+  // Two sign-ins per test from one address: a new login window each time keeps the
+  // per-address throttle (console-auth.test.ts's subject) out of these tests.
+  h.clock.advance(LOGIN_LIMITS.windowMs / 1000);
   const a = await createTenant(h);
   const b = await createTenant(h);
   const viewer = await makeUser(h, 'viewer', a.orgId);
@@ -33,6 +37,7 @@ const pagesOf = (orgId: string, code: string) => [
   `/orgs/${orgId}/campaigns/${code}`,
   `/orgs/${orgId}/compliance`,
   `/orgs/${orgId}/webhooks`,
+  `/orgs/${orgId}/people`,
   `/orgs/${orgId}/calls?format=csv&table=calls`,
 ];
 
@@ -125,6 +130,103 @@ describe('organizations', () => {
     expect(ofA.entries).toHaveLength(1);
     expect(ofA.entries[0]).toMatchObject({ subject_id: mine, detail: { since, queued: 0 } });
     expect(ofA.entries[0].actor).toMatch(/^console:manager\./);
+  });
+});
+
+describe('invitations by a manager', () => {
+  const links = (email: string) =>
+    h.store.query<{ org_id: string | null; role: string; created_by: string }>(
+      'select org_id, role, created_by from console_links where email = $1',
+      [email],
+    );
+  const audit = (orgId: string | null, email: string) =>
+    h.store.query<{ org_id: string | null; actor: string; detail: { role: string } }>(
+      `select org_id, actor, detail from audit_log
+        where action = 'console_invitation.created' and detail->>'email' = $1
+          and org_id is not distinct from $2`,
+      [email, orgId],
+    );
+
+  it('a manager invites a viewer or a manager of their organization, audited with them as actor', async () => {
+    const { a, manager } = await setup();
+    for (const role of ['viewer', 'manager']) {
+      const email = freshEmail(`invited-${role}`);
+      const res = await manager.post(`/orgs/${a.orgId}/people/invitations`, { email, role });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toMatch(new RegExp(`${c.settings.publicUrl}/invite/[A-Za-z0-9_-]{43}<`));
+      expect(await links(email)).toEqual([
+        { org_id: a.orgId, role, created_by: expect.stringMatching(/^console:manager\./) },
+      ]);
+      const lines = await audit(a.orgId, email);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.actor).toMatch(/^console:manager\./);
+      expect(lines[0]!.detail.role).toBe(role);
+    }
+    const people = await manager.get(`/orgs/${a.orgId}/people`);
+    expect(people.statusCode).toBe(200);
+    expect(people.body).toContain('Make invitation link');
+  });
+
+  it('a manager cannot invite an operator (403) and nothing is written', async () => {
+    const { a, manager } = await setup();
+    const email = freshEmail('would-be-operator');
+    const res = await manager.post(`/orgs/${a.orgId}/people/invitations`, {
+      email,
+      role: 'operator',
+    });
+    expect(res.statusCode).toBe(403);
+    expect(await links(email)).toEqual([]);
+    expect(await audit(null, email)).toEqual([]);
+    expect(await audit(a.orgId, email)).toEqual([]);
+  });
+
+  it('a manager of A inviting into B gets 404, as for an organization that does not exist', async () => {
+    const { b, manager } = await setup();
+    const email = freshEmail('into-b');
+    for (const org of [b.orgId, 'org_000000000000000000000000']) {
+      const res = await manager.post(`/orgs/${org}/people/invitations`, { email, role: 'viewer' });
+      expect(res.statusCode, org).toBe(404);
+      expect(res.body).not.toContain(b.orgId);
+    }
+    expect((await manager.get(`/orgs/${b.orgId}/people`)).statusCode).toBe(404);
+    expect(await links(email)).toEqual([]);
+    expect(await audit(b.orgId, email)).toEqual([]);
+  });
+
+  it('a viewer cannot invite (403) and sees no invitation form', async () => {
+    const { a, viewer } = await setup();
+    const email = freshEmail('by-viewer');
+    const res = await viewer.post(`/orgs/${a.orgId}/people/invitations`, { email, role: 'viewer' });
+    expect(res.statusCode).toBe(403);
+    expect(await links(email)).toEqual([]);
+    const people = await viewer.get(`/orgs/${a.orgId}/people`);
+    expect(people.statusCode).toBe(200);
+    expect(people.body).not.toContain('people/invitations');
+  });
+
+  it('without the CSRF token the invitation is refused and nothing is written', async () => {
+    const { a, manager } = await setup();
+    const email = freshEmail('no-csrf');
+    const res = await manager.post(
+      `/orgs/${a.orgId}/people/invitations`,
+      { email, role: 'viewer' },
+      false,
+    );
+    expect(res.statusCode).toBe(403);
+    expect(res.body).not.toContain('/invite/');
+    expect(await links(email)).toEqual([]);
+    expect(await audit(a.orgId, email)).toEqual([]);
+  });
+
+  it('an unknown role is a 422 and writes nothing', async () => {
+    const { a, manager } = await setup();
+    const email = freshEmail('odd-role');
+    const res = await manager.post(`/orgs/${a.orgId}/people/invitations`, {
+      email,
+      role: 'owner',
+    });
+    expect(res.statusCode).toBe(422);
+    expect(await links(email)).toEqual([]);
   });
 });
 

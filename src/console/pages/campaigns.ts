@@ -13,7 +13,7 @@ import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { timeCell } from '../time.js';
 
 const DAY_MS = 86_400_000;
 /** The pool answer's accuracy target (the admin API's default). */
@@ -138,7 +138,7 @@ ${
       {
         label: 'Last handed out',
         value: (n) => n.number.lastAssignedAt?.toISOString() ?? '',
-        cell: (n) => localTime(n.number.lastAssignedAt, ctx.zone),
+        cell: (n) => timeCell(n.number.lastAssignedAt, ctx.zone),
       },
       ...(canChange(ctx)
         ? [

@@ -5,7 +5,7 @@ import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { localTime, timeCell } from '../time.js';
 
 const DAY = 86_400_000;
 
@@ -55,11 +55,18 @@ export function compliancePages(router: ConsoleRouter): void {
       {
         label: 'Received',
         value: (e) => e.recordedAt.toISOString(),
-        cell: (e) => localTime(e.recordedAt, ctx.zone),
+        cell: (e) => timeCell(e.recordedAt, ctx.zone),
       },
       { label: 'Number', value: (e) => e.e164 },
       { label: 'How', value: (e) => e.source ?? '' },
-      { label: 'What they said', value: (e) => e.reason ?? '' },
+      // A carrier opt-out keeps the contact's own words as evidence; an admin one its reason.
+      {
+        label: 'What they said',
+        value: (e) => {
+          const body = (e.evidence as { body?: unknown } | null)?.body;
+          return typeof body === 'string' ? body : (e.reason ?? '');
+        },
+      },
     ];
     type List = (typeof lists)[number];
     const today = ctx.now.getTime();
@@ -94,7 +101,7 @@ export function compliancePages(router: ConsoleRouter): void {
     return {
       title: 'Compliance',
       tables: {
-        reasons: { columns: touchColumns(ctx, 'reason', 'Blocked because'), rows: reasons },
+        reasons: { columns: touchColumns(ctx, 'reason', 'Reason'), rows: reasons },
         channels: { columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels },
         states: { columns: touchColumns(ctx, 'state', 'State'), rows: states },
         opt_outs: { columns: optOutColumns, rows: optOuts },
@@ -104,9 +111,9 @@ export function compliancePages(router: ConsoleRouter): void {
 <div class="kpi"><div class="label">Touches decided</div><div class="value" data-metric="touches">${ctx.num(t.touches)}</div></div>
 <div class="kpi"><div class="label">Placed</div><div class="value" data-metric="placed">${ctx.num(t.placed)}</div></div>
 <div class="kpi"><div class="label">Blocked</div><div class="value" data-metric="blocked">${ctx.num(t.blocked)}</div></div>
-<div class="kpi"><div class="label">Opt-outs received</div><div class="value">${ctx.num(optOuts.length)}</div></div>
+<div class="kpi"><div class="label">Opt-outs received</div><div class="value" data-metric="opt_outs">${ctx.num(optOuts.length)}</div></div>
 </section>
-${table({ caption: 'Blocked touches by reason', columns: touchColumns(ctx, 'reason', 'Blocked because'), rows: reasons, csv: csvLink(keep, path, 'reasons'), empty: emptyTouches })}
+${table({ caption: 'Touches by reason', columns: touchColumns(ctx, 'reason', 'Reason'), rows: reasons, csv: csvLink(keep, path, 'reasons'), empty: emptyTouches })}
 <div class="cards">
 ${table({ caption: 'By channel', columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels, csv: csvLink(keep, path, 'channels'), empty: emptyTouches })}
 ${table({ caption: 'By state', columns: touchColumns(ctx, 'state', 'State'), rows: states, csv: csvLink(keep, path, 'states'), empty: emptyTouches })}

@@ -7,14 +7,15 @@ import {
   rotateKey,
   updateOrg,
 } from '../../domain/admin/orgs-keys.js';
-import { actorOf, createLink, sessionPolicy } from '../../domain/console/accounts.js';
-import type { ConsoleLink, LinkRole } from '../../domain/console/ports.js';
+import { actorOf } from '../../domain/console/accounts.js';
+import type { ConsoleLink } from '../../domain/console/ports.js';
 import { AppError, errors } from '../../errors.js';
 import { type PageContext, requireOperator } from '../context.js';
 import { type Html, html } from '../html.js';
 import { type Column, table } from '../layout.js';
+import { makeLink, shownOnce } from '../links.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { timeCell } from '../time.js';
 
 const NOTICES: Record<string, string> = {
   org_created: 'Organization created. Issue it a key and invite its people below.',
@@ -26,15 +27,6 @@ const NOTICES: Record<string, string> = {
 const csrfField = (ctx: PageContext) =>
   html`<input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">`;
 
-/** A secret shown once: an API key or a one-time link. */
-function shownOnce(label: string, value: string, what: string): Html {
-  return html`<section class="card" aria-live="polite"><h2>${label}</h2>
-<p>Copy it now: ${what} It is not stored and will not be shown again.</p>
-<p class="secret" id="secret">${value}</p>
-<button type="button" class="secondary" data-copy="secret" hidden>Copy</button>
-</section>`;
-}
-
 export function operatorPages(router: ConsoleRouter): void {
   const { deps } = router;
   const { config, console: reads } = deps.queries;
@@ -45,8 +37,6 @@ export function operatorPages(router: ConsoleRouter): void {
     requestId,
     actor: actorOf(ctx.viewer.user),
   });
-  const linkPath = (token: string, kind: ConsoleLink['kind']) =>
-    `${deps.console.publicUrl}/${kind === 'invitation' ? 'invite' : 'reset'}/${token}`;
 
   router.userPage('/operator/orgs', 'operator-orgs', async (ctx, q): Promise<PageResult> => {
     requireOperator(ctx);
@@ -63,7 +53,7 @@ export function operatorPages(router: ConsoleRouter): void {
       {
         label: 'Created',
         value: (o) => o.createdAt.toISOString(),
-        cell: (o) => localTime(o.createdAt, 'UTC'),
+        cell: (o) => timeCell(o.createdAt, 'UTC'),
       },
     ];
     return {
@@ -121,7 +111,7 @@ ${table({
       {
         label: 'Expires',
         value: (k) => k.expiresAt?.toISOString() ?? '',
-        cell: (k) => localTime(k.expiresAt, 'UTC'),
+        cell: (k) => timeCell(k.expiresAt, 'UTC'),
       },
       {
         label: 'Actions',
@@ -144,7 +134,7 @@ ${table({
       {
         label: 'Made',
         value: (l) => l.createdAt.toISOString(),
-        cell: (l) => localTime(l.createdAt, 'UTC'),
+        cell: (l) => timeCell(l.createdAt, 'UTC'),
       },
       {
         label: 'State',
@@ -239,28 +229,6 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
     });
   });
 
-  const makeLink = async (
-    ctx: PageContext,
-    input: { kind: ConsoleLink['kind']; email: string; role: LinkRole; orgId: string | null },
-    requestId: string,
-  ) => {
-    if (!/^[^@\s]+@[^@\s]+$/.test(input.email) || input.email.length > 320)
-      throw errors.field(['body', 'email'], 'enter an email address', input.email);
-    const { token } = await createLink(
-      deps.repos,
-      sessionPolicy(deps.console),
-      input,
-      actorOf(ctx.viewer.user),
-      new Date(deps.clock.now()),
-      requestId,
-    );
-    return shownOnce(
-      input.kind === 'invitation' ? 'Invitation link' : 'Password reset link',
-      linkPath(token, input.kind),
-      `send it to ${input.email}; it expires in ${deps.console.linkHours} hours and works once.`,
-    );
-  };
-
   router.userAction('/operator/orgs/:org/invitations', async (ctx, form, p, req) => {
     requireOperator(ctx);
     const org = await getOrg(deps.repos, p.org!).catch(() => {
@@ -268,6 +236,7 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
     });
     const role = form.get('role') === 'viewer' ? 'viewer' : 'manager';
     const secret = await makeLink(
+      deps,
       ctx,
       { kind: 'invitation', email: (form.get('email') ?? '').trim(), role, orgId: org.id },
       req.id,
@@ -289,7 +258,7 @@ ${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No 
       {
         label: 'Since',
         value: (u) => u.createdAt.toISOString(),
-        cell: (u) => localTime(u.createdAt, 'UTC'),
+        cell: (u) => timeCell(u.createdAt, 'UTC'),
       },
     ];
     const linkColumns: Column<ConsoleLink>[] = [
@@ -333,7 +302,12 @@ ${table({ caption: 'Invitation and reset links', columns: linkColumns, rows: lin
     const email = (form.get('email') ?? '').trim();
     return usersPage(
       ctx,
-      await makeLink(ctx, { kind: 'invitation', email, role: 'operator', orgId: null }, req.id),
+      await makeLink(
+        deps,
+        ctx,
+        { kind: 'invitation', email, role: 'operator', orgId: null },
+        req.id,
+      ),
     );
   });
   router.userAction('/operator/reset-links', async (ctx, form, _p, req) => {
@@ -341,7 +315,7 @@ ${table({ caption: 'Invitation and reset links', columns: linkColumns, rows: lin
     const email = (form.get('email') ?? '').trim();
     return usersPage(
       ctx,
-      await makeLink(ctx, { kind: 'reset', email, role: 'viewer', orgId: null }, req.id),
+      await makeLink(deps, ctx, { kind: 'reset', email, role: 'viewer', orgId: null }, req.id),
     );
   });
 }

@@ -6,7 +6,7 @@ import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { timeCell } from '../time.js';
 
 const NOTICES: Record<string, string> = {
   replayed:
@@ -30,10 +30,14 @@ export function webhookPages(router: ConsoleRouter): void {
     );
 
   router.orgPage('/webhooks', 'webhooks', async (ctx, q): Promise<PageResult> => {
-    const [endpoints, campaigns] = await Promise.all([
+    const [endpoints, campaigns, counts] = await Promise.all([
       deps.repos.webhookEndpoints.listEndpoints(deps.repos.db, ctx.org.id),
       config.listCampaigns(ctx.org.id, { limit: 200 }),
+      deps.queries.console.deliveryCounts(ctx.org.id, ctx.range.since, ctx.range.until),
     ]);
+    const countOf = new Map(counts.map((c) => [c.endpointId, c]));
+    const sum = (k: 'total' | 'delivered' | 'failed' | 'retrying') =>
+      counts.reduce((n, c) => n + c[k], 0);
     const deliveries = (
       await Promise.all(
         endpoints.map(async (e) =>
@@ -58,6 +62,17 @@ export function webhookPages(router: ConsoleRouter): void {
         value: (e) =>
           e.enabled ? 'enabled' : `disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`,
       },
+      ...(['total', 'delivered', 'failed', 'retrying'] as const).map((k) => ({
+        label: {
+          total: 'Deliveries',
+          delivered: 'Delivered',
+          failed: 'Failed',
+          retrying: 'Retrying',
+        }[k],
+        value: (e: E) => countOf.get(e.id)?.[k] ?? 0,
+        cell: (e: E) => ctx.num(countOf.get(e.id)?.[k] ?? 0),
+        numeric: true,
+      })),
       { label: 'Failures in a row', value: (e) => e.consecutiveFailures, numeric: true },
       ...(manager
         ? [
@@ -74,7 +89,7 @@ export function webhookPages(router: ConsoleRouter): void {
       {
         label: 'Created',
         value: (d) => d.d.createdAt.toISOString(),
-        cell: (d) => localTime(d.d.createdAt, ctx.zone),
+        cell: (d) => timeCell(d.d.createdAt, ctx.zone),
       },
       { label: 'Event', value: (d) => d.type },
       { label: 'Endpoint', value: (d) => d.url },
@@ -93,14 +108,20 @@ export function webhookPages(router: ConsoleRouter): void {
         deliveries: { columns: deliveryColumns, rows: deliveries },
         failures: { columns: deliveryColumns, rows: failures },
       },
-      body: html`${table({
-        caption: 'Endpoints',
-        columns: endpointColumns,
-        rows: endpoints,
-        csv: csvLink(keep, path, 'endpoints'),
-        empty:
-          'No webhook endpoint. Your operator registers one with tracking-admin webhook create; events (call.received, buyer_report.recorded…) are then signed and sent to it.',
-      })}
+      body: html`<section class="kpis" aria-label="Webhook deliveries in the range">
+<div class="kpi"><div class="label">Deliveries</div><div class="value" data-metric="deliveries">${ctx.num(sum('total'))}</div></div>
+<div class="kpi"><div class="label">Delivered</div><div class="value" data-metric="delivered">${ctx.num(sum('delivered'))}</div></div>
+<div class="kpi"><div class="label">Failed (gave up)</div><div class="value" data-metric="failed">${ctx.num(sum('failed'))}</div></div>
+<div class="kpi"><div class="label">Retrying</div><div class="value" data-metric="retrying">${ctx.num(sum('retrying'))}</div></div>
+</section>
+${table({
+  caption: 'Endpoints',
+  columns: endpointColumns,
+  rows: endpoints,
+  csv: csvLink(keep, path, 'endpoints'),
+  empty:
+    'No webhook endpoint. Your operator registers one with tracking-admin webhook create; events (call.received, buyer_report.recorded…) are then signed and sent to it.',
+})}
 ${table({ caption: 'Failed deliveries', columns: deliveryColumns, rows: failures, csv: csvLink(keep, path, 'failures'), empty: 'No failed delivery in this range.' })}
 ${table({ caption: 'Recent deliveries', columns: deliveryColumns, rows: deliveries.slice(0, 100), csv: csvLink(keep, path, 'deliveries'), empty: 'No delivery in this range.' })}
 <section class="card"><h2>Conversion exports</h2>

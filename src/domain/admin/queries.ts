@@ -325,6 +325,20 @@ export interface OrgMemberRow {
   role: string;
 }
 
+/** Deliveries of one endpoint made in a range, by where they stand. */
+export interface DeliveryCountRow {
+  endpointId: string;
+  /** Every delivery made in the range. */
+  total: number;
+  delivered: number;
+  /** Given up: out of attempts, or the endpoint answered 410. */
+  failed: number;
+  /** Not delivered yet after at least one failed attempt. */
+  retrying: number;
+  /** Not tried yet. */
+  queued: number;
+}
+
 /** The web console's reads beyond the admin lists (src/store/queries/console.ts). */
 export interface ConsoleQueries {
   /** Newest first. */
@@ -338,6 +352,8 @@ export interface ConsoleQueries {
   suppressionSummary(orgId: string): Promise<SuppressionSummaryRow[]>;
   /** Everyone with a role in the organization, by email. */
   orgMembers(orgId: string): Promise<OrgMemberRow[]>;
+  /** Per endpoint of the organization (one row each), its deliveries created in [since, until). */
+  deliveryCounts(orgId: string, since: Date, until: Date): Promise<DeliveryCountRow[]>;
 }
 
 /** Every admin read, in one object: what src/store/queries/index.ts builds (`AppDeps.queries`). */

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
-import type { CallSearch, ConsoleQueries } from '../../domain/admin/queries.js';
+import type { CallSearch, ConsoleQueries, DeliveryCountRow } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { orgMembers } from '../repos/console.js';
 import { rowsOf } from '../rows.js';
@@ -80,6 +80,28 @@ function suppressionSummary(ex: Db, orgId: string) {
   );
 }
 
+/**
+ * Counted per endpoint over (endpoint_id, created_at), the deliveries' own
+ * index; endpoints without a delivery in the range count zero.
+ */
+function deliveryCounts(ex: Db, orgId: string, since: Date, until: Date) {
+  return rowsOf<DeliveryCountRow>(
+    ex,
+    sql`select e.id as "endpointId",
+          count(d.id)::int as total,
+          count(d.id) filter (where d.state = 'delivered')::int as delivered,
+          count(d.id) filter (where d.state = 'failed')::int as failed,
+          count(d.id) filter (where d.state = 'pending' and d.attempts > 0)::int as retrying,
+          count(d.id) filter (where d.state = 'pending' and d.attempts = 0)::int as queued
+        from webhook_endpoints e
+        left join webhook_deliveries d on d.endpoint_id = e.id and d.org_id = ${orgId}
+          and d.created_at >= ${since.toISOString()}::timestamptz
+          and d.created_at < ${until.toISOString()}::timestamptz
+        where e.org_id = ${orgId}
+        group by e.id`,
+  );
+}
+
 export function createConsoleQueries(db: Db): ConsoleQueries {
   return {
     searchCalls: (orgId, s) => searchCalls(db, orgId, s),
@@ -91,5 +113,6 @@ export function createConsoleQueries(db: Db): ConsoleQueries {
     callAudit: (orgId, subjectIds) => callAudit(db, orgId, subjectIds),
     suppressionSummary: (orgId) => suppressionSummary(db, orgId),
     orgMembers: (orgId) => orgMembers(db, orgId),
+    deliveryCounts: (orgId, since, until) => deliveryCounts(db, orgId, since, until),
   };
 }
