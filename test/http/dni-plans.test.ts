@@ -77,7 +77,7 @@ describe.skipIf(storeKind !== 'postgres')(
     /** Plans (with their actual row counts) of the statements `c` runs in `fn`. */
     async function explained(c: pg.Client, fn: () => Promise<unknown>): Promise<string[]> {
       const plans: string[] = [];
-      const onNotice = (n: pg.NoticeMessage) => {
+      const onNotice = (n: { message?: string }) => {
         if (n.message?.includes('Query Text')) plans.push(n.message);
       };
       c.on('notice', onNotice);
