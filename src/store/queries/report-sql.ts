@@ -66,6 +66,18 @@ export function bucketExpr(bucket: ReportBucket, column: string, tz: string): st
   return `date_trunc('${bucket}', ${column}, ${tz})`;
 }
 
+/**
+ * The bucket of each quarter hour of [$2, $3) (an aligned range), computed once
+ * per quarter: a join on it replaces a zone conversion per cell or per call
+ * (date_trunc in a zone costs about a microsecond a row, a third of a 30-day
+ * report over the cells). A zone's offset is a whole number of quarter hours,
+ * so every instant of a quarter falls in the bucket of its start.
+ */
+export function quarterBuckets(bucket: ReportBucket, tz: string): string {
+  return `(select q, ${bucketExpr(bucket, 'q', tz)} as b
+     from generate_series($2::timestamptz, $3::timestamptz - interval '15 minutes', interval '15 minutes') q)`;
+}
+
 /** The instant one bucket after `start` (a bucket start) in the zone. */
 export function bucketEndExpr(bucket: ReportBucket, start: string, tz: string): string {
   if (bucket === 'hour') return `(${start} + interval '1 hour')`;
