@@ -18,11 +18,11 @@ import { trafficRates } from './report-rates.js';
 import {
   bucketEndExpr,
   bucketExpr,
+  bucketOfQuarter,
   GROUP_COLUMN,
   grainFor,
   keyValue,
   num,
-  quarterBuckets,
   TRAFFIC_CELL_METRICS,
   TRAFFIC_KEY_COLUMNS,
 } from './report-sql.js';
@@ -104,19 +104,21 @@ async function trafficRows(
   const sel = ['bucket', ...TRAFFIC_KEY_COLUMNS, ...TRAFFIC_CELL_METRICS].join(', ');
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   const none = sub.bucket === 'none';
-  const groupCols = [none ? 'null::timestamptz as bucket_start' : 'm.b as bucket_start', ...keys];
-  const positions = groupCols.map((_, i) => i + 1).join(', ');
-  const join = (quarter: string, zone: string) =>
-    none ? '' : `join ${quarterBuckets(sub.bucket, zone)} m on m.q = ${quarter}`;
+  const groupCols = (quarter: string, zone: string) => [
+    `${none ? 'null::timestamptz' : bucketOfQuarter(sub.bucket, zone, range, quarter)} as bucket_start`,
+    ...keys,
+  ];
+  const positions = groupCols('', '')
+    .map((_, i) => i + 1)
+    .join(', ');
   // Totals of counters are the sum of the grouped rows (trafficReport): only distinct counts
   // need a statement of their own.
   const cells = !grouped
     ? []
     : await store.query<Row>(
-        `select ${groupCols.join(', ')}, ${sums}
+        `select ${groupCols('c.bucket', tz).join(', ')}, ${sums}
        from (select ${sel} from report_traffic_rollups where ${cond}
              union all select ${sel} from report_traffic_deltas where ${cond}) c
-       ${join('c.bucket', tz)}
       group by ${positions} order by ${positions}`,
         params,
       );
@@ -125,8 +127,8 @@ async function trafficRows(
   const f = shape(sub, range, orgId, 'started_at');
   const callers = await store.query<Row>(
     `select bucket_start, ${[...keys, ''].join(', ')} count(*)::float8 as unique_callers
-       from (select distinct ${groupCols.join(', ')}, caller
-               from report_calls ${join('report_quarter(started_at)', f.tz)}
+       from (select distinct ${groupCols('report_quarter(started_at)', f.tz).join(', ')}, caller
+               from report_calls
               where ${f.where.join(' and ')}) x
       group by ${positions}`,
     f.params,
@@ -207,14 +209,15 @@ async function touchRows(
     'reason',
     ...TOUCH_METRICS,
   ].join(', ');
-  const none = bucket === 'none';
-  const groupCols = [none ? 'null::timestamptz as bucket_start' : 'm.b as bucket_start', ...keys];
+  const groupCols = [
+    `${bucket === 'none' ? 'null::timestamptz' : bucketOfQuarter(bucket, tz, range, 'c.bucket')} as bucket_start`,
+    ...keys,
+  ];
   const cond = where.join(' and ');
   return store.query<Row>(
     `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ')}
        from (select ${cols} from report_touch_rollups where ${cond}
              union all select ${cols} from report_touch_deltas where ${cond}) c
-       ${none ? '' : `join ${quarterBuckets(bucket, tz)} m on m.q = c.bucket`}
       group by ${groupCols.map((_, i) => i + 1).join(', ')}
       order by ${groupCols.map((_, i) => i + 1).join(', ')}`,
     params,
