@@ -17,7 +17,7 @@ import type { TouchQuery, TrafficQuery } from '../src/domain/reports/types.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { touchReport, trafficReport } from '../src/store/queries/reports.js';
 import { openSessions } from '../src/store/repos/dni.js';
-import { seedReports } from './reports-seed.js';
+import { seededBefore, seedReports } from './reports-seed.js';
 
 const DAY = 86_400_000;
 const scale = Number(process.env.BENCH_REPORT_SCALE ?? 1);
@@ -25,6 +25,9 @@ const runs = Number(process.env.BENCH_REPORT_RUNS ?? 20);
 const dniSeconds = Number(process.env.BENCH_REPORT_DNI_SECONDS ?? 5);
 const pgUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const only = process.env.BENCH_STORES?.split(',') ?? ['postgres', 'pglite'];
+/** BENCH_REPORT_KEEP=1 keeps the PostgreSQL database; BENCH_REPORT_DB=name times one kept before. */
+const keep = process.env.BENCH_REPORT_KEEP === '1' || !!process.env.BENCH_REPORT_DB;
+const reuse = process.env.BENCH_REPORT_DB || undefined;
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -79,16 +82,17 @@ async function benchStore(kind: 'postgres' | 'pglite') {
   let store: Store;
   let cleanup: () => Promise<void>;
   if (kind === 'postgres') {
-    const name = `tracking_bench_reports_${Math.random().toString(36).slice(2, 8)}`;
+    const name = reuse ?? `tracking_bench_reports_${Math.random().toString(36).slice(2, 8)}`;
     const admin = new pg.Client({ connectionString: pgUrl });
     await admin.connect();
-    await admin.query(`create database ${name}`);
+    if (!reuse) await admin.query(`create database ${name}`);
     const url = new URL(pgUrl);
     url.pathname = `/${name}`;
     store = await openStore({ databaseUrl: url.toString(), poolSize: 8 });
     cleanup = async () => {
       await store.close();
-      await admin.query(`drop database ${name} with (force)`);
+      if (keep) console.log(`  kept: BENCH_REPORT_DB=${name}`);
+      else await admin.query(`drop database ${name} with (force)`);
       await admin.end();
     };
   } else {
@@ -100,7 +104,7 @@ async function benchStore(kind: 'postgres' | 'pglite') {
     };
   }
   try {
-    await store.migrate();
+    if (!reuse) await store.migrate();
     const sessions = Math.round((kind === 'postgres' ? 10_000_000 : 1_000_000) * scale);
     const counts = {
       sessions,
@@ -108,11 +112,17 @@ async function benchStore(kind: 'postgres' | 'pglite') {
       reports: Math.round(sessions / 50),
       touches: Math.round(sessions / 10),
     };
-    console.log(`${kind}: seeding ${JSON.stringify(counts)} over 90 days…`);
-    const seeded = await seedReports(store, counts);
-    console.log(
-      `  seeded in ${(seeded.seedMs / 1000).toFixed(0)} s, rollups built in ${(seeded.rebuildMs / 1000).toFixed(0)} s`,
-    );
+    let seeded: Awaited<ReturnType<typeof seedReports>>;
+    if (reuse && kind === 'postgres') {
+      seeded = await seededBefore(store);
+      console.log(`${kind}: ${reuse}, seeded before`);
+    } else {
+      console.log(`${kind}: seeding ${JSON.stringify(counts)} over 90 days…`);
+      seeded = await seedReports(store, counts);
+      console.log(
+        `  seeded in ${(seeded.seedMs / 1000).toFixed(0)} s, rollups built in ${(seeded.rebuildMs / 1000).toFixed(0)} s`,
+      );
+    }
     const to = new Date(seeded.end);
     const from = new Date(seeded.end - 30 * DAY);
     const base = { from, to, bucket: 'day' as const, timeZone: 'America/New_York' };

@@ -144,6 +144,17 @@ function pooledTransactions(pool: pg.Pool): Db['transaction'] {
 }
 
 /**
+ * Settings of the service's own sessions. JIT is off: PostgreSQL compiles a
+ * plan whose estimated cost passes jit_above_cost (100,000) to machine code
+ * first, and the report statements over the rollups pass it: 350 ms of
+ * compiling for a 30-day traffic report that runs in less (bench/README.md,
+ * "Reports"). Nothing the service runs is long enough to win that back. An
+ * `options` parameter in DATABASE_URL replaces these (node-postgres lets the
+ * URL win), so an operator who sets one says `-c jit=off` there too.
+ */
+const SESSION_OPTIONS = '-c jit=off';
+
+/**
  * PostgreSQL through node-postgres. postgres.js 3.4.9 crashes the process when
  * a backend is terminated under load (porsager/postgres#1154, #1208): a write
  * scheduled on a socket that closed meanwhile throws outside every promise.
@@ -153,6 +164,7 @@ function pooledTransactions(pool: pg.Pool): Db['transaction'] {
 async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
   const pool = new pg.Pool({
     connectionString: url,
+    options: SESSION_OPTIONS,
     max: options.poolSize ?? 16,
     // A database that does not answer fails the request fast (503), not after minutes.
     connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000,

@@ -115,6 +115,7 @@ export function createRetention(config: RetentionConfig, deps: RetentionDeps): R
     await repo.saveCursor(db, 'webhook_events', events.cursor);
     report.webhook_events = eventsWithLast + events.deleted;
     report.report_deltas_folded = (await drain(() => repo.foldReportDeltas(db, { batch }))).deleted;
+    if (report.report_deltas_folded > 0) await repo.vacuumReportDeltas(db);
     if (Object.values(report).some((n) => n > 0))
       logger.info({ deleted: report }, 'retention round');
     return report;

@@ -154,3 +154,26 @@ describe('one process at a time', () => {
     }
   });
 });
+
+describe('report deltas', () => {
+  it('folds them and gives their space back, so reports do not read a table that only grows', async () => {
+    h.clock.set('2026-05-10T15:00:00Z');
+    const t = await createTenant(h, { numbers: 3 });
+    const r = retention();
+    const size = async () => {
+      const [row] = await h.store.query<{ n: string | number }>(
+        "select pg_relation_size('report_traffic_deltas') as n",
+        [],
+      );
+      return Number(row!.n);
+    };
+    for (let v = 0; v < 60; v++) await session(t, `deltas-${v}`);
+    expect(await size()).toBeGreaterThan(0);
+    const report = await r.runOnce();
+    expect(report!.report_deltas_folded).toBeGreaterThan(0);
+    expect(await count('report_traffic_deltas')).toBe(0);
+    // Emptied whole, the file is truncated (a DELETE alone leaves every page).
+    expect(await size()).toBe(0);
+    await r.stop();
+  });
+});

@@ -43,6 +43,8 @@ export interface RetentionRepository {
   pruneWebhookEvents(ex: Executor, o: RuleWindow & { after: string }): Promise<BatchResult>;
   /** Folds report deltas into the rollups (not a deletion; reports are exact either way). */
   foldReportDeltas(ex: Executor, o: { batch: number }): Promise<BatchResult>;
+  /** Makes the space of folded deltas reusable (VACUUM; outside any transaction). */
+  vacuumReportDeltas(ex: Executor): Promise<void>;
 }
 
 export interface RetentionRepos {

@@ -18,6 +18,7 @@ import { trafficRates } from './report-rates.js';
 import {
   bucketEndExpr,
   bucketExpr,
+  bucketOfQuarter,
   GROUP_COLUMN,
   grainFor,
   keyValue,
@@ -102,25 +103,33 @@ async function trafficRows(
   const cond = `${where.join(' and ')} and grain = $${params.push(grainFor(needs))}`;
   const sel = ['bucket', ...TRAFFIC_KEY_COLUMNS, ...TRAFFIC_CELL_METRICS].join(', ');
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
-  const groupCols = [`${bucketExpr(sub.bucket, 'bucket', tz)} as bucket_start`, ...keys];
-  const positions = groupCols.map((_, i) => i + 1).join(', ');
+  const none = sub.bucket === 'none';
+  const groupCols = (quarter: string, zone: string) => [
+    `${none ? 'null::timestamptz' : bucketOfQuarter(sub.bucket, zone, range, quarter)} as bucket_start`,
+    ...keys,
+  ];
+  const positions = groupCols('', '')
+    .map((_, i) => i + 1)
+    .join(', ');
   // Totals of counters are the sum of the grouped rows (trafficReport): only distinct counts
   // need a statement of their own.
   const cells = !grouped
     ? []
     : await store.query<Row>(
-        `select ${groupCols.join(', ')}, ${sums}
+        `select ${groupCols('c.bucket', tz).join(', ')}, ${sums}
        from (select ${sel} from report_traffic_rollups where ${cond}
              union all select ${sel} from report_traffic_deltas where ${cond}) c
       group by ${positions} order by ${positions}`,
         params,
       );
-  // Distinct callers cannot be summed from cells: counted from the calls' facts.
+  // Distinct callers cannot be summed from cells: counted from the calls' facts, each
+  // (bucket, keys, caller) once by hashing (count(distinct) sorts every call).
   const f = shape(sub, range, orgId, 'started_at');
   const callers = await store.query<Row>(
-    `select ${bucketExpr(sub.bucket, 'started_at', f.tz)} as bucket_start, ${[...keys, ''].join(', ')}
-            count(distinct caller)::float8 as unique_callers
-       from report_calls where ${f.where.join(' and ')}
+    `select bucket_start, ${[...keys, ''].join(', ')} count(*)::float8 as unique_callers
+       from (select distinct ${groupCols('report_quarter(started_at)', f.tz).join(', ')}, caller
+               from report_calls
+              where ${f.where.join(' and ')}) x
       group by ${positions}`,
     f.params,
   );
@@ -200,7 +209,10 @@ async function touchRows(
     'reason',
     ...TOUCH_METRICS,
   ].join(', ');
-  const groupCols = [`${bucketExpr(bucket, 'bucket', tz)} as bucket_start`, ...keys];
+  const groupCols = [
+    `${bucket === 'none' ? 'null::timestamptz' : bucketOfQuarter(bucket, tz, range, 'c.bucket')} as bucket_start`,
+    ...keys,
+  ];
   const cond = where.join(' and ');
   return store.query<Row>(
     `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ')}
@@ -230,10 +242,17 @@ export async function touchReport(
 ): Promise<Report<TouchRow>> {
   const range = await alignRange(store, q);
   const codes = await campaignCodes(store, orgId);
-  const rows = (await touchRows(store, orgId, q, range, true))
+  const grouped = await touchRows(store, orgId, q, range, true);
+  const rows = grouped
     .filter((r) => nonZero(r, TOUCH_METRICS))
     .map((r) => touchRow(r, keysOf(r, q.groupBy, codes)));
-  const [t] = await touchRows(store, orgId, q, range, false);
+  // A touch blocked for two reasons is in two reason rows: totals then need their own statement.
+  let t: Row | undefined;
+  if (q.groupBy.includes('reason')) [t] = await touchRows(store, orgId, q, range, false);
+  else {
+    t = {};
+    for (const m of TOUCH_METRICS) t[m] = grouped.reduce((a, r) => a + num(r[m]), 0);
+  }
   return { ...range, rows, totals: touchRow({ ...(t ?? {}), bucket_start: null }, {}) };
 }
 

@@ -259,10 +259,22 @@ async function foldReportDeltas(ex: Executor, o: { batch: number }): Promise<Bat
   return { deleted: n, done: n < o.batch, cursor: '' };
 }
 
+/**
+ * The deltas tables are appended to by every DNI batch and emptied by each fold: without a
+ * VACUUM their dead rows are never reclaimed (autovacuum off, or behind, as on this project's
+ * test machines; PGlite has none), the files only grow, and every report reads them whole.
+ * Vacuumed after each fold, they stay the size of one round's deltas, and a table emptied
+ * whole is truncated.
+ */
+async function vacuumReportDeltas(ex: Executor): Promise<void> {
+  await ex.execute(positional('vacuum report_traffic_deltas, report_touch_deltas', []));
+}
+
 /** `repos.retention`. */
 export function createRetentionRepository(): RetentionRepository {
   return {
     foldReportDeltas,
+    vacuumReportDeltas,
     takeLease,
     releaseLease,
     readCursor,

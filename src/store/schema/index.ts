@@ -170,7 +170,7 @@ export const dniSessions = pgTable(
     utmContent: text('utm_content'),
   },
   (t) => [
-    index('dni_sessions_visitor_idx').on(t.campaignId, t.visitorId),
+    index('dni_sessions_visitor_live_idx').on(t.campaignId, t.visitorId, t.expiresAt),
     index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
     index('dni_sessions_unflagged_idx').on(t.trackingNumber).where(sql`NOT ambiguous`),
     index('dni_sessions_campaign_created_idx').on(t.campaignId, t.createdAt),

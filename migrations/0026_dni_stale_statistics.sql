@@ -1,0 +1,240 @@
+-- DNI allocation with plans that stay index lookups when the statistics are
+-- stale (issue 23), not only when there are none (0025).
+--
+-- The admin API analyses tracking_numbers after it adds numbers; a pool then
+-- loaded or grown behind its back (a bulk import, the bench), with autovacuum
+-- off or behind, leaves statistics that say one row and one page where there
+-- are 100,000. Two plans went wrong on such a database:
+--   * step 2 (lock the numbers of the batch's live sessions) read the whole
+--     partial slot index, every pool number, and filtered it for the few it
+--     wanted: `role = 'pool'` lets the planner use that index, which it
+--     thought tiny (55 ms a batch, then 340 ms). Step 2 now filters on
+--     `role <> 'overflow'`, which no partial index's predicate follows from,
+--     so only the primary key can serve `e164 = ANY (…)`;
+--   * a visitor's live session, wanted by (campaign_id, visitor_id,
+--     expires_at > now) ordered by expires_at, was looked for through
+--     dni_sessions_campaign_created_idx among every session of the campaign
+--     on connections opened after the table grew (the two indexes on
+--     campaign_id cost the same to a planner that knows nothing). The visitor
+--     index now ends in expires_at, so it answers the whole condition and the
+--     order, and no estimate can make another index cheaper.
+-- test/http/dni-plans.test.ts reads every plan with auto_explain, actual row
+-- counts included, on such a database.
+
+CREATE INDEX "dni_sessions_visitor_live_idx" ON "dni_sessions" USING btree ("campaign_id","visitor_id","expires_at");--> statement-breakpoint
+DROP INDEX "dni_sessions_visitor_idx";--> statement-breakpoint
+CREATE OR REPLACE FUNCTION dni_open_sessions(
+  p_orgs text[], p_codes text[], p_visitors text[], p_nows timestamptz[], p_ids text[], p_attrs jsonb[]
+) RETURNS TABLE (
+  ord integer, session_id text, tracking_number text, expires_at timestamptz, outcome text, campaign_id text
+)
+LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan
+-- Every plan below is an index lookup by design; no sequential scan is ever
+-- wanted, whatever statistics the planner has or lacks (see the header).
+SET enable_seqscan = off
+SET enable_bitmapscan = off
+AS $$
+DECLARE
+  n integer := coalesce(array_length(p_visitors, 1), 0);
+  v_campaigns text[];
+  v_ttls integer[];
+  v_sizes integer[];
+  v_full timestamptz[];
+  i integer;
+  k integer;
+  v_campaign text;
+  v_now timestamptz;
+  v_exp timestamptz;
+  v_size integer;
+  v_slot integer;
+  v_clock text;
+  v_id text;
+  v_num text;
+  v_outcome text;
+  v_min timestamptz;
+  v_mine text[] := '{}';
+  a jsonb;
+BEGIN
+  -- Each request's campaign (null: not one of that organization's).
+  SELECT array_agg(c.id ORDER BY r.o), array_agg(c.session_ttl_seconds ORDER BY r.o),
+         array_agg(c.pool_size ORDER BY r.o), array_agg(c.pool_full_until ORDER BY r.o)
+    INTO v_campaigns, v_ttls, v_sizes, v_full
+    FROM unnest(p_orgs, p_codes) WITH ORDINALITY AS r(org, code, o)
+    -- LIMIT keeps this a lookup in campaigns_org_code_key per request (no hash of every campaign).
+    LEFT JOIN LATERAL (SELECT c1.id, c1.session_ttl_seconds, c1.pool_size, c1.pool_full_until
+                         FROM campaigns c1 WHERE c1.org_id = r.org AND c1.code = r.code
+                        LIMIT 1) c ON true;
+
+  -- 1. Visitors, in key order.
+  PERFORM pg_advisory_xact_lock(x.key)
+     FROM (SELECT DISTINCT hashtextextended(v.c || chr(31) || v.visitor, 0) AS key
+             FROM unnest(v_campaigns, p_visitors) AS v(c, visitor)
+            WHERE v.c IS NOT NULL
+            ORDER BY 1) x;
+
+  -- 2. The numbers of their live sessions, in number order.
+  -- One lookup in dni_sessions_visitor_live_idx per request (LATERAL … LIMIT
+  -- cannot become a join over the whole table), then the numbers by key:
+  -- `role <> 'overflow'` (not `role = 'pool'`) so that the partial slot index
+  -- can never be chosen to read the whole pool.
+  PERFORM 1 FROM tracking_numbers t
+    WHERE t.e164 = ANY (ARRAY(
+          SELECT s.tracking_number
+            FROM unnest(v_campaigns, p_visitors, p_nows) AS v(c, visitor, at)
+            CROSS JOIN LATERAL (
+                  SELECT s1.tracking_number FROM dni_sessions s1
+                   WHERE s1.campaign_id = v.c AND s1.visitor_id = v.visitor
+                     AND s1.expires_at > v.at
+                   ORDER BY s1.expires_at DESC
+                   LIMIT 1) s
+           WHERE v.c IS NOT NULL))
+      AND t.role <> 'overflow'
+    ORDER BY t.e164
+    FOR UPDATE OF t;
+
+  FOR i IN 1 .. n LOOP
+    ord := i;
+    v_campaign := v_campaigns[i];
+    IF v_campaign IS NULL THEN
+      session_id := NULL; tracking_number := NULL; expires_at := NULL; campaign_id := NULL;
+      outcome := 'campaign_not_found';
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+    v_now := p_nows[i];
+    v_exp := v_now + make_interval(secs => v_ttls[i]);
+    v_size := v_sizes[i];
+    campaign_id := v_campaign;
+
+    SELECT s.id, s.tracking_number INTO v_id, v_num FROM dni_sessions s
+     WHERE s.campaign_id = v_campaign AND s.visitor_id = p_visitors[i] AND s.expires_at > v_now
+     ORDER BY s.expires_at DESC
+     LIMIT 1;
+    IF FOUND THEN
+      UPDATE tracking_numbers t SET held_until = GREATEST(t.held_until, v_exp)
+       WHERE t.e164 = v_num AND t.campaign_id = v_campaign AND t.role = 'pool';
+      UPDATE dni_sessions s
+         SET expires_at = v_exp, last_seen_at = v_now, hits = s.hits + 1
+       WHERE s.id = v_id;
+      session_id := v_id; tracking_number := v_num; expires_at := v_exp; outcome := 'sticky';
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+
+    v_num := NULL;
+    v_clock := dni_clock_name(v_campaign);
+    IF v_size > 0 AND (v_full[i] IS NULL OR v_full[i] <= v_now) THEN
+      -- The hand: the slots under it, a few at a time.
+      FOR k IN 1 .. LEAST(v_size, 8) LOOP
+        v_slot := nextval(v_clock::regclass) % v_size;
+        SELECT t.e164 INTO v_num FROM tracking_numbers t
+         WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot = v_slot
+           AND (t.held_until IS NULL OR t.held_until <= v_now)
+         FOR UPDATE SKIP LOCKED;
+        EXIT WHEN FOUND;
+      END LOOP;
+      IF v_num IS NULL AND v_size > 8 THEN
+        -- A crowded pool: the first free slot after the hand, wrapping round.
+        SELECT t.e164 INTO v_num FROM tracking_numbers t
+         WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot > v_slot
+           AND (t.held_until IS NULL OR t.held_until <= v_now)
+         ORDER BY t.slot LIMIT 1
+         FOR UPDATE SKIP LOCKED;
+        IF NOT FOUND THEN
+          SELECT t.e164 INTO v_num FROM tracking_numbers t
+           WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot <= v_slot
+             AND (t.held_until IS NULL OR t.held_until <= v_now)
+           ORDER BY t.slot LIMIT 1
+           FOR UPDATE SKIP LOCKED;
+        END IF;
+      END IF;
+      IF v_num IS NULL THEN
+        -- Nothing free: remember until when, for this batch and (if the
+        -- campaign row is not busy) for the next ones.
+        SELECT min(t.held_until) INTO v_min FROM tracking_numbers t
+         WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot >= 0;
+        IF v_min > v_now THEN
+          FOR k IN i .. n LOOP
+            IF v_campaigns[k] = v_campaign THEN v_full[k] := v_min; END IF;
+          END LOOP;
+          UPDATE campaigns c SET pool_full_until = v_min
+           WHERE c.id = (SELECT c2.id FROM campaigns c2 WHERE c2.id = v_campaign
+                            FOR NO KEY UPDATE SKIP LOCKED);
+        END IF;
+      END IF;
+    END IF;
+
+    IF v_num IS NOT NULL THEN
+      v_outcome := 'allocated';
+    ELSE
+      SELECT t.e164 INTO v_num FROM tracking_numbers t
+       WHERE t.campaign_id = v_campaign AND t.role = 'overflow'
+       LIMIT 1;
+      IF FOUND THEN
+        v_outcome := 'overflow';
+      ELSIF v_size = 0 THEN
+        session_id := NULL; tracking_number := NULL; expires_at := NULL;
+        outcome := 'no_numbers';
+        RETURN NEXT;
+        CONTINUE;
+      ELSE
+        -- Exhausted, no overflow: share the number assigned longest ago among
+        -- the 16 under the hand. Not simply the one under it: a crowded search
+        -- takes free numbers beyond the hand without moving it, so the numbers
+        -- just ahead of it may have been handed out a moment ago, to visitors
+        -- still on the page (the simulator measured 1-3 points of accuracy
+        -- lost that way on tight pools; docs/pool-sizing.md).
+        v_slot := nextval(v_clock::regclass) % v_size;
+        SELECT t.e164 INTO v_num FROM tracking_numbers t
+         WHERE t.campaign_id = v_campaign AND t.role = 'pool'
+           AND (t.slot BETWEEN v_slot AND v_slot + 15 OR t.slot <= v_slot + 15 - v_size)
+         ORDER BY t.last_assigned_at NULLS FIRST, t.slot
+         LIMIT 1
+         FOR UPDATE SKIP LOCKED;
+        IF v_num IS NULL THEN
+          -- Every number under the hand is locked. One this transaction
+          -- already holds needs no wait; holding none, waiting is safe.
+          SELECT t.e164 INTO v_num FROM tracking_numbers t
+           WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.e164 = ANY (v_mine)
+           LIMIT 1;
+          IF NOT FOUND THEN
+            SELECT t.e164 INTO v_num FROM tracking_numbers t
+             WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot = v_slot
+             FOR UPDATE;
+          END IF;
+        END IF;
+        v_outcome := 'shared';
+        UPDATE dni_sessions s SET ambiguous = true
+         WHERE s.tracking_number = v_num AND s.expires_at > v_now AND NOT s.ambiguous;
+      END IF;
+    END IF;
+
+    IF v_outcome <> 'overflow' THEN
+      UPDATE tracking_numbers t
+         SET held_by = p_ids[i],
+             held_until = GREATEST(COALESCE(t.held_until, v_exp), v_exp),
+             last_assigned_at = v_now
+       WHERE t.e164 = v_num;
+      v_mine := v_mine || v_num;
+    END IF;
+
+    a := p_attrs[i];
+    INSERT INTO dni_sessions (
+      id, org_id, campaign_id, visitor_id, tracking_number, kind, ambiguous,
+      created_at, expires_at, last_seen_at, hits,
+      gclid, fbc, fbp, landing_url, fbclid, msclkid, gbraid, wbraid,
+      utm_source, utm_medium, utm_campaign, utm_term, utm_content
+    ) VALUES (
+      p_ids[i], p_orgs[i], v_campaign, p_visitors[i], v_num, v_outcome, v_outcome <> 'allocated',
+      v_now, v_exp, v_now, 1,
+      a->>'gclid', a->>'fbc', a->>'fbp', a->>'landing_url',
+      a->>'fbclid', a->>'msclkid', a->>'gbraid', a->>'wbraid',
+      a->>'utm_source', a->>'utm_medium', a->>'utm_campaign',
+      a->>'utm_term', a->>'utm_content'
+    );
+    session_id := p_ids[i]; tracking_number := v_num; expires_at := v_exp; outcome := v_outcome;
+    RETURN NEXT;
+  END LOOP;
+END
+$$;
