@@ -86,10 +86,12 @@ BEGIN
             ORDER BY 1) x;
 
   -- 2. The numbers of their live sessions, in number order.
-  -- One lookup in dni_sessions_visitor_idx per request (LATERAL … LIMIT
-  -- cannot become a join over the whole table), then the numbers by key.
+  -- One lookup in dni_sessions_visitor_live_idx per request (LATERAL … LIMIT
+  -- cannot become a join over the whole table), then the numbers by key:
+  -- `role <> 'overflow'` (not `role = 'pool'`) so that the partial slot index
+  -- can never be chosen to read the whole pool.
   PERFORM 1 FROM tracking_numbers t
-    WHERE t.role = 'pool' AND t.e164 = ANY (ARRAY(
+    WHERE t.e164 = ANY (ARRAY(
           SELECT s.tracking_number
             FROM unnest(v_campaigns, p_visitors, p_nows) AS v(c, visitor, at)
             CROSS JOIN LATERAL (
@@ -99,6 +101,7 @@ BEGIN
                    ORDER BY s1.expires_at DESC
                    LIMIT 1) s
            WHERE v.c IS NOT NULL))
+      AND t.role <> 'overflow'
     ORDER BY t.e164
     FOR UPDATE OF t;
 
