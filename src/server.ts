@@ -3,7 +3,7 @@ import { loadConfigOrExit, resolveAdminToken } from './config.js';
 import { buildConsoleApp } from './console/app.js';
 import { systemClock } from './deps.js';
 import { createLogger } from './logger.js';
-import { checkPortFree } from './port-check.js';
+import { checkPortFree, listenAs } from './port-check.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
 import { createRetention, type RetentionJob } from './workers/retention.js';
@@ -43,8 +43,9 @@ async function main(): Promise<void> {
 
   try {
     // Before the store: a port in use must not cost a new DATA_DIR (and its ~30 s first start).
-    await checkPortFree(config.port, config.host);
-    await checkPortFree(config.adminPort, config.adminHost);
+    await checkPortFree(config.port, config.host, 'PORT');
+    await checkPortFree(config.adminPort, config.adminHost, 'ADMIN_PORT');
+    await checkPortFree(config.console.port, config.console.host, 'CONSOLE_PORT');
     runtime = await openRuntime(config, logger, systemClock);
     const adminToken = resolveAdminToken(config, true)!;
     const limits = {
@@ -55,25 +56,33 @@ async function main(): Promise<void> {
     api = await buildApp(runtime, limits);
     admin = await buildAdminApp(runtime, adminToken, config.metricsToken ?? adminToken, limits);
     // Two listeners: say which is which, and where their documents are.
-    await api.listen({
-      port: config.port,
-      host: config.host,
-      listenTextResolver: (url) => `public API listening at ${url} (docs ${url}/docs)`,
-    });
-    await admin.listen({
-      port: config.adminPort,
-      host: config.adminHost,
-      listenTextResolver: (url) =>
-        `admin API listening at ${url} (docs ${url}/admin/docs, CLI: npm run admin -- --help)`,
-    });
+    const [publicApp, adminApp] = [api, admin];
+    await listenAs('PORT', () =>
+      publicApp.listen({
+        port: config.port,
+        host: config.host,
+        listenTextResolver: (url) => `public API listening at ${url} (docs ${url}/docs)`,
+      }),
+    );
+    await listenAs('ADMIN_PORT', () =>
+      adminApp.listen({
+        port: config.adminPort,
+        host: config.adminHost,
+        listenTextResolver: (url) =>
+          `admin API listening at ${url} (docs ${url}/admin/docs, CLI: npm run admin -- --help)`,
+      }),
+    );
     // The web console on its own listener (contract §9); CONSOLE_PORT=0 leaves it off.
     if (config.console.port !== 0) {
-      consoleApp = await buildConsoleApp({ ...runtime, console: config.console }, limits);
-      await consoleApp.listen({
-        port: config.console.port,
-        host: config.console.host,
-        listenTextResolver: (url) => `web console listening at ${url} (docs/console.md)`,
-      });
+      const app = await buildConsoleApp({ ...runtime, console: config.console }, limits);
+      consoleApp = app;
+      await listenAs('CONSOLE_PORT', () =>
+        app.listen({
+          port: config.console.port,
+          host: config.console.host,
+          listenTextResolver: (url) => `web console listening at ${url} (docs/console.md)`,
+        }),
+      );
     }
   } catch (err) {
     if (closing) return;

@@ -48,6 +48,13 @@ function errnoCode(e: Bag): string | undefined {
   return /\b(ENOSPC|EROFS|EACCES|EPERM|EDQUOT)\b/.exec(text)?.[1] ?? undefined;
 }
 
+/** Which setting names a port, for an error that was not marked with it (src/port-check.ts). */
+function portSetting(port: number, config: Config): string {
+  if (port === config.adminPort) return 'ADMIN_PORT';
+  if (port === config.console.port) return 'CONSOLE_PORT';
+  return 'PORT';
+}
+
 /**
  * One line that says what failed and where, for an operator reading a
  * service manager's log; the stack is for LOG_LEVEL=debug only.
@@ -58,7 +65,7 @@ export function describeStartupFailure(err: unknown, config: Config): string {
   const code = errnoCode(e);
   if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
     if (typeof e.port === 'number' && e.syscall !== undefined) {
-      const name = e.port === config.adminPort ? 'ADMIN_PORT' : 'PORT';
+      const name = typeof e.setting === 'string' ? e.setting : portSetting(e.port, config);
       const what =
         code === 'EADDRINUSE'
           ? 'is in use by another process'

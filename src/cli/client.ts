@@ -14,6 +14,8 @@ export interface ApiRequest {
   /** A body that is not JSON, sent as it is read (a file), instead of `body`. */
   upload?: Upload;
   query?: Record<string, string | number | undefined>;
+  /** The media type asked for, when not the JSON answer (an import's progress lines). */
+  accept?: string;
 }
 
 export interface Upload {
@@ -105,6 +107,7 @@ export async function streamAdmin(
 ): Promise<StreamOutcome> {
   const url = requestUrl(target.url, req);
   const headers: Record<string, string> = { authorization: `Bearer ${target.token}` };
+  if (req.accept) headers.accept = req.accept;
   let body: RequestInit['body'];
   if (req.upload) {
     headers['content-type'] = req.upload.contentType;

@@ -30,6 +30,28 @@ export function progressLine(done: number, total: number | null, columns: number
   return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${text}`;
 }
 
+const count = (n: number) => Math.round(n).toLocaleString('en-US');
+
+/**
+ * One line of an import's progress on the server: rows processed of the total, as a bar and a
+ * percentage, and the rate so far (null until there is one). Shorter than `columns`.
+ */
+export function rowsLine(
+  done: number,
+  total: number,
+  perSecond: number | null,
+  columns: number,
+): string {
+  const fraction = total === 0 ? 1 : Math.min(1, done / total);
+  const percent = `${String(Math.floor(fraction * 100)).padStart(3)}%`;
+  const rate = perSecond === null ? '' : `, ${count(perSecond)} rows/s`;
+  const text = `${percent}  ${count(done)} of ${count(total)} rows${rate}`;
+  const width = Math.min(30, columns - 1 - text.length - 3);
+  if (width < 5) return text.slice(0, columns - 1);
+  const filled = Math.floor(fraction * width);
+  return `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${text}`;
+}
+
 export interface ProgressOptions {
   /** Milliseconds, for throttling only. */
   now?: () => number;
@@ -79,6 +101,25 @@ export class ProgressBar {
     draw();
     this.ticker = setInterval(draw, 1000);
     this.ticker.unref?.();
+  }
+
+  private rowsFrom: { at: number; done: number } | undefined;
+
+  /**
+   * The server's progress through the rows, once it reports it (an import with progress lines):
+   * replaces the waiting line; the rate counts from the first report.
+   */
+  rows(done: number, total: number): void {
+    if (this.ticker) clearInterval(this.ticker);
+    this.ticker = undefined;
+    const t = this.now();
+    const first = this.rowsFrom === undefined;
+    this.rowsFrom ??= { at: t, done };
+    const seconds = (t - this.rowsFrom.at) / 1000;
+    const rate = seconds > 0 ? (done - this.rowsFrom.done) / seconds : null;
+    if (!first && done < total && t - this.drawnAt < this.intervalMs) return;
+    this.drawnAt = t;
+    this.out.write(`\r${rowsLine(done, total, rate, this.out.columns || 80)}\x1b[K`);
   }
 
   /** Leaves the cursor at the start of an empty line, for whatever is printed next. */

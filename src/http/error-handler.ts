@@ -22,11 +22,14 @@ export function routeMatcher(path: string): RegExp {
  * Writes a catalogue error. The body is always JSON in the spec's shape: what JSON cannot carry
  * (an echoed NaN, a lone surrogate) is written as a stand-in (validation/safe-json.ts).
  */
+function errorBody(err: AppError | ValidationFailed): string {
+  return err instanceof ValidationFailed
+    ? render422Safe(err.errors)
+    : dumpsSafe({ detail: err.code, ...err.extra }, dumpsPy({ detail: err.code }));
+}
+
 export function sendError(reply: FastifyReply, err: AppError | ValidationFailed): FastifyReply {
-  const body =
-    err instanceof ValidationFailed
-      ? render422Safe(err.errors)
-      : dumpsSafe({ detail: err.code, ...err.extra }, dumpsPy({ detail: err.code }));
+  const body = errorBody(err);
   if (err instanceof AppError) reply.headers(err.headers);
   // Bytes, so Fastify adds no charset even where no onSend hook runs (frameworkErrors).
   return reply.code(err.status).header('content-type', 'application/json').send(Buffer.from(body));
@@ -45,26 +48,41 @@ function fromFastify(err: FastifyError): AppError | null {
   }
 }
 
+/** Catalogue errors as they are, a store's as the catalogue names them, anything else a logged 500. */
+export function catalogueError(
+  err: unknown,
+  request: Pick<FastifyRequest, 'log'>,
+): AppError | ValidationFailed {
+  if (err instanceof AppError || err instanceof ValidationFailed) return err;
+  const mapped = fromFastify(err as FastifyError);
+  if (mapped) return mapped;
+  const stored = fromStoreError(err);
+  if (stored) {
+    // The SQLSTATE and the statement's name only: a driver error's text can carry the
+    // statement's parameters. The request id comes with request.log.
+    request.log.warn(
+      { code: storeErrorCode(err), statement: safeError(err).statement, status: stored.status },
+      'store failure',
+    );
+    return stored;
+  }
+  request.log.error({ err }, 'unhandled error');
+  return errors.internal();
+}
+
+/**
+ * An error after a streamed answer has started (its status already sent): one NDJSON line,
+ * `{"status":N,"error":BODY}`, BODY being what the error handler would have answered.
+ */
+export function errorLine(err: unknown, request: Pick<FastifyRequest, 'log'>): string {
+  const e = catalogueError(err, request);
+  return `{"status":${e.status},"error":${errorBody(e)}}\n`;
+}
+
 /** The one place that renders errors: catalogue errors as they are, anything else as a logged 500. */
 export function installErrorHandling(app: FastifyInstance, table: RouteTable): void {
-  app.setErrorHandler(
-    (err: FastifyError | AppError | ValidationFailed, request: FastifyRequest, reply) => {
-      if (err instanceof AppError || err instanceof ValidationFailed) return sendError(reply, err);
-      const mapped = fromFastify(err as FastifyError);
-      if (mapped) return sendError(reply, mapped);
-      const stored = fromStoreError(err);
-      if (stored) {
-        // The SQLSTATE and the statement's name only: a driver error's text can carry the
-        // statement's parameters. The request id comes with request.log.
-        request.log.warn(
-          { code: storeErrorCode(err), statement: safeError(err).statement, status: stored.status },
-          'store failure',
-        );
-        return sendError(reply, stored);
-      }
-      request.log.error({ err }, 'unhandled error');
-      return sendError(reply, errors.internal());
-    },
+  app.setErrorHandler((err: FastifyError | AppError | ValidationFailed, request, reply) =>
+    sendError(reply, catalogueError(err, request)),
   );
 
   app.setNotFoundHandler((request, reply) => {

@@ -13,6 +13,8 @@ import { Server, type Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../errors.js';
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 export function installGracefulClose(
   app: FastifyInstance,
   drainMs: number,
@@ -20,8 +22,10 @@ export function installGracefulClose(
 ): void {
   let draining = false;
   const sockets = new Set<Socket>();
+  let accepted = 0;
   let onEmpty: (() => void) | undefined;
   app.server.on('connection', (socket: Socket) => {
+    accepted++;
     sockets.add(socket);
     socket.once('close', () => {
       sockets.delete(socket);
@@ -36,26 +40,49 @@ export function installGracefulClose(
     if (draining) reply.header('connection', 'close');
     return payload;
   });
-  app.addHook('preClose', async () => {
+
+  // The port closes first, and only the port: a client (a load balancer's pool) dials another
+  // process at once instead of reaching this one in the drain. Node's http server.close() would
+  // also destroy the idle keep-alive sockets now, resetting any whose next request is already on
+  // the wire; the drain answers those with a 503 and `Connection: close` instead.
+  const stopAccepting = () => {
+    if (draining) return;
     draining = true;
     if (!app.server.listening) return;
-    // The port closes first, and only the port: a client (a load balancer's pool) dials another
-    // process at once instead of reaching this one in the drain, and no connection is left in
-    // the listen queue to be reset when the port closes at the end. Node's http server.close()
-    // would also destroy the idle keep-alive sockets now, resetting any whose next request is
-    // already on the wire; the drain answers those with a 503 and `Connection: close` instead.
     Server.prototype.close.call(app.server);
-    if (sockets.size === 0) return;
     const cutOff = setTimeout(() => app.server.closeAllConnections(), drainMs + requestTimeoutMs);
     cutOff.unref();
     app.server.once('close', () => clearTimeout(cutOff));
-    if (drainMs <= 0) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, drainMs);
-      onEmpty = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
+  };
+  // Before Fastify's own close starts: from its first step it sends `Connection: close` on every
+  // answer, but it runs preClose hooks only some turns of the event loop later. A client told to
+  // reconnect in between would find the port still open, and a connection still in the listen
+  // queue when the port closes is reset by the kernel: the port must close before any answer
+  // tells a client to reconnect.
+  const fastifyClose = app.close.bind(app);
+  app.close = ((...args: Parameters<typeof fastifyClose>) => {
+    stopAccepting();
+    return fastifyClose(...args);
+  }) as typeof app.close;
+
+  app.addHook('preClose', async () => {
+    stopAccepting();
+    if (sockets.size === 0) return;
+    if (drainMs > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, drainMs);
+        onEmpty = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    // Sockets left are about to be closed if idle: first a turn of the event loop to read what
+    // has arrived, so a request already received is answered (503) rather than reset.
+    await nextTurn();
+    // For the operator (and test/e2e/graceful-stop-load.test.ts): what the drain leaves to close.
+    const open = [...sockets];
+    const busy = open.filter((s) => (s as { _httpMessage?: unknown })._httpMessage).length;
+    app.log.info({ open: open.length, busy, accepted }, 'drain over');
   });
 }

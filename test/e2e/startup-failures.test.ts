@@ -68,25 +68,30 @@ describe.skipIf(storeKind !== 'pglite')('start-up failures', { timeout: 240_000 
     oneLine(r, /^configuration error: PORT must be an integer from 0 to 65535, got "eighty"$/);
   });
 
-  it('a port in use: names the setting and the address', async () => {
-    const busy: Server = createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const port = (busy.address() as { port: number }).port;
-    try {
-      const dataDir = join(tmp, `data-busy-${port}`);
-      const r = await start({ PORT: String(port), DATA_DIR: dataDir });
-      // Found before a new DATA_DIR was created and migrated.
-      expect(existsSync(dataDir)).toBe(false);
-      oneLine(
-        r,
-        new RegExp(
-          `^failed to start: PORT=${port} on 127\\.0\\.0\\.1 is in use by another process \\(EADDRINUSE\\)$`,
-        ),
-      );
-    } finally {
-      busy.close();
-    }
-  });
+  // Each listener's port by its own setting (issue 18: a busy CONSOLE_PORT was called PORT),
+  // found before a new DATA_DIR was created and migrated.
+  it.each(['PORT', 'ADMIN_PORT', 'CONSOLE_PORT'])(
+    'a port in use (%s): names the setting and the address, before DATA_DIR',
+    async (setting) => {
+      const busy: Server = createServer();
+      await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+      const port = (busy.address() as { port: number }).port;
+      try {
+        const dataDir = join(tmp, `data-busy-${port}`);
+        const hosts = { ADMIN_HOST: '127.0.0.1', CONSOLE_HOST: '127.0.0.1' };
+        const r = await start({ ...hosts, [setting]: String(port), DATA_DIR: dataDir });
+        expect(existsSync(dataDir)).toBe(false);
+        oneLine(
+          r,
+          new RegExp(
+            `^failed to start: ${setting}=${port} on 127\\.0\\.0\\.1 is in use by another process \\(EADDRINUSE\\)$`,
+          ),
+        );
+      } finally {
+        busy.close();
+      }
+    },
+  );
 
   it('a DATA_DIR that is a file: not writable, where', async () => {
     const file = join(tmp, 'a-file');

@@ -228,7 +228,7 @@ describe('consent import', () => {
     expect(noOrg.err).toMatch(/^error: org_not_found \(404\)/);
   });
 
-  it('draws an upload progress bar on a terminal stderr only, erased before the summary', async () => {
+  it('draws the upload, then the rows imported, on a terminal stderr only; erased before the summary', async () => {
     const rows = ['e164,tier,source,captured_at'];
     for (let i = 0; i < 3000; i++) rows.push(`${freshContact(415)},pewc,bulk,2026-02-01T00:00:00Z`);
     const file = writeCsv('bulk.csv', rows);
@@ -249,7 +249,18 @@ describe('consent import', () => {
     const waiting = tty.err.indexOf(
       `${(size / 1000).toFixed(1)} kB sent; the server is importing (0 s)`,
     );
-    expect(waiting, tty.err).toBeGreaterThan(tty.err.lastIndexOf('100%'));
+    expect(waiting, tty.err).toBeGreaterThan(tty.err.lastIndexOf(' kB of '));
+    // Then the server's progress through the rows (issue 18: nothing was shown while it
+    // worked): rows done of the total, from 0, through rows in between, to all, with a rate.
+    const rowLines = [
+      ...tty.err.matchAll(
+        /\r\[[#-]{5,30}\] +(\d{1,3})% {2}([\d,]+) of 3,000 rows(, [\d,]+ rows\/s)?/g,
+      ),
+    ].map((m) => ({ at: m.index, done: Number(m[2]!.replaceAll(',', '')), rate: m[3] }));
+    expect(rowLines[0]).toMatchObject({ done: 0, rate: undefined });
+    expect(rowLines[0]!.at).toBeGreaterThan(waiting);
+    expect(rowLines.some((l) => l.done > 0 && l.done < 3000 && l.rate)).toBe(true);
+    expect(rowLines.at(-1)).toMatchObject({ done: 3000, rate: expect.stringMatching(/rows\/s/) });
     expect(tty.err.endsWith('\r\x1b[K')).toBe(true);
 
     const plain = await admin(['consent', 'import', t.orgId, file]);

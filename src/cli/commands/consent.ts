@@ -51,7 +51,11 @@ async function importFile(s: CliSession, orgId: string, file: string): Promise<n
     await uploadFile(
       s,
       file,
-      { path: `/admin/orgs/${seg(orgId)}/consents/import`, contentType: 'text/csv' },
+      {
+        path: `/admin/orgs/${seg(orgId)}/consents/import`,
+        contentType: 'text/csv',
+        progressLines: true,
+      },
       importView,
     ),
   );
@@ -61,7 +65,8 @@ const IMPORT_AFTER = `
 FILE is uploaded as text/csv: a header row naming any of e164 (required),
 kind, tier, basis, source, captured_at, expires_at, evidence, reason (format in
 docs/outbound.md). Valid rows are imported, invalid ones are listed by line.
-On a terminal a progress bar is drawn on stderr while the file uploads.
+On a terminal a progress bar is drawn on stderr while the file uploads, then
+the server's progress through the rows (rows done of the total, rows a second).
 -q prints the number of rows imported.
 Exit 65 when any row was rejected (the valid rows are still imported).`;
 

@@ -1,5 +1,5 @@
 import { type FileHandle, open } from 'node:fs/promises';
-import { type ApiOutcome, readAnswer } from '../client.js';
+import { type AdminStream, type ApiOutcome, readAnswer } from '../client.js';
 import { type Answer, EXIT, report, succeeded, type View } from '../output.js';
 import { ProgressBar } from '../progress.js';
 import type { CliSession } from './shared.js';
@@ -41,7 +41,7 @@ export const errorCode = (err: unknown) =>
 export async function uploadFile(
   s: CliSession,
   file: string,
-  target: { path: string; contentType: string },
+  target: { path: string; contentType: string; progressLines?: boolean },
   view: View,
 ): Promise<{ code: number; outcome?: ApiOutcome }> {
   let fh: FileHandle;
@@ -60,6 +60,8 @@ export async function uploadFile(
     const opened = await s.open({
       method: 'POST',
       path: target.path,
+      // Asked for only where a bar shows them; any other client gets the plain answer.
+      ...(bar && target.progressLines ? { accept: NDJSON } : {}),
       upload: {
         contentType: target.contentType,
         stream: fileStream(
@@ -69,13 +71,76 @@ export async function uploadFile(
         ),
       },
     });
-    const outcome = opened.kind === 'stream' ? await readAnswer(opened) : opened;
+    const outcome =
+      opened.kind !== 'stream'
+        ? opened
+        : bar && opened.headers.get('content-type')?.startsWith(NDJSON)
+          ? await readProgressLines(opened, bar)
+          : await readAnswer(opened);
     // Erased before the summary is printed, whichever stream that goes to.
     bar?.clear();
     return { code: report(s, s.mode, outcome, view), outcome };
   } finally {
     await fh.close();
   }
+}
+
+const NDJSON = 'application/x-ndjson';
+
+/**
+ * An import's answer as progress lines (POST /admin/orgs/{org}/consents/import with
+ * `Accept: application/x-ndjson`): each `progress` line redraws the bar with the rows done, the
+ * total and the rate; the last line is the `summary` (the plain answer's body) or, when the
+ * import failed after the stream began, `status` and `error` (the plain answer's error).
+ */
+export async function readProgressLines(
+  stream: AdminStream,
+  bar: ProgressBar,
+): Promise<ApiOutcome> {
+  const decoder = new TextDecoder();
+  let pending = '';
+  let last: ApiOutcome | undefined;
+  const take = (text: string) => {
+    if (text.trim() === '') return;
+    const line = JSON.parse(text) as {
+      progress?: { rows: number; total: number };
+      summary?: unknown;
+      status?: number;
+      error?: unknown;
+    };
+    if (line.progress) bar.rows(line.progress.rows, line.progress.total);
+    else if (line.summary !== undefined) {
+      last = {
+        kind: 'answer',
+        status: stream.status,
+        text: JSON.stringify(line.summary),
+        body: line.summary,
+      };
+    } else if (line.status !== undefined) {
+      last = {
+        kind: 'answer',
+        status: line.status,
+        text: JSON.stringify(line.error),
+        body: line.error,
+      };
+    }
+  };
+  const broken = await stream.pipe((chunk) => {
+    pending += decoder.decode(chunk, { stream: true });
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const l of lines) take(l);
+  });
+  if (broken) return broken;
+  take(pending + decoder.decode());
+  return (
+    last ?? {
+      kind: 'unreachable',
+      url: stream.url,
+      code: 'EPROTO',
+      message: 'the answer ended before the import summary',
+    }
+  );
 }
 
 /**

@@ -29,6 +29,7 @@ export interface ImportOptions {
   requestId: string | null;
   batchSize?: number;
   maxRejectedListed?: number;
+  /** Once the header is accepted (all zero), then after every batch stored. */
   onProgress?: (p: ImportProgress) => void;
 }
 
@@ -56,21 +57,25 @@ export async function importConsentsCsv(
   let headerProblems: string[] = [];
   await repos.transaction(async (tx) => {
     let batch: NewConsentEvent[] = [];
-    const flush = async () => {
-      const added = await repos.consents.appendConsentEvents(tx, by, batch);
-      summary.imported += added.length;
-      summary.duplicates += batch.length - added.length;
-      batch = [];
+    const progress = () =>
       opts.onProgress?.({
         rows: summary.rows,
         imported: summary.imported,
         duplicates: summary.duplicates,
         rejected: summary.rejected_count,
       });
+    const flush = async () => {
+      const added = await repos.consents.appendConsentEvents(tx, by, batch);
+      summary.imported += added.length;
+      summary.duplicates += batch.length - added.length;
+      batch = [];
+      progress();
     };
     for await (const item of checkConsentCsv(source, opts.nowMs)) {
       if (item.type === 'header') {
         headerProblems = item.problems;
+        // A header that holds: the import starts (a caller can say so before the first batch).
+        if (headerProblems.length === 0) progress();
         continue;
       }
       summary.rows++;

@@ -154,3 +154,63 @@ export async function* readCsv(source: CsvSource): AsyncGenerator<CsvRecord> {
   }
   yield* reader.end();
 }
+
+/**
+ * How many records `readCsv` finds in `text` (blank lines skipped, quoted line breaks kept, an
+ * unterminated quote one record), without building them: a regular expression jumps to the
+ * next quote, comma or line break, so a large file is counted in a small part of the time it
+ * takes to read. For a progress total; gives the event loop a turn every `turnMatches` stops.
+ */
+export async function countCsvRecords(text: string, turnMatches = 200_000): Promise<number> {
+  const special = /[",\r\n]/g;
+  let records = 0;
+  let quoted = false;
+  let quoteSeen = false;
+  let fieldStarted = false;
+  let content = false;
+  let lastWasCr = false;
+  let from = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  special.lastIndex = from;
+  let stops = 0;
+  for (let m = special.exec(text); m !== null; m = special.exec(text)) {
+    const ch = m[0];
+    const plain = m.index > from; // characters other than these four since the last stop
+    from = m.index + 1;
+    if (plain) lastWasCr = false;
+    if (quoted && quoteSeen && (plain || ch !== '"')) {
+      quoted = false; // the quote seen was the closing one
+      quoteSeen = false;
+    }
+    if (quoted) {
+      if (quoteSeen)
+        quoteSeen = false; // `""`
+      else if (ch === '"') quoteSeen = true;
+      continue; // a comma or a line break inside quotes
+    }
+    if (plain) {
+      fieldStarted = true;
+      content = true;
+    }
+    if (lastWasCr) {
+      lastWasCr = false;
+      if (ch === '\n') continue;
+    }
+    if (ch === ',') {
+      content = true;
+      fieldStarted = false;
+    } else if (ch === '"') {
+      if (!fieldStarted) quoted = true;
+      fieldStarted = true;
+      content = true;
+    } else {
+      lastWasCr = ch === '\r';
+      if (content) records++;
+      content = false;
+      fieldStarted = false;
+    }
+    if (++stops % turnMatches === 0) await new Promise<void>((r) => setImmediate(r));
+  }
+  if (from < text.length && !quoted) content = true;
+  if (quoted || content) records++;
+  return records;
+}
