@@ -1,5 +1,6 @@
 import { seg } from '../client.js';
 import { type Answer, fields, formatValue, table, type View } from '../output.js';
+import { col, listView, paged, pageQuery } from './listing.js';
 import { type CommandGroup, integer, list, requireChange } from './shared.js';
 
 const base = (orgId: string) => `/admin/orgs/${seg(orgId)}/webhooks`;
@@ -24,40 +25,23 @@ const webhookView: View = { primary: (w) => w.webhook_id, human: (w) => fields(w
 const rowsOf = (a: Answer, key: string) => (Array.isArray(a[key]) ? (a[key] as Answer[]) : []);
 const cells = (r: Answer, keys: string[]) => keys.map((k) => formatValue(r[k]));
 
-const listView: View = {
-  primary: (a) =>
-    rowsOf(a, 'webhooks')
-      .map((w) => w.webhook_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'webhooks');
-    if (rows.length === 0) return '(no webhooks)';
-    const keys = ['webhook_id', 'enabled', 'events', 'url', 'consecutive_failures'];
-    return table(
-      ['WEBHOOK_ID', 'ENABLED', 'EVENTS', 'URL', 'FAILURES'],
-      rows.map((r) => cells(r, keys)),
-    );
-  },
-};
+const endpointsView = listView('webhook_id', [
+  col('WEBHOOK_ID', 'webhook_id'),
+  col('ENABLED', 'enabled'),
+  col('EVENTS', 'events'),
+  col('URL', 'url'),
+  col('FAILURES', 'consecutive_failures'),
+]);
 
-const deliveriesView: View = {
-  primary: (a) =>
-    rowsOf(a, 'deliveries')
-      .map((d) => d.event_id)
-      .join('\n'),
-  human: (a) => {
-    const rows = rowsOf(a, 'deliveries');
-    if (rows.length === 0) return '(no deliveries)';
-    const keys = ['created_at', 'event_id', 'event_type', 'state', 'attempts', 'last_status'];
-    return table(
-      ['CREATED_AT', 'EVENT_ID', 'TYPE', 'STATE', 'ATTEMPTS', 'LAST_STATUS', 'NEXT/ERROR'],
-      rows.map((r) => [
-        ...cells(r, keys),
-        formatValue(r.state === 'pending' ? r.next_attempt_at : r.last_error),
-      ]),
-    );
-  },
-};
+const deliveriesView = listView('event_id', [
+  col('CREATED_AT', 'created_at'),
+  col('EVENT_ID', 'event_id'),
+  col('TYPE', 'event_type'),
+  col('STATE', 'state'),
+  col('ATTEMPTS', 'attempts'),
+  col('LAST_STATUS', 'last_status'),
+  { header: 'NEXT/ERROR', cell: (r) => (r.state === 'pending' ? r.next_attempt_at : r.last_error) },
+]);
 
 const attemptsView: View = {
   primary: (a) =>
@@ -101,12 +85,14 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
       ),
     );
 
-  wh.command('list')
-    .description("an organization's endpoints")
-    .argument('<org_id>')
-    .action((orgId: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: base(orgId) }, listView),
-    );
+  paged(
+    wh
+      .command('list')
+      .description("an organization's endpoints, oldest first")
+      .argument('<org_id>'),
+  ).action((orgId: string, o, cmd) =>
+    ctx.send(cmd, { method: 'GET', path: base(orgId), query: pageQuery(o) }, endpointsView),
+  );
 
   wh.command('show')
     .description('one endpoint')
@@ -174,13 +160,14 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
     .argument('<webhook_id>')
     .option('--state <state>', 'pending, delivered or failed')
     .option('--limit <n>', '1 to 500 (default 50)', integer)
+    .option('--cursor <cursor>', 'the page after the one that printed it')
     .action((orgId: string, id: string, o, cmd) =>
       ctx.send(
         cmd,
         {
           method: 'GET',
           path: one(orgId, id, '/deliveries'),
-          query: { state: o.state, limit: o.limit },
+          query: { state: o.state, ...pageQuery(o) },
         },
         deliveriesView,
       ),

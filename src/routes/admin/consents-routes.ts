@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import {
   consentStanding,
@@ -20,6 +21,7 @@ import { requireMediaType } from '../../http/validate.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 
 const ACTOR = 'admin';
 /** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
@@ -67,6 +69,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   const getConsentsByE164 = adminRoute('consents', 'A contact’s consent standing and history', {
     params: S.ConsentParams,
+    answer: V.ConsentStanding,
   });
   admin.get(`${ORG_PREFIX}/consents/:e164`, getConsentsByE164.options, async (req) => {
     const { params } = getConsentsByE164.read(req);
@@ -81,6 +84,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const putConsentsByE164 = adminRoute('consents', 'Record a consent grant (a new event)', {
     params: S.ConsentParams,
     body: S.PutConsent,
+    answer: V.ConsentStanding,
   });
   admin.put(`${ORG_PREFIX}/consents/:e164`, putConsentsByE164.options, async (req) => {
     const { params, body } = putConsentsByE164.read(req);
@@ -98,7 +102,12 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postConsentsByE164Revoke = adminRoute(
     'consents',
     'Record a revocation, opt-out or internal DNC (a new event)',
-    { params: S.ConsentParams, body: S.RevokeConsent, bodyOptional: true },
+    {
+      params: S.ConsentParams,
+      body: S.RevokeConsent,
+      bodyOptional: true,
+      answer: V.ConsentStanding,
+    },
   );
   admin.post(
     `${ORG_PREFIX}/consents/:e164/revoke`,
@@ -114,7 +123,20 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postConsentsImport = adminRoute(
     'consents',
     'Import consent events from a CSV file (text/csv)',
-    { params: S.OrgIdParams },
+    {
+      params: S.OrgIdParams,
+      body: Type.String({
+        description:
+          'A header row, then one grant per line: e164,tier,captured_at,source,… (docs/consent.md). At most 32 MiB.',
+        examples: [
+          'e164,tier,captured_at,source\n+14155550100,pewc,2026-01-05T10:00:00Z,web-form\n',
+        ],
+      }),
+      bodyMedia: ['text/csv'],
+      answer: V.ConsentImportSummary,
+      description:
+        'Every row is checked first: a file with a bad header or an unreadable row is a 422 and imports nothing. Rows already on file are skipped.',
+    },
   );
   admin.post(
     `${ORG_PREFIX}/consents/import`,

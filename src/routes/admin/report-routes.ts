@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import type { ReportParams } from '../../domain/reports/request.js';
 import { resolveReport } from '../../domain/reports/request.js';
@@ -69,6 +70,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     params: S.OrgIdParams,
     query: R.TrafficQuery,
     answer: R.TrafficAnswer,
+    media: { 'text/csv': Type.String({ description: 'format=csv' }) },
     description: `Buckets in the organization's time zone; docs/reporting.md defines every counter. ${CSV_NOTE}`,
   });
   admin.get('/admin/orgs/:org_id/reports/traffic', traffic.options, async (req, reply) => {
@@ -90,6 +92,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     params: S.OrgIdParams,
     query: R.TouchQuery,
     answer: R.TouchAnswer,
+    media: { 'text/csv': Type.String({ description: 'format=csv' }) },
     description: `Grouped by reason, a touch counts under each of its reasons; totals count it once. ${CSV_NOTE}`,
   });
   admin.get('/admin/orgs/:org_id/reports/touches', touches.options, async (req, reply) => {
