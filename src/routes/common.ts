@@ -96,6 +96,12 @@ export const ServiceUnavailableError = Detail(
   'A dependency of the service (its database, its disk) failed; nothing was stored. Retry after Retry-After seconds',
 );
 
+export const InternalServerError = Detail(
+  'InternalServerError',
+  ['Internal Server Error'],
+  'An unexpected failure, logged with the request id; the operation was not carried out',
+);
+
 /** The failures every tenant endpoint shares; `counted` names the headers of a rate-limited one. */
 export function tenantErrors(notFound: Named, counted: HeaderName[] = []) {
   return {
@@ -121,6 +127,11 @@ export function tenantErrors(notFound: Named, counted: HeaderName[] = []) {
       // A request counted before the dependency failed keeps its budget headers.
       { headers: ['Retry-After', ...counted] },
     ),
+    500: reply(
+      'An unexpected failure (a bug), logged with the request id; nothing was stored',
+      InternalServerError,
+      { headers: counted },
+    ),
   };
 }
 
@@ -133,6 +144,7 @@ export const commonSchemas: Named[] = [
   PayloadTooLargeError,
   CampaignNotFoundError,
   ServiceUnavailableError,
+  InternalServerError,
 ];
 
 export const bearerSecurity = [{ bearerAuth: [] }];

@@ -53,7 +53,7 @@ describe('create, show, list', () => {
     expect(shown.secret).toBeUndefined();
     expect(shown.webhook_id).toBe(created.webhook_id);
     const list = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`);
-    expect(list.webhooks.map((w: any) => w.webhook_id)).toEqual([created.webhook_id]);
+    expect(list.items.map((w: any) => w.webhook_id)).toEqual([created.webhook_id]);
     expect(JSON.stringify(list)).not.toContain(created.secret);
   });
 
@@ -82,7 +82,7 @@ describe('update, disable, enable, rotate, delete', () => {
     const on = await adminCall(h, 'POST', `${path}/enable`);
     expect(on).toMatchObject({ enabled: true, disabled_reason: null, disabled_at: null });
     const audit = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/audit?action=webhook.*`);
-    expect(audit.entries.map((e: any) => e.action).sort()).toEqual([
+    expect(audit.items.map((e: any) => e.action).sort()).toEqual([
       'webhook.created',
       'webhook.updated',
       'webhook.updated',
@@ -150,7 +150,7 @@ describe('tenancy', () => {
       ]);
     }
     const list = await adminCall(h, 'GET', `/admin/orgs/${b.orgId}/webhooks`);
-    expect(list.webhooks).toEqual([]);
+    expect(list.items).toEqual([]);
     const shown = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/webhooks/${w.webhook_id}`);
     expect(shown.description).toBeNull();
   });
@@ -180,7 +180,7 @@ describe('auth and bad input', () => {
     const locs = json(res).detail.map((d: any) => d.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['body.url', 'body.events.0', 'body.extra']));
     const list = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`);
-    expect(list.webhooks).toEqual([]);
+    expect(list.items).toEqual([]);
   });
 
   it('replay needs exactly one of event_id and since', async () => {
@@ -219,7 +219,7 @@ describe('safe targets', () => {
         'credentials',
       );
       const list = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`);
-      expect(list.webhooks).toEqual([]);
+      expect(list.items).toEqual([]);
     });
   });
 
@@ -241,7 +241,7 @@ describe('safe targets', () => {
       const detail = await refused(t.orgId, url);
       expect(detail.msg).toContain(`, a ${range} address`);
       expect(detail.msg).toMatch(/address embedding \d+\.\d+\.\d+\.\d+/);
-      expect((await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`)).webhooks).toEqual([]);
+      expect((await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`)).items).toEqual([]);
     });
   });
 

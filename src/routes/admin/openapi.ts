@@ -72,7 +72,7 @@ const ValidationErrorBody = Type.Object(
           type: Type.String({ examples: ['missing'] }),
           loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
           msg: Type.String(),
-          input: Type.Unknown({ description: 'The offending input, as sent' }),
+          input: Type.Optional(Type.Unknown({ description: 'The offending input, as sent' })),
           ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
         },
         { additionalProperties: false },
@@ -133,6 +133,11 @@ const ERRORS = {
     description: 'Bad input, in FastAPI’s shape: every failing field',
     schema: ValidationErrorBody,
     headers: ['X-Error-Hint'] as AdminHeader[],
+  },
+  500: {
+    description: 'An unexpected failure (a bug), logged with the request id; nothing was changed',
+    schema: codes('Internal error', ['Internal Server Error']),
+    headers: [] as AdminHeader[],
   },
   503: {
     description:

@@ -25,10 +25,10 @@ import { consentRoutes } from './consents-routes.js';
 import { consoleUserRoutes } from './console-users-routes.js';
 import { conversionRoutes } from './conversion-routes.js';
 import { exportRoutes } from './exports.js';
-import { answer, configListRoutes, orgConfigListRoutes } from './list-routes.js';
+import { configListRoutes, orgConfigListRoutes } from './list-routes.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX, orgOf, orgScoped } from './org-scope.js';
-import { decodeCursor } from './paging.js';
+import { pageOf } from './paging.js';
 import { poolRoutes } from './pool-routes.js';
 import { readinessRoute } from './readiness-route.js';
 import { reportRoutes } from './report-routes.js';
@@ -218,8 +218,9 @@ export function adminRoutes(
       });
       scope.get(`${ORG_PREFIX}/audit`, getAudit.options, async (req) => {
         const { params, query } = getAudit.read(req);
-        const before = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
-        // One row past the page says whether another page exists.
+        // One row past the page says whether another page exists. The cursor is the last
+        // entry's sequence number (the query schema checks its form).
+        const before = query.cursor;
         const rows = await deps.queries.audit.listAudit(params.org_id, {
           limit: query.limit + 1,
           action: query.action,
@@ -228,11 +229,9 @@ export function adminRoutes(
           until: query.until ? new Date(query.until) : undefined,
           before: before === undefined ? undefined : Number(before),
         });
-        return answer(
-          rows,
-          query.limit,
-          (r) => String(r.seq),
-          (r) => ({
+        const page = pageOf(rows, query.limit, (r) => String(r.seq));
+        return {
+          items: page.items.map((r) => ({
             id: r.id,
             at: r.at.toISOString(),
             actor: r.actor,
@@ -241,8 +240,9 @@ export function adminRoutes(
             subject_id: r.subjectId,
             detail: r.detail,
             request_id: r.requestId,
-          }),
-        );
+          })),
+          next_cursor: page.nextCursor,
+        };
       });
 
       exportRoutes(scope, deps);
