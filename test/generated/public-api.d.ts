@@ -789,6 +789,16 @@ export interface components {
             detail: "Internal Server Error";
         };
         /**
+         * @description FastAPI's answer to a body it cannot read
+         * @example {
+         *       "detail": "There was an error parsing the body"
+         *     }
+         */
+        BodyUndecodableError: {
+            /** @enum {string} */
+            detail: "There was an error parsing the body";
+        };
+        /**
          * @example {
          *       "campaign_code": "abc",
          *       "visitor_id": "v-7f3c2a",
@@ -1187,6 +1197,26 @@ export interface operations {
                     "application/json": components["schemas"]["DniSession"];
                 };
             };
+            /** @description The body could not be read (a bad Content-Length, an unreadable encoding); nothing was stored */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis. */
+                    RateLimit?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BodyUndecodableError"];
+                };
+            };
             /** @description Missing, malformed, unknown, revoked or expired key */
             401: {
                 headers: {
@@ -1266,6 +1296,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description On a 422 for a body read as text (no Content-Type, or one that is not JSON): why, and what to send. The body keeps FastAPI’s shape. */
+                    "X-Error-Hint"?: string;
                     /** @description The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis. */
                     RateLimit?: string;
                     /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock. */
@@ -1427,6 +1459,22 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["BuyerReportCreated"];
+                };
+            };
+            /** @description The body could not be read (a bad Content-Length, an unreadable encoding); nothing was stored */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BodyUndecodableError"];
                 };
             };
             /** @description Missing, malformed, unknown, revoked or expired key */
@@ -1696,6 +1744,22 @@ export interface operations {
                     "application/json": components["schemas"]["Touch"];
                 };
             };
+            /** @description The body could not be read (a bad Content-Length, an unreadable encoding); nothing was stored */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BodyUndecodableError"];
+                };
+            };
             /** @description Missing, malformed, unknown, revoked or expired key */
             401: {
                 headers: {
@@ -1783,6 +1847,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description On a 422 for a body read as text (no Content-Type, or one that is not JSON): why, and what to send. The body keeps FastAPI’s shape. */
+                    "X-Error-Hint"?: string;
                     [name: string]: unknown;
                 };
                 content: {

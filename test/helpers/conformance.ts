@@ -49,6 +49,14 @@ export function formatViolations(v: Violation[]): string {
   ].join('\n');
 }
 
+const PROTOCOL_ERRORS = [
+  'bad_request',
+  'invalid_url_encoding',
+  'request_timeout',
+  'uri_too_long',
+  'request_header_fields_too_large',
+];
+
 /** Headers every answer may carry that a document does not declare (transport and framework). */
 const TRANSPORT = new Set([
   'content-type',
@@ -138,6 +146,11 @@ class Checker {
       return [`the operation ${method.toUpperCase()} ${path} is not in the document`];
     }
     const status = reply.statusCode;
+    // Framing errors (no Host, a bad request line, timeouts) are the HTTP layer's, before any
+    // operation runs: the documents describe them in prose (src/errors.ts, protocol-errors.ts).
+    if (PROTOCOL_ERRORS.some((code) => String(payload ?? '').includes(`"detail":"${code}"`))) {
+      return [];
+    }
     const key = [String(status), `${String(status)[0]}XX`, 'default'].find(
       (k) => op.responses?.[k],
     );
