@@ -1548,6 +1548,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description On a 422 for a body read as text (no Content-Type, or one that is not JSON): why, and what to send. The body keeps FastAPI’s shape. */
+                    "X-Error-Hint"?: string;
                     [name: string]: unknown;
                 };
                 content: {

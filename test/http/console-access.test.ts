@@ -122,9 +122,9 @@ describe('organizations', () => {
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toMatch(/notice=nothing$/);
     const ofA = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/audit?action=webhook.replayed`);
-    expect(ofA.entries).toHaveLength(1);
-    expect(ofA.entries[0]).toMatchObject({ subject_id: mine, detail: { since, queued: 0 } });
-    expect(ofA.entries[0].actor).toMatch(/^console:manager\./);
+    expect(ofA.items).toHaveLength(1);
+    expect(ofA.items[0]).toMatchObject({ subject_id: mine, detail: { since, queued: 0 } });
+    expect(ofA.items[0].actor).toMatch(/^console:manager\./);
   });
 });
 

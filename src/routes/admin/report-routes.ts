@@ -11,7 +11,7 @@ import type {
   TrafficQuery,
 } from '../../domain/reports/types.js';
 import { isoInZone, reportCsv, reportJson } from '../../domain/reports/view.js';
-import type { ReportKind } from '../../domain/reports/vocabulary.js';
+import { type ReportKind, TRAFFIC_GROUPS } from '../../domain/reports/vocabulary.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
 import { decodeCursor, encodeCursor, ID_SHAPE } from './paging.js';
@@ -142,13 +142,8 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
   };
 
   const reports = deps.queries.reports;
-  const TRAFFIC_KEYS = [
-    'medium',
-    'utm_campaign',
-    'landing_path',
-    'attribution',
-    'tracking_number',
-  ] as const;
+  // The traffic groups a cell names by parameter (campaign and source are the report's filters).
+  const TRAFFIC_KEYS = TRAFFIC_GROUPS.filter((g) => g !== 'campaign' && g !== 'source');
 
   drillDown(
     'traffic/sessions',

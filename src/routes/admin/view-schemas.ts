@@ -124,8 +124,7 @@ export const TouchItem = Type.Object({
   ),
 });
 
-export const ConsentEventItem = Type.Object({
-  e164: Type.String(),
+const ConsentEventView = Type.Object({
   id: Type.String(),
   kind: Type.String({ description: 'grant | revoked | opt_out | internal_dnc' }),
   tier: maybe(Type.String()),
@@ -137,6 +136,11 @@ export const ConsentEventItem = Type.Object({
   reason: maybe(Type.String()),
   actor: Type.String(),
   recorded_at: time,
+});
+
+export const ConsentEventItem = Type.Object({
+  e164: Type.String(),
+  ...ConsentEventView.properties,
 });
 
 export const SuppressionEntryItem = Type.Object({
@@ -223,20 +227,6 @@ export const TouchDetail = Type.Object({
       ),
     }),
   ),
-});
-
-const ConsentEventView = obj({
-  id: Type.String(),
-  kind: Type.String({ description: 'grant | revoked | opt_out | internal_dnc' }),
-  tier: maybe(Type.String()),
-  basis: maybe(Type.String()),
-  source: maybe(Type.String()),
-  captured_at: time,
-  expires_at: maybe(time),
-  evidence: open,
-  reason: maybe(Type.String()),
-  actor: Type.String(),
-  recorded_at: time,
 });
 
 export const ConsentStanding = obj({
