@@ -57,6 +57,35 @@ describe('create, show, list', () => {
     expect(JSON.stringify(list)).not.toContain(created.secret);
   });
 
+  it('lists {items, next_cursor} a page at a time, oldest first, like every admin list', async () => {
+    h.deps.webhooks = TEST_WEBHOOK_SETTINGS;
+    const t = await createTenant(h);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const w = await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/webhooks`, {
+        url: `${RECEIVER}${i}`,
+        events: ['*'],
+      });
+      ids.push(w.webhook_id);
+    }
+    // Ids begin with their creation time, so id order is creation order (ties: same millisecond).
+    ids.sort();
+    const first = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks?limit=2`);
+    expect(first.items.map((w: any) => w.webhook_id)).toEqual(ids.slice(0, 2));
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const rest = await adminCall(
+      h,
+      'GET',
+      `/admin/orgs/${t.orgId}/webhooks?limit=2&cursor=${first.next_cursor}`,
+    );
+    expect(rest).toEqual({
+      items: [expect.objectContaining({ webhook_id: ids[2] })],
+      next_cursor: null,
+    });
+    const bad = await call('GET', `/admin/orgs/${t.orgId}/webhooks?cursor=nope`);
+    expect(bad.statusCode).toBe(422);
+  });
+
   it('["*"] with other types is just ["*"]', async () => {
     const t = await createTenant(h);
     const w = await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/webhooks`, {
