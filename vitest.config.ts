@@ -25,6 +25,8 @@ const storeProject = (
     include: [`test/${suite}/**/*.test.ts`],
     env: { TEST_STORE: store },
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Every answer of the HTTP suites is checked against the OpenAPI documents.
+    ...(suite === 'http' ? { setupFiles: ['test/helpers/conformance-setup.ts'] } : {}),
   },
 });
 

@@ -15,6 +15,8 @@ import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES } from './http/pr
 import { requestIdFor } from './http/request-id.js';
 import { installGracefulClose } from './http/shutdown.js';
 import { keepContentType } from './http/validate.js';
+import { adminOpenapiOptions } from './routes/admin/document.js';
+import { requireDocumented } from './routes/admin/openapi.js';
 import { adminRoutes } from './routes/admin/routes.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
 import { twilioRoutes } from './routes/carrier/twilio.js';
@@ -141,18 +143,9 @@ export async function buildAdminApp(
   // Route schemas here are documentation (src/routes/admin/openapi.ts): answers are
   // written as the handlers built them, never filtered through a schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Call tracking admin API',
-        version: '0.1.0',
-        description:
-          'The provider-support API on the admin listener: organizations, keys, campaigns, calls, touches, consents, audit. Authenticate with `Authorization: Bearer <ADMIN_TOKEN>`. Lists answer `{items, next_cursor}`; pass `next_cursor` back as `cursor` for the next page.',
-      },
-      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer' } } },
-    },
-  });
+  // Before swagger, so each operation is named and a route without a documented answer refused.
+  app.addHook('onRoute', requireDocumented);
+  await app.register(swagger, adminOpenapiOptions);
   await app.register(swaggerUi, { routePrefix: '/admin/docs' });
   app.get('/admin/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   adminRoutes(app, deps, adminToken, metricsToken);

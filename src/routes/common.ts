@@ -96,6 +96,17 @@ export const ServiceUnavailableError = Detail(
   'A dependency of the service (its database, its disk) failed; nothing was stored. Retry after Retry-After seconds',
 );
 
+export const BodyUndecodableError = Detail(
+  'BodyUndecodableError',
+  ['There was an error parsing the body'],
+  "FastAPI's answer to a body it cannot read",
+);
+export const InternalServerError = Detail(
+  'InternalServerError',
+  ['Internal Server Error'],
+  'An unexpected failure, logged with the request id; the operation was not carried out',
+);
+
 /** The failures every tenant endpoint shares; `counted` names the headers of a rate-limited one. */
 export function tenantErrors(notFound: Named, counted: HeaderName[] = []) {
   return {
@@ -110,16 +121,26 @@ export function tenantErrors(notFound: Named, counted: HeaderName[] = []) {
     413: reply('Body over 64 KiB; nothing was read or stored', PayloadTooLargeError, {
       headers: counted,
     }),
+    400: reply(
+      'The body could not be read (a bad Content-Length, an unreadable encoding); nothing was stored',
+      BodyUndecodableError,
+      { headers: counted },
+    ),
     422: reply(
       'Validation error (FastAPI / Pydantic v2 shape); nothing was stored',
       HTTPValidationError,
-      { headers: counted },
+      { headers: ['X-Error-Hint', ...counted] },
     ),
     503: reply(
       'A dependency failed (database unreachable, connection lost, disk full); nothing was stored',
       ServiceUnavailableError,
       // A request counted before the dependency failed keeps its budget headers.
       { headers: ['Retry-After', ...counted] },
+    ),
+    500: reply(
+      'An unexpected failure (a bug), logged with the request id; nothing was stored',
+      InternalServerError,
+      { headers: counted },
     ),
   };
 }
@@ -133,6 +154,8 @@ export const commonSchemas: Named[] = [
   PayloadTooLargeError,
   CampaignNotFoundError,
   ServiceUnavailableError,
+  InternalServerError,
+  BodyUndecodableError,
 ];
 
 export const bearerSecurity = [{ bearerAuth: [] }];

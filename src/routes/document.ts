@@ -58,19 +58,8 @@ export const openapiOptions: SwaggerOptions = {
       description,
       license: { name: 'MIT', identifier: 'MIT' },
     },
-    servers: [
-      {
-        url: '{scheme}://{host}',
-        description: 'The public listener of your deployment',
-        variables: {
-          scheme: { default: 'http', enum: ['http', 'https'] },
-          host: {
-            default: 'localhost:3000',
-            description: 'Host and port of the public listener (PORT, default 3000)',
-          },
-        },
-      },
-    ],
+    // Relative: Swagger UI's "Try it out" goes to the host and port the page was loaded from.
+    servers: [{ url: '/', description: 'The public listener this document was loaded from' }],
     tags: [
       { name: 'dni', description: 'Dynamic number insertion: a tracking number per visitor' },
       { name: 'buyer-reports', description: "A buyer's disposition of a delivered call" },

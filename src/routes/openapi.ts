@@ -45,6 +45,9 @@ export const headers = {
     'The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock.',
     { type: 'string', pattern: '^"default";q=\\d+;w=\\d+$', examples: ['"default";q=300;w=60'] },
   ),
+  'X-Error-Hint': header(
+    'On a 422 for a body read as text (no Content-Type, or one that is not JSON): why, and what to send. The body keeps FastAPI’s shape.',
+  ),
   'Idempotent-Replayed': header(
     'Present, and `true`, when this answer replays the first answer to the same idempotency_key.',
     { type: 'string', enum: ['true'] },

@@ -779,6 +779,26 @@ export interface components {
             detail: "service_unavailable";
         };
         /**
+         * @description An unexpected failure, logged with the request id; the operation was not carried out
+         * @example {
+         *       "detail": "Internal Server Error"
+         *     }
+         */
+        InternalServerError: {
+            /** @enum {string} */
+            detail: "Internal Server Error";
+        };
+        /**
+         * @description FastAPI's answer to a body it cannot read
+         * @example {
+         *       "detail": "There was an error parsing the body"
+         *     }
+         */
+        BodyUndecodableError: {
+            /** @enum {string} */
+            detail: "There was an error parsing the body";
+        };
+        /**
          * @example {
          *       "campaign_code": "abc",
          *       "visitor_id": "v-7f3c2a",
@@ -952,6 +972,14 @@ export interface components {
          *         "frequency": {
          *           "passed": true,
          *           "code": null
+         *         },
+         *         "suppression": {
+         *           "passed": true,
+         *           "codes": []
+         *         },
+         *         "reassigned": {
+         *           "passed": true,
+         *           "code": null
          *         }
          *       },
          *       "next_allowed_at": "2026-03-03T13:00:00.000Z",
@@ -970,6 +998,15 @@ export interface components {
                 consent: components["schemas"]["TouchCheck"];
                 quiet_hours: components["schemas"]["TouchCheck"];
                 frequency: components["schemas"]["TouchCheck"];
+                /** @description Internal, national, state and litigator lists: the entries found, the national copy’s date and whether a scrub was required */
+                suppression: {
+                    passed: boolean;
+                    /** @description Every failing code */
+                    codes: ("dnc_listed" | "litigator_listed" | "dnc_list_stale")[];
+                } & {
+                    [key: string]: unknown;
+                };
+                reassigned: components["schemas"]["TouchCheck"];
             };
             /** @description Earliest time the touch could pass, when knowable */
             next_allowed_at: string | null;
@@ -1160,6 +1197,26 @@ export interface operations {
                     "application/json": components["schemas"]["DniSession"];
                 };
             };
+            /** @description The body could not be read (a bad Content-Length, an unreadable encoding); nothing was stored */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis. */
+                    RateLimit?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BodyUndecodableError"];
+                };
+            };
             /** @description Missing, malformed, unknown, revoked or expired key */
             401: {
                 headers: {
@@ -1239,6 +1296,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description On a 422 for a body read as text (no Content-Type, or one that is not JSON): why, and what to send. The body keeps FastAPI’s shape. */
+                    "X-Error-Hint"?: string;
                     /** @description The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis. */
                     RateLimit?: string;
                     /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock. */
@@ -1298,6 +1357,26 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["RateLimitedError"];
+                };
+            };
+            /** @description An unexpected failure (a bug), logged with the request id; nothing was stored */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description The remaining budget, as draft-ietf-httpapi-ratelimit-headers-11 §4: `"default";r=<requests left in this window>;t=<seconds until it resets>`. Counted per organization; shared by every process when the service runs with Redis. */
+                    RateLimit?: string;
+                    /** @description The quota, as draft-ietf-httpapi-ratelimit-headers-11 §3: `"default";q=<requests per window>;w=60`. Windows are fixed one-minute windows aligned to the wall clock. */
+                    "RateLimit-Policy"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalServerError"];
                 };
             };
             /** @description A dependency failed (database unreachable, connection lost, disk full); nothing was stored */
@@ -1382,6 +1461,22 @@ export interface operations {
                     "application/json": components["schemas"]["BuyerReportCreated"];
                 };
             };
+            /** @description The body could not be read (a bad Content-Length, an unreadable encoding); nothing was stored */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BodyUndecodableError"];
+                };
+            };
             /** @description Missing, malformed, unknown, revoked or expired key */
             401: {
                 headers: {
@@ -1453,6 +1548,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description On a 422 for a body read as text (no Content-Type, or one that is not JSON): why, and what to send. The body keeps FastAPI’s shape. */
+                    "X-Error-Hint"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1486,6 +1583,22 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description An unexpected failure (a bug), logged with the request id; nothing was stored */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalServerError"];
                 };
             };
             /** @description A dependency failed (database unreachable, connection lost, disk full); nothing was stored */
@@ -1569,6 +1682,14 @@ export interface operations {
                      *         "frequency": {
                      *           "passed": true,
                      *           "code": null
+                     *         },
+                     *         "suppression": {
+                     *           "passed": true,
+                     *           "codes": []
+                     *         },
+                     *         "reassigned": {
+                     *           "passed": true,
+                     *           "code": null
                      *         }
                      *       },
                      *       "next_allowed_at": "2026-03-03T13:00:00.000Z",
@@ -1607,6 +1728,14 @@ export interface operations {
                      *         "frequency": {
                      *           "passed": true,
                      *           "code": null
+                     *         },
+                     *         "suppression": {
+                     *           "passed": true,
+                     *           "codes": []
+                     *         },
+                     *         "reassigned": {
+                     *           "passed": true,
+                     *           "code": null
                      *         }
                      *       },
                      *       "next_allowed_at": null,
@@ -1615,6 +1744,22 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Touch"];
+                };
+            };
+            /** @description The body could not be read (a bad Content-Length, an unreadable encoding); nothing was stored */
+            400: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "There was an error parsing the body"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BodyUndecodableError"];
                 };
             };
             /** @description Missing, malformed, unknown, revoked or expired key */
@@ -1704,6 +1849,8 @@ export interface operations {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description On a 422 for a body read as text (no Content-Type, or one that is not JSON): why, and what to send. The body keeps FastAPI’s shape. */
+                    "X-Error-Hint"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -1737,6 +1884,22 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description An unexpected failure (a bug), logged with the request id; nothing was stored */
+            500: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Internal Server Error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["InternalServerError"];
                 };
             };
             /** @description A dependency failed (database unreachable, connection lost, disk full); nothing was stored */

@@ -9,6 +9,7 @@ import { MemoryRateLimiter, type RateLimiter } from '../../src/domain/rate-limit
 import type { Store } from '../../src/store/db.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
 import { wireStore } from '../../src/wiring.js';
+import { checkConformance } from './conformance.js';
 import { openTestStore, openWorkerStore, type TestStore } from './store.js';
 
 export const ADMIN_TOKEN = 'adm_test_token_0123456789abcdef';
@@ -99,6 +100,8 @@ export async function openHarness(options: HarnessOptions = {}): Promise<Harness
   if (options.logger) deps.logger = options.logger;
   const app = await buildApp(deps, options.http);
   const admin = await buildAdminApp(deps, ADMIN_TOKEN, ADMIN_TOKEN, options.http);
+  checkConformance(app, 'public');
+  checkConformance(admin, 'admin');
   await app.ready();
   await admin.ready();
   let url = '';

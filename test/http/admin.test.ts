@@ -75,7 +75,7 @@ describe('organizations and keys', () => {
     expect(JSON.stringify(rows)).not.toContain(key.api_key);
     expect(JSON.stringify(rows)).not.toContain(key.api_key.slice(9));
     const audit = await adminCall(h, 'GET', `/admin/orgs/${org.org_id}/audit`);
-    expect(audit.entries.map((e: { action: string }) => e.action)).toEqual([
+    expect(audit.items.map((e: { action: string }) => e.action)).toEqual([
       'key.issued',
       'org.created',
     ]);

@@ -44,11 +44,11 @@ describe('GET /admin/orgs/{org_id}/audit', () => {
     expect(res.statusCode).toBe(200);
     const body = json(res);
     expect(body.next_cursor).toBeNull();
-    const actions = body.entries.map((e: Entry) => e.action);
+    const actions = body.items.map((e: Entry) => e.action);
     expect(actions.slice(0, 5)).toEqual(Array(5).fill('org.updated'));
     expect(actions).toContain('org.created');
     expect(actions).toContain('campaign.created');
-    const times = body.entries.map((e: Entry) => e.at);
+    const times = body.items.map((e: Entry) => e.at);
     expect([...times].sort().reverse()).toEqual(times);
   });
 
@@ -58,16 +58,16 @@ describe('GET /admin/orgs/{org_id}/audit', () => {
     await report(h, t.key, t.code, { call_id: callId, report_id: 'a', disposition: 'success' });
     await report(h, t.key, t.code, { call_id: callId, report_id: 'a', disposition: 'success' });
     await report(h, t.key, t.code, { call_id: callId, report_id: 'a', disposition: 'rejected' });
-    const exact = json(await audit(t.orgId, '?action=org.updated')).entries;
+    const exact = json(await audit(t.orgId, '?action=org.updated')).items;
     expect(exact).toHaveLength(5);
-    const prefix = json(await audit(t.orgId, '?action=buyer_report.*')).entries;
+    const prefix = json(await audit(t.orgId, '?action=buyer_report.*')).items;
     expect(prefix.map((e: Entry) => e.action)).toEqual([
       'buyer_report.refused',
       'buyer_report.replayed',
       'buyer_report.created',
     ]);
     // An underscore in a prefix is a character, not a LIKE wildcard matching the dot.
-    expect(json(await audit(t.orgId, '?action=buyer_report_*')).entries).toEqual([]);
+    expect(json(await audit(t.orgId, '?action=buyer_report_*')).items).toEqual([]);
   });
 
   it('filters by subject', async () => {
@@ -75,7 +75,7 @@ describe('GET /admin/orgs/{org_id}/audit', () => {
     const a = await recordCall(h, t);
     await recordCall(h, t, { to: t.numbers[1] });
     await report(h, t.key, t.code, { call_id: a, report_id: 'x', disposition: 'success' });
-    const entries = json(await audit(t.orgId, `?subject_id=${a}`)).entries;
+    const entries = json(await audit(t.orgId, `?subject_id=${a}`)).items;
     expect(entries.map((e: Entry) => e.action)).toEqual(['buyer_report.created', 'call.recorded']);
   });
 
@@ -84,22 +84,22 @@ describe('GET /admin/orgs/{org_id}/audit', () => {
     const at = (minutes: number) => new Date(start + minutes * 60_000).toISOString();
     const window = json(
       await audit(t.orgId, `?action=org.updated&since=${at(1)}&until=${at(3)}`),
-    ).entries;
+    ).items;
     expect(window.map((e: Entry) => e.at)).toEqual([at(2), at(1)]);
-    const next = json(await audit(t.orgId, `?action=org.updated&since=${at(3)}`)).entries;
+    const next = json(await audit(t.orgId, `?action=org.updated&since=${at(3)}`)).items;
     expect(next.map((e: Entry) => e.at)).toEqual([at(4), at(3)]);
   });
 
   it('pages with a cursor without gaps or repeats', async () => {
     const { t } = await tenantWithHistory();
-    const all = json(await audit(t.orgId)).entries.map((e: Entry) => e.id);
+    const all = json(await audit(t.orgId)).items.map((e: Entry) => e.id);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
       const body = json(await audit(t.orgId, `?limit=2${cursor ? `&cursor=${cursor}` : ''}`));
-      expect(body.entries.length).toBeLessThanOrEqual(2);
-      seen.push(...body.entries.map((e: Entry) => e.id));
+      expect(body.items.length).toBeLessThanOrEqual(2);
+      seen.push(...body.items.map((e: Entry) => e.id));
       cursor = body.next_cursor;
       pages++;
     } while (cursor);
@@ -110,16 +110,16 @@ describe('GET /admin/orgs/{org_id}/audit', () => {
   it('has no next page when the last page is exactly full', async () => {
     const { t } = await tenantWithHistory();
     const body = json(await audit(t.orgId, '?action=org.updated&limit=5'));
-    expect(body.entries).toHaveLength(5);
+    expect(body.items).toHaveLength(5);
     expect(body.next_cursor).toBeNull();
   });
 
   it("never shows another organization's entries", async () => {
     const { t } = await tenantWithHistory();
     const other = await createTenant(h);
-    const ids = new Set(json(await audit(other.orgId)).entries.map((e: Entry) => e.subject_id));
+    const ids = new Set(json(await audit(other.orgId)).items.map((e: Entry) => e.subject_id));
     expect(ids.has(t.orgId)).toBe(false);
-    expect(json(await audit(other.orgId, '?action=org.updated')).entries).toEqual([]);
+    expect(json(await audit(other.orgId, '?action=org.updated')).items).toEqual([]);
   });
 
   it('answers 404, 401 and 422 like every admin route', async () => {

@@ -253,11 +253,13 @@ describe('OpenAPI', () => {
     expect(Object.keys(op.responses).sort()).toEqual([
       '200',
       '201',
+      '400',
       '401',
       '403',
       '404',
       '413',
       '422',
+      '500',
       '503',
     ]);
     const schemaOf = (status: string) => responseSchema(doc, path, status);

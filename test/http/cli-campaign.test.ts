@@ -208,7 +208,7 @@ describe('audit', () => {
     expect(lines[1]).toContain(`org ${org}`);
 
     const page = JSON.parse((await admin(['audit', org, '--action', 'key.issued', '--json'])).out);
-    expect(page.entries.map((e: { action: string }) => e.action)).toEqual(['key.issued']);
+    expect(page.items.map((e: { action: string }) => e.action)).toEqual(['key.issued']);
     const window = JSON.parse(
       (
         await admin([
@@ -222,14 +222,14 @@ describe('audit', () => {
         ])
       ).out,
     );
-    expect(window.entries.map((e: { at: string }) => e.at)).toEqual(['2026-04-01T11:00:00.000Z']);
+    expect(window.items.map((e: { at: string }) => e.at)).toEqual(['2026-04-01T11:00:00.000Z']);
 
     const first = await admin(['audit', org, '--limit', '2']);
-    const cursor = /more: add --cursor (\d+)$/.exec(first.out.trimEnd())![1]!;
+    const cursor = /more: add --cursor (\S+)$/.exec(first.out.trimEnd())![1]!;
     expect(await quiet(['audit', org, '--limit', '2'])).toBe(cursor);
     const rest = await admin(['audit', org, '--limit', '2', '--cursor', cursor, '--json']);
     expect(JSON.parse(rest.out)).toMatchObject({
-      entries: [{ action: 'org.created' }],
+      items: [{ action: 'org.created' }],
       next_cursor: null,
     });
     expect(await admin(['audit', org, '--limit', '2', '--cursor', cursor, '-q'])).toEqual({
@@ -247,7 +247,7 @@ describe('audit', () => {
     await quiet(['key', 'create', org, '--scopes', 'execute']);
     await quiet(['key', 'scopes', first.key_id, '--scopes', 'execute']);
     const page = async (...args: string[]) =>
-      JSON.parse((await admin(['audit', org, ...args, '--json'])).out).entries.map(
+      JSON.parse((await admin(['audit', org, ...args, '--json'])).out).items.map(
         (e: { action: string; subject_id: string }) => `${e.action} ${e.subject_id}`,
       );
     expect(await page('--subject-id', first.key_id)).toEqual([

@@ -79,7 +79,7 @@ describe('webhook commands', () => {
       'call.received',
     ]);
     const w = await adminCall(suite.h, 'GET', `/admin/orgs/${t.orgId}/webhooks`);
-    const hookId = w.webhooks.find((x: any) => x.events[0] === 'call.received').webhook_id;
+    const hookId = w.items.find((x: any) => x.events[0] === 'call.received').webhook_id;
     // -q prints the secret, the one value that cannot be had later.
     expect(shownOnce).toMatch(/^whsec_/);
     await adminCall(suite.h, 'POST', `/admin/orgs/${t.orgId}/calls`, {

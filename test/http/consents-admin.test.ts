@@ -52,7 +52,7 @@ describe('PUT consent', () => {
       },
     ]);
     const audit = await adminCall(h, 'GET', `/admin/orgs/${orgId}/audit?action=consent.granted`);
-    expect(audit.entries[0]).toMatchObject({ subject_type: 'consent', subject_id: n });
+    expect(audit.items[0]).toMatchObject({ subject_type: 'consent', subject_id: n });
   });
 
   it('accepts the number URL-encoded or raw, and answers 404 for an unknown organization', async () => {

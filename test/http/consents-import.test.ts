@@ -84,7 +84,7 @@ describe('CSV import', () => {
     );
     expect(view.history[0].evidence).toEqual({ certificate_id: 'c1' });
     const audit = await adminCall(h, 'GET', `/admin/orgs/${orgId}/audit?action=consent.imported`);
-    expect(audit.entries[0].detail).toEqual({ rows: 8, imported: 3, duplicates: 0, rejected: 5 });
+    expect(audit.items[0].detail).toEqual({ rows: 8, imported: 3, duplicates: 0, rejected: 5 });
   });
 
   it('adds nothing twice when the same file is imported again', async () => {

@@ -101,7 +101,7 @@ describe('organizations', () => {
     shown = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/campaigns/${a.code}`);
     expect(shown.numbers).toContain(fresh);
     const audit = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/audit?limit=5`);
-    expect(audit.entries[0].actor).toMatch(/^console:manager\./);
+    expect(audit.items[0].actor).toMatch(/^console:manager\./);
   });
 
   it('a manager replays webhooks of A through the admin service; B’s endpoint is a 404', async () => {
@@ -122,14 +122,14 @@ describe('organizations', () => {
     const other = await manager.post(`/orgs/${a.orgId}/webhooks/${theirs}/replay`, { since });
     expect(other.statusCode).toBe(404);
     const ofB = await adminCall(h, 'GET', `/admin/orgs/${b.orgId}/audit?action=webhook.replayed`);
-    expect(ofB.entries).toEqual([]);
+    expect(ofB.items).toEqual([]);
     const done = await manager.post(`/orgs/${a.orgId}/webhooks/${mine}/replay`, { since });
     expect(done.statusCode).toBe(303);
     expect(done.headers.location).toMatch(/notice=nothing$/);
     const ofA = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/audit?action=webhook.replayed`);
-    expect(ofA.entries).toHaveLength(1);
-    expect(ofA.entries[0]).toMatchObject({ subject_id: mine, detail: { since, queued: 0 } });
-    expect(ofA.entries[0].actor).toMatch(/^console:manager\./);
+    expect(ofA.items).toHaveLength(1);
+    expect(ofA.items[0]).toMatchObject({ subject_id: mine, detail: { since, queued: 0 } });
+    expect(ofA.items[0].actor).toMatch(/^console:manager\./);
   });
 });
 

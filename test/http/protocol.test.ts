@@ -269,8 +269,10 @@ describe('/openapi.json', () => {
   });
 
   it('names its servers and its license', () => {
-    expect(spec.servers[0].url).toBe('{scheme}://{host}');
-    expect(spec.servers[0].variables.host.default).toBe('localhost:3000');
+    // Relative: "Try it out" goes to the host the page came from (openapi-servers.test.ts).
+    expect(spec.servers).toEqual([
+      { url: '/', description: 'The public listener this document was loaded from' },
+    ]);
     expect(spec.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
   });
 

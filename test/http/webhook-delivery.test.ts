@@ -160,7 +160,7 @@ describe('retries', () => {
       expect(await worker.tick()).toBe(0);
       const [d] = (
         await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}/deliveries`)
-      ).deliveries;
+      ).items;
       if (i < 3) {
         expect(d.state).toBe('pending');
         h.clock.ms = Date.parse(d.next_attempt_at);
@@ -194,7 +194,7 @@ describe('retries', () => {
     const shown = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}`);
     expect(shown).toMatchObject({ enabled: false, disabled_reason: 'gone' });
     const audit = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/audit?action=webhook.disabled`);
-    expect(audit.entries[0]).toMatchObject({ actor: 'webhook-worker', subject_id: w.webhook_id });
+    expect(audit.items[0]).toMatchObject({ actor: 'webhook-worker', subject_id: w.webhook_id });
   });
 
   it('a long run of failures disables the endpoint (metric and audit line)', async () => {
@@ -219,7 +219,7 @@ describe('retries', () => {
     expect(shown.consecutive_failures).toBe(3);
     expect(await worker.tick()).toBe(0);
     const audit = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/audit?action=webhook.disabled`);
-    expect(audit.entries[0].detail).toMatchObject({ reason: 'failing', consecutive_failures: 3 });
+    expect(audit.items[0].detail).toMatchObject({ reason: 'failing', consecutive_failures: 3 });
     expect(await metric('webhook_endpoints_disabled_total{reason="failing"}')).toBe(1);
     expect(
       await metric('webhook_delivery_attempts_total{outcome="failed"}'),
@@ -316,7 +316,7 @@ describe('replay', () => {
     const { worker } = webhookWorker(h, { maxAttempts: 1 });
     expect(await worker.tick()).toBe(1);
     const path = `/admin/orgs/${t.orgId}/webhooks/${w.webhook_id}`;
-    const [failed] = (await adminCall(h, 'GET', `${path}/deliveries?state=failed`)).deliveries;
+    const [failed] = (await adminCall(h, 'GET', `${path}/deliveries?state=failed`)).items;
     expect(failed.event_type).toBe('call.received');
     up = true;
     const since = new Date(h.clock.now() - 60_000).toISOString();

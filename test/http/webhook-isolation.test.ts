@@ -64,7 +64,7 @@ describe('a hanging receiver', () => {
       sender.close();
     }
     // The hung attempts ended at the timeout and were recorded as failures to retry.
-    const hook = (await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`)).webhooks.find(
+    const hook = (await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`)).items.find(
       (w: { url: string }) => w.url === hanging.url,
     );
     const attempts = await adminCall(

@@ -53,8 +53,37 @@ describe('create, show, list', () => {
     expect(shown.secret).toBeUndefined();
     expect(shown.webhook_id).toBe(created.webhook_id);
     const list = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`);
-    expect(list.webhooks.map((w: any) => w.webhook_id)).toEqual([created.webhook_id]);
+    expect(list.items.map((w: any) => w.webhook_id)).toEqual([created.webhook_id]);
     expect(JSON.stringify(list)).not.toContain(created.secret);
+  });
+
+  it('lists {items, next_cursor} a page at a time, oldest first, like every admin list', async () => {
+    h.deps.webhooks = TEST_WEBHOOK_SETTINGS;
+    const t = await createTenant(h);
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const w = await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/webhooks`, {
+        url: `${RECEIVER}${i}`,
+        events: ['*'],
+      });
+      ids.push(w.webhook_id);
+    }
+    // Ids begin with their creation time, so id order is creation order (ties: same millisecond).
+    ids.sort();
+    const first = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks?limit=2`);
+    expect(first.items.map((w: any) => w.webhook_id)).toEqual(ids.slice(0, 2));
+    expect(first.next_cursor).toEqual(expect.any(String));
+    const rest = await adminCall(
+      h,
+      'GET',
+      `/admin/orgs/${t.orgId}/webhooks?limit=2&cursor=${first.next_cursor}`,
+    );
+    expect(rest).toEqual({
+      items: [expect.objectContaining({ webhook_id: ids[2] })],
+      next_cursor: null,
+    });
+    const bad = await call('GET', `/admin/orgs/${t.orgId}/webhooks?cursor=nope`);
+    expect(bad.statusCode).toBe(422);
   });
 
   it('["*"] with other types is just ["*"]', async () => {
@@ -82,7 +111,7 @@ describe('update, disable, enable, rotate, delete', () => {
     const on = await adminCall(h, 'POST', `${path}/enable`);
     expect(on).toMatchObject({ enabled: true, disabled_reason: null, disabled_at: null });
     const audit = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/audit?action=webhook.*`);
-    expect(audit.entries.map((e: any) => e.action).sort()).toEqual([
+    expect(audit.items.map((e: any) => e.action).sort()).toEqual([
       'webhook.created',
       'webhook.updated',
       'webhook.updated',
@@ -150,7 +179,7 @@ describe('tenancy', () => {
       ]);
     }
     const list = await adminCall(h, 'GET', `/admin/orgs/${b.orgId}/webhooks`);
-    expect(list.webhooks).toEqual([]);
+    expect(list.items).toEqual([]);
     const shown = await adminCall(h, 'GET', `/admin/orgs/${a.orgId}/webhooks/${w.webhook_id}`);
     expect(shown.description).toBeNull();
   });
@@ -180,7 +209,7 @@ describe('auth and bad input', () => {
     const locs = json(res).detail.map((d: any) => d.loc.join('.'));
     expect(locs).toEqual(expect.arrayContaining(['body.url', 'body.events.0', 'body.extra']));
     const list = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`);
-    expect(list.webhooks).toEqual([]);
+    expect(list.items).toEqual([]);
   });
 
   it('replay needs exactly one of event_id and since', async () => {
@@ -219,7 +248,7 @@ describe('safe targets', () => {
         'credentials',
       );
       const list = await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`);
-      expect(list.webhooks).toEqual([]);
+      expect(list.items).toEqual([]);
     });
   });
 
@@ -241,7 +270,7 @@ describe('safe targets', () => {
       const detail = await refused(t.orgId, url);
       expect(detail.msg).toContain(`, a ${range} address`);
       expect(detail.msg).toMatch(/address embedding \d+\.\d+\.\d+\.\d+/);
-      expect((await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`)).webhooks).toEqual([]);
+      expect((await adminCall(h, 'GET', `/admin/orgs/${t.orgId}/webhooks`)).items).toEqual([]);
     });
   });
 

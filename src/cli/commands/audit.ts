@@ -17,9 +17,9 @@ interface AuditEntry {
 const auditView: View = {
   primary: (page) => page.next_cursor,
   human: (answer) => {
-    const page = answer as unknown as { entries: AuditEntry[]; next_cursor: string | null };
-    if (page.entries.length === 0) return '(no entries)';
-    const rows = page.entries.map((e) => [
+    const page = answer as unknown as { items: AuditEntry[]; next_cursor: string | null };
+    if (page.items.length === 0) return '(no entries)';
+    const rows = page.items.map((e) => [
       e.at,
       e.action,
       `${e.subject_type} ${e.subject_id}`,

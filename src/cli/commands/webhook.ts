@@ -1,5 +1,5 @@
 import { fields, type View } from '../output.js';
-import { col, rowsView } from './listing.js';
+import { col, listView, paged, pageQuery, rowsView } from './listing.js';
 import { orgCollection, queuedView } from './org-resource.js';
 import { type CommandGroup, integer, list, requireChange } from './shared.js';
 
@@ -21,7 +21,7 @@ const secretView: View = {
 
 const webhookView: View = { primary: (w) => w.webhook_id, human: (w) => fields(w) };
 
-const listView = rowsView('webhooks', 'webhook_id', '(no webhooks)', [
+const endpointsView = listView('webhook_id', [
   col('WEBHOOK_ID', 'webhook_id'),
   col('ENABLED', 'enabled'),
   col('EVENTS', 'events'),
@@ -29,7 +29,7 @@ const listView = rowsView('webhooks', 'webhook_id', '(no webhooks)', [
   col('FAILURES', 'consecutive_failures'),
 ]);
 
-const deliveriesView = rowsView('deliveries', 'event_id', '(no deliveries)', [
+const deliveriesView = listView('event_id', [
   col('CREATED_AT', 'created_at'),
   col('EVENT_ID', 'event_id'),
   col('TYPE', 'event_type'),
@@ -71,7 +71,18 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
       ),
     );
 
-  webhooks.list(wh, ctx, "an organization's endpoints", listView);
+  paged(
+    wh
+      .command('list')
+      .description("an organization's endpoints, oldest first")
+      .argument('<org_id>'),
+  ).action((orgId: string, o, cmd) =>
+    ctx.send(
+      cmd,
+      { method: 'GET', path: webhooks.base(orgId), query: pageQuery(o) },
+      endpointsView,
+    ),
+  );
 
   member('show', 'one endpoint').action(
     webhooks.send(ctx, webhookView, (at) => ({ method: 'GET', path: at() })),
@@ -110,16 +121,18 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
     webhooks.send(ctx, webhookView, (at) => ({ method: 'DELETE', path: at() })),
   );
 
-  member('deliveries', "an endpoint's deliveries, newest first")
-    .option('--state <state>', 'pending, delivered or failed')
-    .option('--limit <n>', '1 to 500 (default 50)', integer)
-    .action(
-      webhooks.send(ctx, deliveriesView, (at, o) => ({
-        method: 'GET',
-        path: at('/deliveries'),
-        query: { state: o.state, limit: o.limit },
-      })),
-    );
+  paged(
+    member('deliveries', "an endpoint's deliveries, newest first").option(
+      '--state <state>',
+      'pending, delivered or failed',
+    ),
+  ).action(
+    webhooks.send(ctx, deliveriesView, (at, o) => ({
+      method: 'GET',
+      path: at('/deliveries'),
+      query: { state: o.state, ...pageQuery(o) },
+    })),
+  );
 
   member('attempts', "an endpoint's delivery attempts (status, latency, first bytes of the answer)")
     .option('--event-id <id>', 'only the attempts of this event (msg_…)')

@@ -4,7 +4,7 @@ import type { ConversionQueries } from '../conversions/queries.js';
 import type { PoolObservation } from '../dni/ports.js';
 import type { ReportQueries } from '../reports/ports.js';
 import type { SuppressionEntry as SuppressionEntryRow } from '../suppression/ports.js';
-import type { ApiKey, Campaign, Org } from './ports.js';
+import type { ApiKey, Campaign, Org, WebhookEndpoint } from './ports.js';
 
 /**
  * The admin API's reads, declared here beside the repositories (ports.ts) and implemented in
@@ -261,12 +261,17 @@ export interface WebhookAttemptRow {
 }
 
 export interface WebhookQueries {
-  /** Newest first. */
+  /** Newest first (by id, which grows with time), strictly before `before` when given. */
   listDeliveries(
     orgId: string,
     endpointId: string,
-    o: { state?: string | undefined; limit: number },
+    o: { state?: string | undefined; limit: number; before?: string | undefined },
   ): Promise<DeliveryRow[]>;
+  /** Oldest first (ids grow with time): `limit` endpoints with ids after `after`. */
+  listEndpoints(
+    orgId: string,
+    o: { limit: number; after?: string | undefined },
+  ): Promise<WebhookEndpoint[]>;
   /** Newest first. */
   listAttempts(
     orgId: string,

@@ -78,12 +78,6 @@ export class WebhookAdmin {
     return e;
   }
 
-  async list(orgId: string) {
-    await getOrg(this.ctx.repos, orgId);
-    const rows = await this.ctx.repos.webhookEndpoints.listEndpoints(this.ctx.repos.db, orgId);
-    return { webhooks: rows.map((e) => webhookView(e, this.ctx.now().getTime())) };
-  }
-
   async create(
     orgId: string,
     input: Required<Pick<WebhookInput, 'url' | 'events'>> & WebhookInput,

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import {
   consentStanding,
@@ -23,6 +24,7 @@ import { requireMediaType } from '../../http/validate.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 
 const ACTOR = 'admin';
 /** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
@@ -70,6 +72,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   const getConsentsByE164 = adminRoute('consents', 'A contact’s consent standing and history', {
     params: S.ConsentParams,
+    answer: V.ConsentStanding,
   });
   admin.get(`${ORG_PREFIX}/consents/:e164`, getConsentsByE164.options, async (req) => {
     const { params } = getConsentsByE164.read(req);
@@ -84,6 +87,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const putConsentsByE164 = adminRoute('consents', 'Record a consent grant (a new event)', {
     params: S.ConsentParams,
     body: S.PutConsent,
+    answer: V.ConsentStanding,
   });
   admin.put(`${ORG_PREFIX}/consents/:e164`, putConsentsByE164.options, async (req) => {
     const { params, body } = putConsentsByE164.read(req);
@@ -101,7 +105,12 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postConsentsByE164Revoke = adminRoute(
     'consents',
     'Record a revocation, opt-out or internal DNC (a new event)',
-    { params: S.ConsentParams, body: S.RevokeConsent, bodyOptional: true },
+    {
+      params: S.ConsentParams,
+      body: S.RevokeConsent,
+      bodyOptional: true,
+      answer: V.ConsentStanding,
+    },
   );
   admin.post(
     `${ORG_PREFIX}/consents/:e164/revoke`,
@@ -117,7 +126,27 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postConsentsImport = adminRoute(
     'consents',
     'Import consent events from a CSV file (text/csv)',
-    { params: S.OrgIdParams, description: IMPORT_DESCRIPTION },
+    {
+      params: S.OrgIdParams,
+      body: Type.String({
+        description:
+          'A header row, then one grant per line: e164,tier,captured_at,source,… (docs/consent.md). At most 32 MiB.',
+        examples: [
+          'e164,tier,captured_at,source\n+14155550100,pewc,2026-01-05T10:00:00Z,web-form\n',
+        ],
+      }),
+      bodyMedia: ['text/csv'],
+      answer: V.ConsentImportSummary,
+      media: {
+        [NDJSON]: Type.String({
+          description:
+            'With `Accept: application/x-ndjson`: one JSON object a line, `{"progress":…}` then `{"summary":…}` or `{"status","error"}`.',
+        }),
+      },
+      description:
+        'Every row is checked first: a file with a bad header or an unreadable row is a 422 and imports nothing. Rows already on file are skipped. ' +
+        IMPORT_DESCRIPTION,
+    },
   );
   admin.post(
     `${ORG_PREFIX}/consents/import`,

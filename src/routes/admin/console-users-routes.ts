@@ -7,6 +7,7 @@ import { createLink, createUser, sessionPolicy } from '../../domain/console/acco
 import { CONSOLE_ROLES, LINK_ROLES } from '../../domain/console/ports.js';
 import { errors } from '../../errors.js';
 import { adminRoute } from './openapi.js';
+import * as V from './view-schemas.js';
 
 const email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@ ]+@[^@ ]+$' });
 const role = Type.Union(LINK_ROLES.map((r) => Type.Literal(r)));
@@ -48,6 +49,8 @@ export function consoleUserRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postUsers = adminRoute('console', 'Create a console user with a password', {
     body: CreateConsoleUser,
     status: 201,
+    answer: V.ConsoleUserCreated,
+    errors: [404, 409],
     description:
       '`operator` sees every organization; `manager` and `viewer` need `org_id`. The password (at least 12 characters) is stored as a scrypt hash.',
   });
@@ -73,6 +76,8 @@ export function consoleUserRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postLinks = adminRoute('console', 'Make an invitation or password-reset link', {
     body: CreateConsoleLink,
     status: 201,
+    answer: V.ConsoleLinkCreated,
+    errors: [404],
     description:
       'The link is shown once and expires after CONSOLE_LINK_HOURS. An invitation names the role (and the organization for a manager or viewer); a reset names an existing user.',
   });

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import {
   createDestination,
@@ -16,6 +17,7 @@ import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
 import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from './paging.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const TAG = 'conversion destinations';
@@ -39,6 +41,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     params: S.OrgIdParams,
     body: C.CreateDestination,
     status: 201,
+    answer: V.DestinationItem,
   });
   admin.post(base, create.options, async (req, reply) => {
     const { params, body } = create.read(req);
@@ -47,6 +50,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   const list = adminRoute(TAG, 'The conversion destinations (secrets masked)', {
     params: S.OrgIdParams,
+    answer: Type.Object({ destinations: Type.Array(V.DestinationItem) }),
   });
   admin.get(base, list.options, async (req) => {
     const { params } = list.read(req);
@@ -56,6 +60,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   const show = adminRoute(TAG, 'A destination, with last success, pending and failures', {
     params: C.DestinationParams,
+    answer: V.DestinationDetail,
   });
   admin.get(one, show.options, async (req) => {
     const { params } = show.read(req);
@@ -78,6 +83,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const patch = adminRoute(TAG, 'Change a destination (secrets given replace those kept)', {
     params: C.DestinationParams,
     body: C.UpdateDestination,
+    answer: V.DestinationItem,
   });
   admin.patch(one, patch.options, async (req) => {
     const { params, body } = patch.read(req);
@@ -87,6 +93,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const remove = adminRoute(TAG, 'Delete a destination and its upload history', {
     params: C.DestinationParams,
     status: 204,
+    answer: null,
   });
   admin.delete(one, remove.options, async (req, reply) => {
     const { params } = remove.read(req);
@@ -97,6 +104,8 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const uploads = adminRoute(TAG, 'Uploads of a destination, newest first', {
     params: C.DestinationParams,
     query: C.UploadsQuery,
+    list: true,
+    answer: V.UploadItem,
   });
   admin.get(`${one}/uploads`, uploads.options, async (req) => {
     const { params, query } = uploads.read(req);
@@ -128,6 +137,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const attempts = adminRoute(TAG, 'Upload attempts of a destination, newest first', {
     params: C.DestinationParams,
     query: C.AttemptsQuery,
+    answer: Type.Object({ attempts: Type.Array(V.UploadAttemptItem) }),
   });
   admin.get(`${one}/attempts`, attempts.options, async (req) => {
     const { params, query } = attempts.read(req);
@@ -152,6 +162,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   const test = adminRoute(TAG, "One sample conversion in the platform's validate-only mode", {
     params: C.DestinationParams,
+    answer: V.DestinationTestResult,
   });
   admin.post(`${one}/test`, test.options, async (req) => {
     const { params } = test.read(req);
@@ -170,7 +181,13 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       action === 'retry'
         ? 'Send failed uploads again now (one, or every retriable one)'
         : 'Send conversions again (since a time, or of one call): the platform deduplicates',
-      { params: C.DestinationParams, body: schema, bodyOptional: true, status: 202 },
+      {
+        params: C.DestinationParams,
+        body: schema,
+        bodyOptional: true,
+        status: 202,
+        answer: V.UploadsQueued,
+      },
     );
     admin.post(`${one}/${action}`, route.options, async (req, reply) => {
       const { params, body } = route.read(req);

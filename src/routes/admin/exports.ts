@@ -3,8 +3,8 @@ import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import { collectExport, openConversionExport } from '../../domain/exports/index.js';
 import { errors } from '../../errors.js';
-import { validateRequest } from '../../http/validate.js';
 import { EXPORT_HEADERS } from './export-headers.js';
+import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
 import { CampaignParams } from './schemas.js';
 
@@ -21,13 +21,37 @@ export const ExportQuery = Type.Object({
  * the counts in X-Export-* headers. Buffered, so the counts can lead.
  */
 export function exportRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const getCampaignsByCodeExportsConversions = validateRequest({
-    params: CampaignParams,
-    query: ExportQuery,
-  });
+  const getCampaignsByCodeExportsConversions = adminRoute(
+    'exports',
+    "A campaign's conversion upload file for Google Ads (CSV) or Meta (JSON)",
+    {
+      params: CampaignParams,
+      query: ExportQuery,
+      answer: null,
+      media: {
+        'text/csv': Type.String({
+          description: 'Google Ads offline conversions (format=google-ads)',
+        }),
+        'application/json': Type.Object(
+          { data: Type.Array(Type.Record(Type.String(), Type.Unknown())) },
+          { description: "Meta's Conversions API events (format=meta)" },
+        ),
+      },
+      headers: [
+        'Content-Disposition',
+        'X-Export-Candidates',
+        'X-Export-Rows',
+        'X-Export-Skipped-No-Click-Id',
+        'X-Export-Skipped-Too-Old',
+      ],
+      errors: [409],
+      description:
+        'The file itself is the body; the counts are in the X-Export-* headers. A campaign whose conversion config is invalid is 409 `conflict` with the problem in `reason`.',
+    },
+  );
   admin.get(
     `${ORG_PREFIX}/campaigns/:code/exports/conversions`,
-    { preHandler: getCampaignsByCodeExportsConversions.hook },
+    getCampaignsByCodeExportsConversions.options,
     async (req, reply) => {
       const { params, query } = getCampaignsByCodeExportsConversions.read(req);
       const opened = await openConversionExport(deps.repos, {

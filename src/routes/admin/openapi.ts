@@ -1,56 +1,242 @@
-import type { TSchema } from 'typebox';
-import { type RequestSchemas, validateRequest } from '../../http/validate.js';
+import type { RouteOptions } from 'fastify';
+import Type, { type TSchema } from 'typebox';
+import {
+  type RequestSchemas,
+  type RequestValidator,
+  validateRequest,
+} from '../../http/validate.js';
 import { pageOfItems } from './view-schemas.js';
 
 /**
  * The OpenAPI description of an admin route (served at /admin/openapi.json).
  * Validation stays with validateRequest (src/http/validate.ts): the admin app
  * compiles no validators or serializers from these, so documenting a route
- * cannot change what it accepts or answers. Routes take it through `adminRoute`.
+ * cannot change what it accepts or answers. Routes take it through `adminRoute`,
+ * which requires the answer's schema: a route without one does not typecheck,
+ * and `requireDocumented` refuses, at start-up, a route that bypasses the helper.
+ * test/helpers/conformance.ts checks every answer of the HTTP suites against it.
  */
+
+// Flat: @fastify/swagger moves a header's schema under `schema` itself.
+const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
+  ...schema,
+  description,
+});
+
+/** Every header the admin API sends that a client may read, as OpenAPI response headers. */
+export const adminHeaders = {
+  'X-Request-Id': header(
+    "The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one.",
+    { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  ),
+  'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', enum: ['Bearer'] }),
+  'Retry-After': header('Seconds to wait before trying again.', {
+    type: 'integer',
+    minimum: 1,
+  }),
+  'X-Error-Hint': header(
+    'Why a body was read as text (a missing or non-JSON Content-Type): the 422 body keeps FastAPI’s shape, the reason is here.',
+  ),
+  'Content-Disposition': header('`attachment; filename="…"`: the file name to save the body as.'),
+  'X-Export-Candidates': header('Calls in the window that could be exported.', {
+    type: 'integer',
+    minimum: 0,
+  }),
+  'X-Export-Rows': header('Rows in the file.', { type: 'integer', minimum: 0 }),
+  'X-Export-Skipped-No-Click-Id': header('Calls left out: their visit had no click id.', {
+    type: 'integer',
+    minimum: 0,
+  }),
+  'X-Export-Skipped-Too-Old': header('Calls left out: older than the platform accepts.', {
+    type: 'integer',
+    minimum: 0,
+  }),
+};
+export type AdminHeader = keyof typeof adminHeaders;
+
+const headersOf = (names: AdminHeader[]) =>
+  Object.fromEntries(['X-Request-Id' as const, ...names].map((n) => [n, adminHeaders[n]]));
+
+const codes = (description: string, detail: string[], extra: Record<string, TSchema> = {}) =>
+  Type.Object(
+    { detail: Type.Unsafe<string>({ type: 'string', enum: detail }), ...extra },
+    { description, additionalProperties: false },
+  );
+
+/** FastAPI's 422 body (fastapi-422-parity.md). */
+const ValidationErrorBody = Type.Object(
+  {
+    detail: Type.Array(
+      Type.Object(
+        {
+          type: Type.String({ examples: ['missing'] }),
+          loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+          msg: Type.String(),
+          input: Type.Optional(Type.Unknown({ description: 'The offending input, as sent' })),
+          ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The 404 codes of the admin API (src/errors.ts). */
+const NOT_FOUND = [
+  'org_not_found',
+  'key_not_found',
+  'campaign_not_found',
+  'call_not_found',
+  'number_not_found',
+  'touch_not_found',
+  'suppression_entry_not_found',
+  'webhook_not_found',
+  'event_not_found',
+  'destination_not_found',
+  'upload_not_found',
+];
+
+/** The error answers, by status: body schema, headers, description. */
+const ERRORS = {
+  400: {
+    description: 'The body could not be read (a bad Content-Length, an empty JSON body…)',
+    schema: codes('Unreadable body', ['There was an error parsing the body']),
+    headers: [] as AdminHeader[],
+  },
+  401: {
+    description: 'No admin token, or not this server’s',
+    schema: codes('Bad credential', ['invalid_admin_token']),
+    headers: ['WWW-Authenticate'] as AdminHeader[],
+  },
+  404: {
+    description: 'No such organization, or no such item in it',
+    schema: codes('Not found', NOT_FOUND),
+    headers: [] as AdminHeader[],
+  },
+  409: {
+    description: 'The change clashes with what is stored; `reason` says with what',
+    schema: codes('Conflict', ['conflict'], { reason: Type.String() }),
+    headers: [] as AdminHeader[],
+  },
+  413: {
+    description: 'The body is larger than this route accepts',
+    schema: codes('Too large', ['payload_too_large']),
+    headers: [] as AdminHeader[],
+  },
+  415: {
+    description: 'The body is not of a media type this route reads',
+    schema: codes('Unsupported media type', ['unsupported_media_type']),
+    headers: [] as AdminHeader[],
+  },
+  422: {
+    description: 'Bad input, in FastAPI’s shape: every failing field',
+    schema: ValidationErrorBody,
+    headers: ['X-Error-Hint'] as AdminHeader[],
+  },
+  500: {
+    description: 'An unexpected failure (a bug), logged with the request id; nothing was changed',
+    schema: codes('Internal error', ['Internal Server Error']),
+    headers: [] as AdminHeader[],
+  },
+  503: {
+    description:
+      'A dependency is down (the store), or SECRETS_KEY is not set: try again after Retry-After',
+    schema: codes('Unavailable', ['service_unavailable', 'secrets_key_not_configured']),
+    headers: ['Retry-After'] as AdminHeader[],
+  },
+} as const;
+export type ErrorStatus = keyof typeof ERRORS;
+
+const json = (schema: TSchema, example?: unknown) => ({
+  'application/json': { schema, ...(example === undefined ? {} : { example }) },
+});
+
+/** What an admin route's OpenAPI description says besides its request schemas. */
+export interface DocParts {
+  description?: string;
+  /** 200 unless said otherwise. */
+  status?: 200 | 201 | 202 | 204;
+  /** The JSON answer (with `list`, one item of a page of them); null: no body (204). */
+  answer: TSchema | null;
+  list?: boolean;
+  /** Media types the answer may have besides JSON (a CSV report), or instead of it (`only`). */
+  media?: Record<string, TSchema>;
+  /** The answer is in `media` only, never JSON. */
+  mediaOnly?: boolean;
+  /** Headers of the answer besides X-Request-Id. */
+  headers?: AdminHeader[];
+  /** Errors besides those every route may answer (401, 503; 404 and 422 with parameters; 400, 413 and 422 with a body). */
+  errors?: ErrorStatus[];
+  /** An example of the (JSON) answer. */
+  example?: unknown;
+  /** The request body's media types when it is not JSON (imports). */
+  bodyMedia?: string[];
+  /** Who may call it: the admin token unless said otherwise. */
+  security?: Record<string, string[]>[];
+  /** Summaries of the statuses a route answers besides its own (a readiness 503). */
+  extraResponses?: Record<
+    number,
+    { description: string; schema: TSchema; headers?: AdminHeader[] }
+  >;
+}
+
 function adminDoc(
   tag: string,
   summary: string,
-  parts: {
-    params?: TSchema;
-    querystring?: TSchema;
-    body?: TSchema;
-    description?: string;
-    /** 200 unless said otherwise. */
-    status?: number;
-    /** The answer: an item, or with `list` a page of them (view-schemas.ts). */
-    answer?: TSchema;
-    list?: boolean;
-  } = {},
+  parts: DocParts & { params?: TSchema; querystring?: TSchema; body?: TSchema },
 ) {
-  const ok = parts.answer
-    ? parts.list
-      ? { ...pageOfItems(parts.answer), description: 'One page; `next_cursor` is null on the last' }
-      : { ...parts.answer, description: 'OK' }
-    : { description: 'OK', type: 'object', additionalProperties: true };
+  const status = parts.status ?? 200;
+  const answer = parts.answer && (parts.list ? pageOfItems(parts.answer) : parts.answer);
+  const content = {
+    ...(answer && !parts.mediaOnly ? json(answer, parts.example) : {}),
+    ...Object.fromEntries(Object.entries(parts.media ?? {}).map(([m, schema]) => [m, { schema }])),
+  };
+  const ok = {
+    description: parts.list ? 'One page; `next_cursor` is null on the last' : 'OK',
+    headers: headersOf(parts.headers ?? []),
+    ...(Object.keys(content).length > 0 ? { content } : {}),
+  };
+  const hasInput = Boolean(parts.params || parts.querystring || parts.body);
+  // A route open to anyone (security: []) cannot answer 401.
+  const open = parts.security?.length === 0;
+  const errs = new Set<ErrorStatus>([
+    ...(open ? [] : [401 as const]),
+    503,
+    ...(parts.errors ?? []),
+  ]);
+  if (parts.params) errs.add(404);
+  if (hasInput) errs.add(422);
+  if (parts.body) for (const s of [400, 413] as const) errs.add(s);
+  if (parts.bodyMedia) errs.add(415);
+  const responses: Record<number, object> = { [status]: ok };
+  for (const s of [...errs].sort()) {
+    const e = ERRORS[s];
+    responses[s] = {
+      description: e.description,
+      headers: headersOf(e.headers),
+      content: json(e.schema),
+    };
+  }
+  for (const [s, r] of Object.entries(parts.extraResponses ?? {})) {
+    responses[Number(s)] = {
+      description: r.description,
+      headers: headersOf(r.headers ?? []),
+      content: json(r.schema),
+    };
+  }
+  const body = parts.body;
   return {
     tags: [tag],
     summary,
     ...(parts.description ? { description: parts.description } : {}),
-    security: [{ adminToken: [] }],
+    security: parts.security ?? [{ adminToken: [] }],
     ...(parts.params ? { params: parts.params } : {}),
     ...(parts.querystring ? { querystring: parts.querystring } : {}),
-    ...(parts.body ? { body: parts.body } : {}),
-    response: {
-      [parts.status ?? 200]: ok,
-      401: { description: 'No admin token, or not this server’s', type: 'object' },
-      404: { description: 'No such item in this organization', type: 'object' },
-      422: { description: 'Bad input, in FastAPI’s shape', type: 'object' },
-    },
+    ...(body ? { body } : {}),
+    ...(parts.bodyMedia ? { consumes: parts.bodyMedia } : {}),
+    response: responses,
   };
-}
-
-/** What an admin route's OpenAPI description says besides its request schemas (see adminDoc). */
-interface DocParts {
-  description?: string;
-  status?: number;
-  answer?: TSchema;
-  list?: boolean;
 }
 
 /**
@@ -61,15 +247,50 @@ interface DocParts {
 export function adminRoute<S extends RequestSchemas>(
   tag: string,
   summary: string,
-  spec: S & DocParts = {} as S & DocParts,
+  spec: S & DocParts,
 ) {
-  const validator = validateRequest(spec);
   const { params, query, body, bodyOptional: _, ...doc } = spec;
+  const validator = validateRequest(
+    spec.bodyMedia ? { params, query } : { params, query, body, bodyOptional: spec.bodyOptional },
+  );
   return {
     options: {
       schema: adminDoc(tag, summary, { ...doc, params, querystring: query, body }),
       preHandler: validator.hook,
     },
-    read: validator.read,
+    // With `bodyMedia` the body is read raw by the handler, never validated here.
+    read: validator.read as RequestValidator<S>['read'],
   };
+}
+
+/** `getOrgsByOrgIdCampaignsByCode` from GET /admin/orgs/:org_id/campaigns/:code. */
+export function operationIdOf(method: string, url: string): string {
+  const pascal = (s: string) =>
+    s
+      .split(/[-_]/)
+      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+      .join('');
+  const parts = url
+    .replace(/^\/admin(?=\/|$)/, '')
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `By${pascal(seg.slice(1))}` : pascal(seg)));
+  return `${method.toLowerCase()}${parts.join('')}`;
+}
+
+/**
+ * An `onRoute` hook for the admin app: names each operation, and refuses at start-up a route
+ * that documents no answer (one registered without `adminRoute`).
+ */
+export function requireDocumented(route: RouteOptions): void {
+  const schema = route.schema as
+    | { hide?: boolean; response?: unknown; operationId?: string; body?: TSchema }
+    | undefined;
+  if (schema?.hide || route.url.startsWith('/admin/docs')) return;
+  const methods = [route.method].flat().filter((m) => m !== 'HEAD');
+  if (methods.length === 0) return;
+  if (!schema?.response) {
+    throw new Error(`admin route ${methods.join(',')} ${route.url} documents no answer`);
+  }
+  schema.operationId ??= operationIdOf(methods[0]!, route.url);
 }

@@ -26,6 +26,13 @@ export function readinessRoute(admin: FastifyInstance, deps: AppDeps): void {
       'The public /readyz says each dependency’s state only; this says why. 503 with ' +
       'Retry-After when a dependency is down.',
     answer: ReadinessDetail,
+    extraResponses: {
+      503: {
+        description: 'A dependency is down: the same body, and Retry-After',
+        schema: ReadinessDetail,
+        headers: ['Retry-After'],
+      },
+    },
   });
   admin.get('/admin/readyz', route.options, async (_request, reply) => {
     const r = await readiness(checks, budgetMs);

@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
+import Type, { type TSchema } from 'typebox';
 import type { AppDeps } from '../../deps.js';
+import type { DrillWindow } from '../../domain/reports/ports.js';
 import type { ReportParams } from '../../domain/reports/request.js';
 import { resolveReport } from '../../domain/reports/request.js';
-import type { ReportCell, TouchQuery, TrafficQuery } from '../../domain/reports/types.js';
+import type {
+  DrillPage,
+  ReportCell,
+  TouchQuery,
+  TrafficQuery,
+} from '../../domain/reports/types.js';
 import { isoInZone, reportCsv, reportJson } from '../../domain/reports/view.js';
-import type { ReportKind } from '../../domain/reports/vocabulary.js';
+import { type ReportKind, TRAFFIC_GROUPS } from '../../domain/reports/vocabulary.js';
 import { adminRoute } from './openapi.js';
+import { ORG_PREFIX } from './org-scope.js';
 import { decodeCursor, encodeCursor, ID_SHAPE } from './paging.js';
 import * as R from './report-schemas.js';
 import * as S from './schemas.js';
@@ -16,6 +24,9 @@ const DRILL_NOTE =
   'The rows behind one cell of the report: the report’s query (from, to, bucket, filters), the ' +
   'cell’s `bucket_start`, and its group keys as parameters of the same names. Newest first.';
 const DRILL_RANGE_MS = 32 * 86_400_000;
+
+/** What every drill-down's query has besides the report's: the cell's bucket and a page. */
+type DrillQ = { bucket_start?: string | undefined; limit: number; cursor?: string | undefined };
 
 /** GET …/reports/traffic and …/reports/touches, and the drill-down under each (contract §8). */
 export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
@@ -57,18 +68,11 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     return { query: query as ReportCell<G>['query'], bucketStart: start, keys: cellKeys };
   };
 
-  const page = <T extends { id: string }, V>(
-    p: { items: T[]; nextCursor: string | null },
-    view: (t: T) => V,
-  ) => ({
-    items: p.items.map(view),
-    next_cursor: p.nextCursor ? encodeCursor(p.nextCursor) : null,
-  });
-
   const traffic = adminRoute('reports', 'Traffic: sessions, calls and buyer outcomes', {
     params: S.OrgIdParams,
     query: R.TrafficQuery,
     answer: R.TrafficAnswer,
+    media: { 'text/csv': Type.String({ description: 'format=csv' }) },
     description: `Buckets in the organization's time zone; docs/reporting.md defines every counter. ${CSV_NOTE}`,
   });
   admin.get('/admin/orgs/:org_id/reports/traffic', traffic.options, async (req, reply) => {
@@ -90,6 +94,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     params: S.OrgIdParams,
     query: R.TouchQuery,
     answer: R.TouchAnswer,
+    media: { 'text/csv': Type.String({ description: 'format=csv' }) },
     description: `Grouped by reason, a touch counts under each of its reasons; totals count it once. ${CSV_NOTE}`,
   });
   admin.get('/admin/orgs/:org_id/reports/touches', touches.options, async (req, reply) => {
@@ -101,29 +106,57 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     return reportJson(params.org_id, q, report);
   });
 
-  const sessions = adminRoute('reports', 'The sessions behind a traffic cell', {
-    params: S.OrgIdParams,
-    query: R.TrafficCellQuery,
-    list: true,
-    answer: R.SessionCellItem,
-    description: `${DRILL_NOTE} Sessions pruned by retention are counted but no longer listed.`,
-  });
-  admin.get('/admin/orgs/:org_id/reports/traffic/sessions', sessions.options, async (req) => {
-    const { params, query } = sessions.read(req);
-    const after = decodeCursor(query.cursor, ID_SHAPE);
-    const { medium, utm_campaign, landing_path, attribution, tracking_number } = query;
-    const cell = await cellOf(params.org_id, 'traffic', query, {
-      medium,
-      utm_campaign,
-      landing_path,
-      attribution,
-      tracking_number,
+  /**
+   * One drill-down: the rows behind a cell of a `kind` report, a page at a time. `keys` are the
+   * group keys of that report, read from the query by name; `rows` reads a page of them.
+   */
+  const drillDown = <G extends string, T extends { id: string }>(
+    path: string,
+    summary: string,
+    spec: { query: TSchema; item: TSchema; description: string },
+    kind: ReportKind,
+    keys: readonly G[],
+    rows: (orgId: string, cell: ReportCell<G>, w: DrillWindow) => Promise<DrillPage<T>>,
+    view: (row: T) => unknown,
+  ) => {
+    const route = adminRoute('reports', summary, {
+      params: S.OrgIdParams,
+      query: spec.query,
+      list: true,
+      answer: spec.item,
+      description: spec.description,
     });
-    const p = await deps.queries.reports.cellSessions(params.org_id, cell as never, {
-      limit: query.limit,
-      after,
+    admin.get(`${ORG_PREFIX}/reports/${path}`, route.options, async (req) => {
+      const { params, query: q } = route.read(req);
+      const query = q as ReportParams & DrillQ & Partial<Record<G, string>>;
+      const after = decodeCursor(query.cursor, ID_SHAPE);
+      const picked: Partial<Record<G, string | undefined>> = {};
+      for (const k of keys) picked[k] = query[k];
+      const cell = await cellOf<G>(params.org_id, kind, query, picked);
+      const p = await rows(params.org_id, cell, { limit: query.limit, after });
+      return {
+        items: p.items.map(view),
+        next_cursor: p.nextCursor ? encodeCursor(p.nextCursor) : null,
+      };
     });
-    return page(p, (s) => ({
+  };
+
+  const reports = deps.queries.reports;
+  // The traffic groups a cell names by parameter (campaign and source are the report's filters).
+  const TRAFFIC_KEYS = TRAFFIC_GROUPS.filter((g) => g !== 'campaign' && g !== 'source');
+
+  drillDown(
+    'traffic/sessions',
+    'The sessions behind a traffic cell',
+    {
+      query: R.TrafficCellQuery,
+      item: R.SessionCellItem,
+      description: `${DRILL_NOTE} Sessions pruned by retention are counted but no longer listed.`,
+    },
+    'traffic',
+    TRAFFIC_KEYS,
+    (org, cell, w) => reports.cellSessions(org, cell as never, w),
+    (s) => ({
       dni_session_id: s.id,
       campaign_code: s.campaignCode,
       created_at: s.createdAt.toISOString(),
@@ -135,32 +168,17 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
       medium: s.medium,
       utm_campaign: s.utmCampaign,
       landing_path: s.landingPath,
-    }));
-  });
+    }),
+  );
 
-  const calls = adminRoute('reports', 'The calls behind a traffic cell', {
-    params: S.OrgIdParams,
-    query: R.TrafficCellQuery,
-    list: true,
-    answer: R.CallCellItem,
-    description: DRILL_NOTE,
-  });
-  admin.get('/admin/orgs/:org_id/reports/traffic/calls', calls.options, async (req) => {
-    const { params, query } = calls.read(req);
-    const after = decodeCursor(query.cursor, ID_SHAPE);
-    const { medium, utm_campaign, landing_path, attribution, tracking_number } = query;
-    const cell = await cellOf(params.org_id, 'traffic', query, {
-      medium,
-      utm_campaign,
-      landing_path,
-      attribution,
-      tracking_number,
-    });
-    const p = await deps.queries.reports.cellCalls(params.org_id, cell as never, {
-      limit: query.limit,
-      after,
-    });
-    return page(p, (c) => ({
+  drillDown(
+    'traffic/calls',
+    'The calls behind a traffic cell',
+    { query: R.TrafficCellQuery, item: R.CallCellItem, description: DRILL_NOTE },
+    'traffic',
+    TRAFFIC_KEYS,
+    (org, cell, w) => reports.cellCalls(org, cell as never, w),
+    (c) => ({
       call_id: c.id,
       campaign_code: c.campaignCode,
       started_at: c.startedAt.toISOString(),
@@ -173,32 +191,17 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
       status: c.status,
       duration_seconds: c.durationSeconds,
       disposition: c.disposition,
-    }));
-  });
+    }),
+  );
 
-  const touchRows = adminRoute('reports', 'The touches behind a touch-report cell', {
-    params: S.OrgIdParams,
-    query: R.TouchCellQuery,
-    list: true,
-    answer: R.TouchCellItem,
-    description: DRILL_NOTE,
-  });
-  admin.get('/admin/orgs/:org_id/reports/touches/rows', touchRows.options, async (req) => {
-    const { params, query } = touchRows.read(req);
-    const after = decodeCursor(query.cursor, ID_SHAPE);
-    const { channel, purpose, outcome, reason, state } = query;
-    const cell = await cellOf(params.org_id, 'touches', query, {
-      channel,
-      purpose,
-      outcome,
-      reason,
-      state,
-    });
-    const p = await deps.queries.reports.cellTouches(params.org_id, cell as never, {
-      limit: query.limit,
-      after,
-    });
-    return page(p, (t) => ({
+  drillDown(
+    'touches/rows',
+    'The touches behind a touch-report cell',
+    { query: R.TouchCellQuery, item: R.TouchCellItem, description: DRILL_NOTE },
+    'touches',
+    ['channel', 'purpose', 'outcome', 'reason', 'state'] as const,
+    (org, cell, w) => reports.cellTouches(org, cell as never, w),
+    (t) => ({
       touch_id: t.id,
       campaign_code: t.campaignCode,
       decided_at: isoInZone(t.decidedAt, 'UTC'),
@@ -208,6 +211,6 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
       outcome: t.outcome,
       reasons: t.reasons,
       state: t.state,
-    }));
-  });
+    }),
+  );
 }

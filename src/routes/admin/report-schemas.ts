@@ -174,7 +174,16 @@ export const TrafficAnswer = reportAnswer(counters(TRAFFIC_METRICS, rateFields),
       buyer_report_seconds_avg: 3600,
     },
   ],
-  totals: { ...zeros(TRAFFIC_METRICS), sessions: 1, calls: 1 },
+  totals: {
+    ...zeros(TRAFFIC_METRICS),
+    sessions: 1,
+    calls: 1,
+    ambiguous_share: 0,
+    session_to_call_rate: 1,
+    call_to_success_rate: null,
+    buyer_success_rate: null,
+    buyer_report_seconds_avg: null,
+  },
 });
 
 export const TouchAnswer = reportAnswer(counters(TOUCH_METRICS), {

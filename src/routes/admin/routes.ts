@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import { recordAdminCall } from '../../domain/admin/calls.js';
 import {
@@ -66,6 +67,7 @@ export function adminRoutes(
     const postOrgs = adminRoute('organizations', 'Create an organization', {
       body: S.CreateOrg,
       status: 201,
+      answer: V.OrgItem,
     });
     admin.post('/admin/orgs', postOrgs.options, async (req, reply) => {
       const { body } = postOrgs.read(req);
@@ -74,12 +76,16 @@ export function adminRoutes(
     const patchKeysByKeyId = adminRoute('keys', 'Replace a key’s scopes', {
       params: S.KeyIdParams,
       body: S.UpdateKey,
+      answer: V.KeyItem,
     });
     admin.patch('/admin/keys/:key_id', patchKeysByKeyId.options, async (req) => {
       const { params, body } = patchKeysByKeyId.read(req);
       return setKeyScopes(ctx(req), params.key_id, body.scopes);
     });
-    const postKeysByKeyIdRevoke = adminRoute('keys', 'Revoke a key now', { params: S.KeyIdParams });
+    const postKeysByKeyIdRevoke = adminRoute('keys', 'Revoke a key now', {
+      params: S.KeyIdParams,
+      answer: V.KeyItem,
+    });
     admin.post('/admin/keys/:key_id/revoke', postKeysByKeyIdRevoke.options, async (req) => {
       const { params } = postKeysByKeyIdRevoke.read(req);
       return revokeKey(ctx(req), params.key_id);
@@ -87,7 +93,14 @@ export function adminRoutes(
     const postKeysByKeyIdRotate = adminRoute(
       'keys',
       'Issue a replacement key; the old one stops after the grace period',
-      { params: S.KeyIdParams, body: S.RotateKey, bodyOptional: true, status: 201 },
+      {
+        params: S.KeyIdParams,
+        body: S.RotateKey,
+        bodyOptional: true,
+        status: 201,
+        answer: V.KeyRotated,
+        errors: [409],
+      },
     );
     admin.post('/admin/keys/:key_id/rotate', postKeysByKeyIdRotate.options, async (req, reply) => {
       const { params, body } = postKeysByKeyIdRotate.read(req);
@@ -109,6 +122,7 @@ export function adminRoutes(
       const patchOrgsByOrgId = adminRoute('organizations', 'Change an organization', {
         params: S.OrgIdParams,
         body: S.UpdateOrg,
+        answer: V.OrgItem,
       });
       scope.patch(ORG_PREFIX, patchOrgsByOrgId.options, async (req) => {
         const { params, body } = patchOrgsByOrgId.read(req);
@@ -118,6 +132,7 @@ export function adminRoutes(
         params: S.OrgIdParams,
         body: S.CreateKey,
         status: 201,
+        answer: V.KeyIssued,
       });
       scope.post(`${ORG_PREFIX}/keys`, postKeys.options, async (req, reply) => {
         const { params, body } = postKeys.read(req);
@@ -128,6 +143,10 @@ export function adminRoutes(
         params: S.OrgIdParams,
         body: S.CreateCampaign,
         status: 201,
+        answer: V.CampaignDetail,
+        errors: [409],
+        description:
+          'A code the organization already uses, or a number another campaign holds: 409.',
       });
       scope.post(`${ORG_PREFIX}/campaigns`, postCampaigns.options, async (req, reply) => {
         const { params, body } = postCampaigns.read(req);
@@ -135,6 +154,7 @@ export function adminRoutes(
       });
       const getCampaignsByCode = adminRoute('campaigns', 'Show a campaign with its numbers', {
         params: S.CampaignParams,
+        answer: V.CampaignDetail,
       });
       scope.get(`${ORG_PREFIX}/campaigns/:code`, getCampaignsByCode.options, async (req) => {
         const { params } = getCampaignsByCode.read(req);
@@ -143,6 +163,8 @@ export function adminRoutes(
       const patchCampaignsByCode = adminRoute('campaigns', 'Change a campaign', {
         params: S.CampaignParams,
         body: S.UpdateCampaign,
+        answer: V.CampaignDetail,
+        errors: [409],
       });
       scope.patch(`${ORG_PREFIX}/campaigns/:code`, patchCampaignsByCode.options, async (req) => {
         const { params, body } = patchCampaignsByCode.read(req);
@@ -154,6 +176,8 @@ export function adminRoutes(
         {
           params: S.CampaignParams,
           body: S.AddNumbers,
+          answer: V.CampaignDetail,
+          errors: [409],
         },
       );
       scope.post(
@@ -169,6 +193,7 @@ export function adminRoutes(
         params: S.OrgIdParams,
         body: S.RecordCall,
         status: 201,
+        answer: V.CallRecorded,
       });
       scope.post(`${ORG_PREFIX}/calls`, postCalls.options, async (req, reply) => {
         const { params, body } = postCalls.read(req);
@@ -188,21 +213,25 @@ export function adminRoutes(
       const getAudit = adminRoute('audit', 'An organization’s audit log, newest first', {
         params: S.OrgIdParams,
         query: S.AuditQuery,
+        list: true,
+        answer: V.AuditItem,
       });
       scope.get(`${ORG_PREFIX}/audit`, getAudit.options, async (req) => {
         const { params, query } = getAudit.read(req);
-        // One row past the page says whether another page exists.
+        // One row past the page says whether another page exists. The cursor is the last
+        // entry's sequence number (the query schema checks its form).
+        const before = query.cursor;
         const rows = await deps.queries.audit.listAudit(params.org_id, {
           limit: query.limit + 1,
           action: query.action,
           subjectId: query.subject_id,
           since: query.since ? new Date(query.since) : undefined,
           until: query.until ? new Date(query.until) : undefined,
-          before: query.cursor ? Number(query.cursor) : undefined,
+          before: before === undefined ? undefined : Number(before),
         });
-        const { items, nextCursor } = pageOf(rows, query.limit, (r) => String(r.seq));
+        const page = pageOf(rows, query.limit, (r) => String(r.seq));
         return {
-          entries: items.map((r) => ({
+          items: page.items.map((r) => ({
             id: r.id,
             at: r.at.toISOString(),
             actor: r.actor,
@@ -212,7 +241,7 @@ export function adminRoutes(
             detail: r.detail,
             request_id: r.requestId,
           })),
-          next_cursor: nextCursor,
+          next_cursor: page.nextCursor,
         };
       });
 
@@ -222,13 +251,34 @@ export function adminRoutes(
   });
 
   // Labels name every tenant's organization and campaign ids: a scrape needs a token too.
-  app.get('/metrics', async (req, reply) => {
+  const metrics = adminRoute('system', 'Prometheus metrics', {
+    answer: null,
+    media: { 'text/plain': Type.String({ description: 'The Prometheus text format' }) },
+    security: [{ metricsToken: [] }],
+    description:
+      'Labels name every organization and campaign: a scrape needs METRICS_TOKEN (or the admin token when it is not set). A wrong token is 401 `invalid_metrics_token`.',
+    extraResponses: {
+      401: {
+        description: 'No metrics token, or not this server’s',
+        schema: Type.Object(
+          { detail: Type.Literal('invalid_metrics_token') },
+          { additionalProperties: false },
+        ),
+        headers: ['WWW-Authenticate'],
+      },
+    },
+  });
+  app.get('/metrics', metrics.options, async (req, reply) => {
     if (!sameToken(req.headers.authorization, metricsToken)) throw errors.invalidMetricsToken();
     const text = await deps.metrics.registry.metrics();
     return reply.type(deps.metrics.registry.contentType).send(text);
   });
-  app.get('/healthz', async () => {
+  const health = adminRoute('system', 'Liveness: the process answers and the store pings', {
+    answer: V.Health,
+    security: [],
+  });
+  app.get('/healthz', health.options, async () => {
     await deps.ping();
-    return { status: 'ok' };
+    return { status: 'ok' as const };
   });
 }

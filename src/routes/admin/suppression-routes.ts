@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import {
@@ -11,7 +12,7 @@ import { importSuppressionList } from '../../domain/suppression/import.js';
 import { numberDigits } from '../../domain/suppression/lines.js';
 import type { SuppressionEntry } from '../../domain/suppression/ports.js';
 import { errors } from '../../errors.js';
-import { requireMediaType, validateRequest } from '../../http/validate.js';
+import { requireMediaType } from '../../http/validate.js';
 import { answer } from './list-routes.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';
@@ -62,13 +63,32 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.register(async (scope) => {
     scope.removeContentTypeParser(['text/plain']);
     scope.addContentTypeParser(STREAMED_TYPES, (_req, payload, done) => done(null, payload));
-    const postSuppressionByListImport = validateRequest({
-      params: S.SuppressionListParams,
-      query: S.SuppressionImportQuery,
-    });
+    const postSuppressionByListImport = adminRoute(
+      'suppression',
+      'Import a list file: one number per line (LF, CRLF or CR), streamed',
+      {
+        params: S.SuppressionListParams,
+        query: S.SuppressionImportQuery,
+        body: Type.String({
+          description:
+            'One number per line, E.164 or 10 US digits; a state list line may add `,XX`. Any size: streamed, never buffered.',
+          examples: ['+14155550100\n4155550101\n'],
+        }),
+        bodyMedia: STREAMED_TYPES,
+        answer: V.SuppressionImportSummary,
+        description:
+          '`mode=add` adds the lines; `mode=replace` makes the list exactly the file. Rejected lines are counted and the first ones listed with their line numbers; the rest are imported.',
+      },
+    );
     scope.post(
       `${ORG_PREFIX}/suppression/:list/import`,
-      { preHandler: [postSuppressionByListImport.hook, requireMediaType(STREAMED_TYPES)] },
+      {
+        ...postSuppressionByListImport.options,
+        preHandler: [
+          postSuppressionByListImport.options.preHandler,
+          requireMediaType(STREAMED_TYPES),
+        ],
+      },
       async (req) => {
         const { params, query } = postSuppressionByListImport.read(req);
         const nowMs = deps.clock.now();
@@ -90,28 +110,25 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     );
   });
 
-  const getSuppressionSettings = validateRequest({ params: S.OrgIdParams });
-  admin.get(
-    `${ORG_PREFIX}/suppression/settings`,
-    { preHandler: getSuppressionSettings.hook },
-    async (req) => {
-      const { params } = getSuppressionSettings.read(req);
-      return { litigator_blocks: await deps.queries.suppression.litigatorBlocks(params.org_id) };
-    },
+  const getSuppressionSettings = adminRoute(
+    'suppression',
+    "The organization's suppression settings",
+    { params: S.OrgIdParams, answer: V.SuppressionSettingsView },
   );
-  const putSuppressionSettings = validateRequest({
-    params: S.OrgIdParams,
-    body: S.SuppressionSettings,
+  admin.get(`${ORG_PREFIX}/suppression/settings`, getSuppressionSettings.options, async (req) => {
+    const { params } = getSuppressionSettings.read(req);
+    return { litigator_blocks: await deps.queries.suppression.litigatorBlocks(params.org_id) };
   });
-  admin.put(
-    `${ORG_PREFIX}/suppression/settings`,
-    { preHandler: putSuppressionSettings.hook },
-    async (req) => {
-      const { params, body } = putSuppressionSettings.read(req);
-      await setLitigatorBlocks(deps.repos, by(req, params.org_id), body.litigator_blocks);
-      return { litigator_blocks: body.litigator_blocks };
-    },
+  const putSuppressionSettings = adminRoute(
+    'suppression',
+    'Change the suppression settings (whether the litigator list blocks)',
+    { params: S.OrgIdParams, body: S.SuppressionSettings, answer: V.SuppressionSettingsView },
   );
+  admin.put(`${ORG_PREFIX}/suppression/settings`, putSuppressionSettings.options, async (req) => {
+    const { params, body } = putSuppressionSettings.read(req);
+    await setLitigatorBlocks(deps.repos, by(req, params.org_id), body.litigator_blocks);
+    return { litigator_blocks: body.litigator_blocks };
+  });
   const getSuppressionByList = adminRoute(
     'suppression',
     "List the entries of one of an organization's lists",
@@ -138,12 +155,13 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       (e) => entryView(params.org_id, e),
     );
   });
-  const getSuppressionByListByE164 = validateRequest({
+  const getSuppressionByListByE164 = adminRoute('suppression', 'Show one entry of a list', {
     params: S.SuppressionEntryParams,
+    answer: V.SuppressionEntryItem,
   });
   admin.get(
     `${ORG_PREFIX}/suppression/:list/:e164`,
-    { preHandler: getSuppressionByListByE164.hook },
+    getSuppressionByListByE164.options,
     async (req) => {
       const { params } = getSuppressionByListByE164.read(req);
       const e = await deps.queries.suppression.getEntry(
@@ -155,16 +173,20 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return entryView(params.org_id, e);
     },
   );
-  const putSuppressionByListByE164 = validateRequest({
-    params: S.SuppressionEntryParams,
-    body: S.PutSuppressionEntry,
-    bodyOptional: true,
-  });
+  const putSuppressionByListByE164 = adminRoute(
+    'suppression',
+    'Add a number to a list, or change its entry',
+    {
+      params: S.SuppressionEntryParams,
+      body: S.PutSuppressionEntry,
+      bodyOptional: true,
+      answer: V.SuppressionEntryItem,
+      description: 'A state list entry needs `state`.',
+    },
+  );
   admin.put(
     `${ORG_PREFIX}/suppression/:list/:e164`,
-    {
-      preHandler: putSuppressionByListByE164.hook,
-    },
+    putSuppressionByListByE164.options,
     async (req) => {
       const { params, body } = putSuppressionByListByE164.read(req);
       if (params.list === 'state' && !body.state) {
@@ -181,15 +203,18 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return entryView(params.org_id, e);
     },
   );
-  const deleteSuppressionByListByE164 = validateRequest({
-    params: S.SuppressionEntryParams,
-    body: S.DeleteSuppressionEntry,
-  });
+  const deleteSuppressionByListByE164 = adminRoute(
+    'suppression',
+    'Remove a number from a list, with the reason (audited)',
+    {
+      params: S.SuppressionEntryParams,
+      body: S.DeleteSuppressionEntry,
+      answer: V.SuppressionEntryRemoved,
+    },
+  );
   admin.delete(
     `${ORG_PREFIX}/suppression/:list/:e164`,
-    {
-      preHandler: deleteSuppressionByListByE164.hook,
-    },
+    deleteSuppressionByListByE164.options,
     async (req) => {
       const { params, body } = deleteSuppressionByListByE164.read(req);
       const number = numberOf(params.e164);

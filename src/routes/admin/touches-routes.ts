@@ -5,13 +5,14 @@ import { errors } from '../../errors.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 
 /** A touch as decided and as dispatched: support answers "was it sent, when, how often tried". */
 export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const getTouchesByTouchId = adminRoute(
     'touches',
     'Show a touch: its decision, checks and every dispatch attempt',
-    { params: S.TouchParams },
+    { params: S.TouchParams, answer: V.TouchDetail },
   );
   admin.get(`${ORG_PREFIX}/touches/:touch_id`, getTouchesByTouchId.options, async (req) => {
     const { params } = getTouchesByTouchId.read(req);

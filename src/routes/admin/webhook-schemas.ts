@@ -64,6 +64,13 @@ export const ReplayWebhook = Type.Object(
 export const DeliveriesQuery = Type.Object({
   state: Type.Optional(literals(DELIVERY_STATES)),
   limit: withDefault(Type.Integer({ minimum: 1, maximum: 500 }), 50),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'next_cursor of the previous page, as given (opaque)',
+    }),
+  ),
 });
 
 export const AttemptsQuery = Type.Object({

@@ -1,12 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Type from 'typebox';
 import { checkTarget } from '../../adapters/webhook-targets.js';
 import type { AppDeps } from '../../deps.js';
 import type { AdminContext } from '../../domain/admin/orgs-keys.js';
 import { WebhookAdmin, webhookView } from '../../domain/admin/webhooks.js';
 import { errors } from '../../errors.js';
-import { validateRequest } from '../../http/validate.js';
+import { answer } from './list-routes.js';
+import * as L from './list-schemas.js';
+import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
+import { decodeCursor, ID_SHAPE } from './paging.js';
 import * as S from './schemas.js';
+import * as V from './view-schemas.js';
 import * as W from './webhook-schemas.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -22,26 +27,57 @@ export function webhookRoutes(
   const one = `${base}/:webhook_id`;
   const OrgParams = S.OrgIdParams;
 
-  const postWebhooks = validateRequest({ params: OrgParams, body: W.CreateWebhook });
-  admin.post(base, { preHandler: postWebhooks.hook }, async (req, reply) => {
+  const postWebhooks = adminRoute('webhooks', 'Add a webhook endpoint (its secret is shown once)', {
+    params: OrgParams,
+    body: W.CreateWebhook,
+    status: 201,
+    answer: V.WebhookWithSecret,
+    description:
+      'The URL must be https:// on a public address (checked again at every connection). The answer carries the signing secret, shown only here and on rotate.',
+  });
+  admin.post(base, postWebhooks.options, async (req, reply) => {
     const { params, body } = postWebhooks.read(req);
     return reply.code(201).send(await service(req).create(params.org_id, body));
   });
-  const getWebhooks = validateRequest({ params: OrgParams });
-  admin.get(base, { preHandler: getWebhooks.hook }, async (req) => {
-    const { params } = getWebhooks.read(req);
-    return service(req).list(params.org_id);
+  const getWebhooks = adminRoute(
+    'webhooks',
+    "List an organization's webhook endpoints, oldest first",
+    {
+      params: OrgParams,
+      query: L.PageQuery,
+      list: true,
+      answer: V.WebhookItem,
+    },
+  );
+  admin.get(base, getWebhooks.options, async (req) => {
+    const { params, query } = getWebhooks.read(req);
+    const after = decodeCursor(query.cursor, ID_SHAPE);
+    const rows = await deps.queries.webhooks.listEndpoints(params.org_id, {
+      limit: query.limit + 1,
+      after,
+    });
+    const nowMs = deps.clock.now();
+    return answer(
+      rows,
+      query.limit,
+      (e) => e.id,
+      (e) => webhookView(e, nowMs),
+    );
   });
-  const getWebhooksByWebhookId = validateRequest({ params: W.WebhookParams });
-  admin.get(one, { preHandler: getWebhooksByWebhookId.hook }, async (req) => {
+  const getWebhooksByWebhookId = adminRoute('webhooks', 'Show a webhook endpoint', {
+    params: W.WebhookParams,
+    answer: V.WebhookItem,
+  });
+  admin.get(one, getWebhooksByWebhookId.options, async (req) => {
     const { params } = getWebhooksByWebhookId.read(req);
     return webhookView(await service(req).find(params.org_id, params.webhook_id), deps.clock.now());
   });
-  const patchWebhooksByWebhookId = validateRequest({
+  const patchWebhooksByWebhookId = adminRoute('webhooks', 'Change a webhook endpoint', {
     params: W.WebhookParams,
     body: W.UpdateWebhook,
+    answer: V.WebhookItem,
   });
-  admin.patch(one, { preHandler: patchWebhooksByWebhookId.hook }, async (req) => {
+  admin.patch(one, patchWebhooksByWebhookId.options, async (req) => {
     const { params, body } = patchWebhooksByWebhookId.read(req);
     return service(req).update(params.org_id, params.webhook_id, body);
   });
@@ -49,72 +85,87 @@ export function webhookRoutes(
     ['disable', false],
     ['enable', true],
   ] as const) {
-    const postWebhookToggle = validateRequest({ params: W.WebhookParams });
-    admin.post(`${one}/${action}`, { preHandler: postWebhookToggle.hook }, async (req) => {
+    const postWebhookToggle = adminRoute(
+      'webhooks',
+      enabled
+        ? 'Enable a webhook endpoint (its failure count starts again)'
+        : 'Disable a webhook endpoint: nothing more is delivered to it',
+      { params: W.WebhookParams, answer: V.WebhookItem },
+    );
+    admin.post(`${one}/${action}`, postWebhookToggle.options, async (req) => {
       const { params } = postWebhookToggle.read(req);
       return service(req).update(params.org_id, params.webhook_id, { enabled });
     });
   }
-  const postWebhooksByWebhookIdRotate = validateRequest({
-    params: W.WebhookParams,
-    body: W.RotateWebhook,
-    bodyOptional: true,
-  });
-  admin.post(
-    `${one}/rotate`,
+  const postWebhooksByWebhookIdRotate = adminRoute(
+    'webhooks',
+    'Rotate the signing secret (the new one is shown once)',
     {
-      preHandler: postWebhooksByWebhookIdRotate.hook,
-    },
-    async (req, reply) => {
-      const { params, body } = postWebhooksByWebhookIdRotate.read(req);
-      const grace = body?.grace_seconds ?? 86_400;
-      return reply
-        .code(201)
-        .send(await service(req).rotate(params.org_id, params.webhook_id, grace));
+      params: W.WebhookParams,
+      body: W.RotateWebhook,
+      bodyOptional: true,
+      status: 201,
+      answer: V.WebhookWithSecret,
+      description:
+        'The new secret signs at once; the old one signs beside it for `grace_seconds` (default a day).',
     },
   );
-  const deleteWebhooksByWebhookId = validateRequest({ params: W.WebhookParams });
-  admin.delete(one, { preHandler: deleteWebhooksByWebhookId.hook }, async (req) => {
+  admin.post(`${one}/rotate`, postWebhooksByWebhookIdRotate.options, async (req, reply) => {
+    const { params, body } = postWebhooksByWebhookIdRotate.read(req);
+    const grace = body?.grace_seconds ?? 86_400;
+    return reply.code(201).send(await service(req).rotate(params.org_id, params.webhook_id, grace));
+  });
+  const deleteWebhooksByWebhookId = adminRoute(
+    'webhooks',
+    'Delete a webhook endpoint with its deliveries',
+    { params: W.WebhookParams, answer: V.WebhookDeleted },
+  );
+  admin.delete(one, deleteWebhooksByWebhookId.options, async (req) => {
     const { params } = deleteWebhooksByWebhookId.read(req);
     return service(req).remove(params.org_id, params.webhook_id);
   });
 
-  const getWebhooksByWebhookIdDeliveries = validateRequest({
-    params: W.WebhookParams,
-    query: W.DeliveriesQuery,
+  const getWebhooksByWebhookIdDeliveries = adminRoute(
+    'webhooks',
+    "An endpoint's deliveries (one per event), newest first",
+    { params: W.WebhookParams, query: W.DeliveriesQuery, list: true, answer: V.DeliveryItem },
+  );
+  admin.get(`${one}/deliveries`, getWebhooksByWebhookIdDeliveries.options, async (req) => {
+    const { params, query } = getWebhooksByWebhookIdDeliveries.read(req);
+    await service(req).find(params.org_id, params.webhook_id);
+    const rows = await deps.queries.webhooks.listDeliveries(params.org_id, params.webhook_id, {
+      state: query.state,
+      limit: query.limit + 1,
+      before: decodeCursor(query.cursor, ID_SHAPE),
+    });
+    return answer(
+      rows,
+      query.limit,
+      (r) => r.d.id,
+      ({ d, type }) => ({
+        delivery_id: d.id,
+        event_id: d.eventId,
+        event_type: type,
+        state: d.state,
+        attempts: d.attempts,
+        next_attempt_at: d.state === 'pending' ? iso(d.nextAttemptAt) : null,
+        last_status: d.lastStatus,
+        last_error: d.lastError,
+        delivered_at: iso(d.deliveredAt),
+        created_at: iso(d.createdAt),
+      }),
+    );
   });
-  admin.get(
-    `${one}/deliveries`,
-    { preHandler: getWebhooksByWebhookIdDeliveries.hook },
-    async (req) => {
-      const { params, query } = getWebhooksByWebhookIdDeliveries.read(req);
-      await service(req).find(params.org_id, params.webhook_id);
-      const rows = await deps.queries.webhooks.listDeliveries(
-        params.org_id,
-        params.webhook_id,
-        query,
-      );
-      return {
-        deliveries: rows.map(({ d, type }) => ({
-          delivery_id: d.id,
-          event_id: d.eventId,
-          event_type: type,
-          state: d.state,
-          attempts: d.attempts,
-          next_attempt_at: d.state === 'pending' ? iso(d.nextAttemptAt) : null,
-          last_status: d.lastStatus,
-          last_error: d.lastError,
-          delivered_at: iso(d.deliveredAt),
-          created_at: iso(d.createdAt),
-        })),
-      };
+  const getWebhooksByWebhookIdAttempts = adminRoute(
+    'webhooks',
+    "An endpoint's delivery attempts, newest first (the last `limit`)",
+    {
+      params: W.WebhookParams,
+      query: W.AttemptsQuery,
+      answer: Type.Object({ attempts: Type.Array(V.WebhookAttemptItem) }),
     },
   );
-  const getWebhooksByWebhookIdAttempts = validateRequest({
-    params: W.WebhookParams,
-    query: W.AttemptsQuery,
-  });
-  admin.get(`${one}/attempts`, { preHandler: getWebhooksByWebhookIdAttempts.hook }, async (req) => {
+  admin.get(`${one}/attempts`, getWebhooksByWebhookIdAttempts.options, async (req) => {
     const { params, query } = getWebhooksByWebhookIdAttempts.read(req);
     await service(req).find(params.org_id, params.webhook_id);
     const rows = await deps.queries.webhooks.listAttempts(params.org_id, params.webhook_id, {
@@ -137,21 +188,24 @@ export function webhookRoutes(
       })),
     };
   });
-  const postWebhooksByWebhookIdReplay = validateRequest({
-    params: W.WebhookParams,
-    body: W.ReplayWebhook,
-  });
-  admin.post(
-    `${one}/replay`,
-    { preHandler: postWebhooksByWebhookIdReplay.hook },
-    async (req, reply) => {
-      const { params, body } = postWebhooksByWebhookIdReplay.read(req);
-      if ((body.event_id === undefined) === (body.since === undefined)) {
-        throw errors.field(['body'], 'give exactly one of event_id and since', body);
-      }
-      const what = body.event_id ? { eventId: body.event_id } : { since: new Date(body.since!) };
-      const queued = await service(req).replay(params.org_id, params.webhook_id, what, body);
-      return reply.code(202).send({ webhook_id: params.webhook_id, queued });
+  const postWebhooksByWebhookIdReplay = adminRoute(
+    'webhooks',
+    'Send an event again, or every failed delivery since a time',
+    {
+      params: W.WebhookParams,
+      body: W.ReplayWebhook,
+      status: 202,
+      answer: V.WebhookReplayQueued,
+      description: 'Give exactly one of `event_id` and `since`. An unknown event is 404.',
     },
   );
+  admin.post(`${one}/replay`, postWebhooksByWebhookIdReplay.options, async (req, reply) => {
+    const { params, body } = postWebhooksByWebhookIdReplay.read(req);
+    if ((body.event_id === undefined) === (body.since === undefined)) {
+      throw errors.field(['body'], 'give exactly one of event_id and since', body);
+    }
+    const what = body.event_id ? { eventId: body.event_id } : { since: new Date(body.since!) };
+    const queued = await service(req).replay(params.org_id, params.webhook_id, what, body);
+    return reply.code(202).send({ webhook_id: params.webhook_id, queued });
+  });
 }

@@ -87,6 +87,7 @@ export const buyerReportSchema = {
     422: reply(
       'Validation error (FastAPI / Pydantic v2 shape); nothing was stored. Besides field bounds and unknown keys: a value_error at ["body","call_id"] when the call started more than the campaign\'s report_window_days ago, and at ["body","report_id"] when the report_id was used with a different payload.',
       HTTPValidationError,
+      { headers: ['X-Error-Hint'] },
     ),
   },
 };

@@ -43,6 +43,8 @@ const blockedExample = {
     consent: { passed: true, code: null },
     quiet_hours: { passed: false, code: 'quiet_hours' },
     frequency: { passed: true, code: null },
+    suppression: { passed: true, codes: [] },
+    reassigned: { passed: true, code: null },
   },
   next_allowed_at: '2026-03-03T13:00:00.000Z',
   variant: null,
@@ -61,6 +63,20 @@ export const TouchResponse = Type.Object(
       consent: check('Tier on file, asserted and required tiers, revocation'),
       quiet_hours: check('Local time and window in every candidate zone'),
       frequency: check('Counts and caps per rolling window'),
+      suppression: Type.Object(
+        {
+          passed: Type.Boolean(),
+          codes: Type.Array(literals(['dnc_listed', 'litigator_listed', 'dnc_list_stale']), {
+            description: 'Every failing code',
+          }),
+        },
+        {
+          additionalProperties: true,
+          description:
+            'Internal, national, state and litigator lists: the entries found, the national copy’s date and whether a scrub was required',
+        },
+      ),
+      reassigned: check('Whether the number was reassigned since consent (RND)'),
     }),
     next_allowed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'Earliest time the touch could pass, when knowable',
@@ -108,6 +124,8 @@ export const outboundSchema = {
           consent: { passed: true, code: null },
           quiet_hours: { passed: true, code: null },
           frequency: { passed: true, code: null },
+          suppression: { passed: true, codes: [] },
+          reassigned: { passed: true, code: null },
         },
         next_allowed_at: null,
       },

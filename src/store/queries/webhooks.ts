@@ -1,7 +1,12 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
 import type { WebhookQueries } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
-import { webhookAttempts, webhookDeliveries, webhookEvents } from '../schema/webhooks.js';
+import {
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEvents,
+} from '../schema/webhooks.js';
 
 export function createWebhookQueries(db: Db): WebhookQueries {
   return {
@@ -15,9 +20,23 @@ export function createWebhookQueries(db: Db): WebhookQueries {
             eq(webhookDeliveries.orgId, orgId),
             eq(webhookDeliveries.endpointId, endpointId),
             o.state ? eq(webhookDeliveries.state, o.state) : undefined,
+            o.before ? lt(webhookDeliveries.id, o.before) : undefined,
           ),
         )
-        .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(o.limit),
+
+    listEndpoints: (orgId, o) =>
+      db
+        .select()
+        .from(webhookEndpoints)
+        .where(
+          and(
+            eq(webhookEndpoints.orgId, orgId),
+            o.after ? gt(webhookEndpoints.id, o.after) : undefined,
+          ),
+        )
+        .orderBy(asc(webhookEndpoints.id))
         .limit(o.limit),
 
     listAttempts: (orgId, endpointId, o) =>
