@@ -10,7 +10,7 @@ import type { ApiKey, Campaign, Org, WebhookEndpoint } from './ports.js';
  * The admin API's reads, declared here beside the repositories (ports.ts) and implemented in
  * src/store/queries/. A query reads committed rows outside any transaction, so it takes no
  * executor; every row of an organization is asked for with its id, and one of another
- * organization reads as missing. Rows carry what the views read (src/routes/admin/views.ts).
+ * organization reads as missing. Rows carry what the views read (src/domain/admin/views.ts).
  * New reads (reports, the console) add an interface here and a member of `Queries`.
  */
 

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import type { TimeRange } from '../../domain/admin/queries.js';
+import { callView, consentEventView, touchView } from '../../domain/admin/views.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
 import { answer } from './list-routes.js';
@@ -10,7 +11,6 @@ import { ORG_PREFIX } from './org-scope.js';
 import { decodeCursor, ID_SHAPE } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
-import { callView, consentEventView, touchView } from './views.js';
 
 type RangeQ = { since?: string; until?: string };
 

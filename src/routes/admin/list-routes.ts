@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../deps.js';
 import { keyView, orgView } from '../../domain/admin/orgs-keys.js';
+import { campaignSummary, numberView } from '../../domain/admin/views.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
 import * as L from './list-schemas.js';
@@ -9,7 +10,6 @@ import { ORG_PREFIX } from './org-scope.js';
 import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
-import { campaignSummary, numberView } from './views.js';
 
 export interface PageQ {
   limit: number;
