@@ -8,9 +8,11 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { openManySql } from '../../src/store/repos/dni.js';
 import { type ScratchDatabase, scratchDatabase, storeKind } from '../helpers/store.js';
 
 const POOL = 100_000;
+const OPEN_MANY = openManySql('dni_open_sessions');
 const TABLES = ['tracking_numbers', 'dni_sessions', 'campaigns'];
 
 describe.skipIf(storeKind !== 'postgres')(
@@ -60,17 +62,15 @@ describe.skipIf(storeKind !== 'postgres')(
     async function open(c: pg.Client, visitors: string[], at: Date): Promise<string[]> {
       const n = visitors.length;
       const ids = visitors.map((v) => `ds_${v}_${at.getTime()}`);
-      const { rows } = await c.query<{ outcome: string }>(
-        `select outcome from dni_open_sessions($1, $2, $3, $4, $5, $6)`,
-        [
-          Array(n).fill('org_p'),
-          Array(n).fill('pln'),
-          visitors,
-          Array(n).fill(at.toISOString()),
-          ids,
-          Array(n).fill('{}'),
-        ],
-      );
+      // The statement the service sends: the batch function inside its report counters.
+      const { rows } = await c.query<{ outcome: string }>(OPEN_MANY, [
+        Array(n).fill('org_p'),
+        Array(n).fill('pln'),
+        visitors,
+        Array(n).fill(at.toISOString()),
+        ids,
+        Array(n).fill('{}'),
+      ]);
       return rows.map((r) => r.outcome);
     }
 

@@ -18,16 +18,19 @@ export function withSessionRollups(batch: string): string {
       ($4::timestamptz[])[b.ord] as at,
       case when b.outcome <> 'sticky' then ($6::jsonb[])[b.ord]
            when n.a is not null then n.a
-           else jsonb_build_object('utm_source', s.utm_source, 'gclid', s.gclid, 'gbraid', s.gbraid,
-             'wbraid', s.wbraid, 'fbclid', s.fbclid, 'fbc', s.fbc, 'msclkid', s.msclkid,
-             'utm_medium', s.utm_medium, 'utm_campaign', s.utm_campaign, 'landing_url', s.landing_url)
+           -- By key, for this row alone: a join here was planned, on a table without
+           -- statistics, as a hash of a sequential scan of every session, per batch.
+           else (select jsonb_build_object('utm_source', s.utm_source, 'gclid', s.gclid,
+                   'gbraid', s.gbraid, 'wbraid', s.wbraid, 'fbclid', s.fbclid, 'fbc', s.fbc,
+                   'msclkid', s.msclkid, 'utm_medium', s.utm_medium,
+                   'utm_campaign', s.utm_campaign, 'landing_url', s.landing_url)
+                   from dni_sessions s where s.id = b.session_id)
       end as a
     from b
     left join lateral (
       select ($6::jsonb[])[b2.ord] as a from b b2
        where b.outcome = 'sticky' and b2.session_id = b.session_id and b2.outcome <> 'sticky'
        limit 1) n on true
-    left join dni_sessions s on b.outcome = 'sticky' and n.a is null and s.id = b.session_id
     where b.outcome in ('allocated', 'shared', 'overflow', 'sticky')
   ),
   k as (
