@@ -87,9 +87,12 @@ async function measure(
   db: string,
   pids: () => number[],
 ): Promise<Run> {
-  await runWrk(url, load, { seconds: warmup, connections, prefix: `w${round}-` });
+  // Visitors of their own per run: the run after ANALYZE shares the database of the fresh
+  // one, and the same visitor ids would make it measure renewals, not new sessions.
+  const tag = `${who === 'service, after ANALYZE' ? 'a' : ''}${round}`;
+  await runWrk(url, load, { seconds: warmup, connections, prefix: `w${tag}-` });
   const before = { db: await cpu(admin, db, []), server: await cpu(admin, '', pids()) };
-  const r = await runWrk(url, load, { seconds, connections, prefix: `m${round}-` });
+  const r = await runWrk(url, load, { seconds, connections, prefix: `m${tag}-` });
   const after = { db: await cpu(admin, db, []), server: await cpu(admin, '', pids()) };
   const ok = Math.max(1, r.requests - r.non2xx);
   return {

@@ -13,7 +13,9 @@
  */
 export function withSessionRollups(batch: string): string {
   return `with b as materialized (${batch}),
-  r as (
+  -- Materialized: the attributes (a) are read by ten expressions below, each of which would otherwise carry
+  -- its own copy of the session lookup.
+  r as materialized (
     select b.ord, b.outcome, b.campaign_id, b.tracking_number, ($1::text[])[b.ord] as org_id,
       ($4::timestamptz[])[b.ord] as at,
       case when b.outcome <> 'sticky' then ($6::jsonb[])[b.ord]
