@@ -33,7 +33,6 @@ export type PageRequest<S extends RequestSchemas, O = unknown> = Valid<S> & {
   after: string | undefined;
   /** The page size plus one: the extra row says whether another page exists. */
   take: number;
-  req: FastifyRequest;
 };
 
 /** One admin list route: its document, how to read a page of rows, and each row's view. */
@@ -73,7 +72,7 @@ export function listRoute<S extends RequestSchemas & { query: TSchema }, R, O = 
     const owner = (spec.owner ? await spec.owner(input, req) : undefined) as O;
     const after = cursor.decode(input.query.cursor);
     const limit = input.query.limit;
-    const rows = await spec.rows({ ...input, owner, after, take: limit + 1, req });
+    const rows = await spec.rows({ ...input, owner, after, take: limit + 1 });
     const { items, nextCursor } = pageOf(rows, limit, (r) => cursor.encode(spec.keyOf(r)));
     return { items: items.map((r) => spec.view(r, input)), next_cursor: nextCursor };
   });
