@@ -30,6 +30,20 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     return c.id;
   };
 
+  /** What the call and touch lists filter alike: the page, the campaign, the status, the time. */
+  const commonFilter = async <St>(p: {
+    params: { org_id: string };
+    query: RangeQ & { campaign?: string | undefined; status?: St };
+    after: string | undefined;
+    take: number;
+  }) => ({
+    limit: p.take,
+    after: p.after,
+    campaignId: await campaignIdOf(p.params.org_id, p.query.campaign),
+    status: p.query.status,
+    ...rangeOf(p.query),
+  });
+
   listRoute(
     admin,
     `${ORG_PREFIX}/calls`,
@@ -42,14 +56,10 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         answer: V.CallItem,
         description: '`since`/`until` apply to the time the call started.',
       },
-      rows: async ({ params, query, after, take }) =>
-        q.listCalls(params.org_id, {
-          limit: take,
-          after,
-          campaignId: await campaignIdOf(params.org_id, query.campaign),
-          status: query.status,
-          attribution: query.attribution,
-          ...rangeOf(query),
+      rows: async (p) =>
+        q.listCalls(p.params.org_id, {
+          ...(await commonFilter(p)),
+          attribution: p.query.attribution,
         }),
       keyOf: (r) => r.call.id,
       view: callView,
@@ -79,15 +89,11 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
         answer: V.TouchItem,
         description: '`since`/`until` apply to the time the touch was decided.',
       },
-      rows: async ({ params, query, after, take }) =>
-        q.listTouches(params.org_id, {
-          limit: take,
-          after,
-          campaignId: await campaignIdOf(params.org_id, query.campaign),
-          status: query.status,
-          dispatchStatus: query.dispatch_status,
-          toE164: query.to ? (normalizeE164(query.to) ?? query.to) : undefined,
-          ...rangeOf(query),
+      rows: async (p) =>
+        q.listTouches(p.params.org_id, {
+          ...(await commonFilter(p)),
+          dispatchStatus: p.query.dispatch_status,
+          toE164: p.query.to ? (normalizeE164(p.query.to) ?? p.query.to) : undefined,
         }),
       keyOf: (r) => r.touch.id,
       view: (r) => touchView(r.touch, r.campaignCode),
