@@ -1,6 +1,5 @@
 import type {
   DrillCall,
-  DrillPage,
   DrillSession,
   DrillTouch,
   Report,
@@ -13,6 +12,7 @@ import type {
 import type { TouchGroup, TrafficGroup } from './vocabulary.js';
 
 export interface DrillWindow {
+  /** How many rows to read at most (the route asks one past its page: src/routes/admin/paging.ts). */
   limit: number;
   /** The key of the last row shown (from the cursor), exclusive. */
   after?: string | undefined;
@@ -31,19 +31,11 @@ export interface ReportQueries {
     orgId: string,
     cell: ReportCell<TrafficGroup>,
     w: DrillWindow,
-  ): Promise<DrillPage<DrillSession>>;
+  ): Promise<DrillSession[]>;
   /** The calls counted in a traffic cell (`calls`), newest first. */
-  cellCalls(
-    orgId: string,
-    cell: ReportCell<TrafficGroup>,
-    w: DrillWindow,
-  ): Promise<DrillPage<DrillCall>>;
+  cellCalls(orgId: string, cell: ReportCell<TrafficGroup>, w: DrillWindow): Promise<DrillCall[]>;
   /** The touches counted in a touch cell, newest first. */
-  cellTouches(
-    orgId: string,
-    cell: ReportCell<TouchGroup>,
-    w: DrillWindow,
-  ): Promise<DrillPage<DrillTouch>>;
+  cellTouches(orgId: string, cell: ReportCell<TouchGroup>, w: DrillWindow): Promise<DrillTouch[]>;
   /** The organization's report time zone (null: no such organization). */
   orgTimeZone(orgId: string): Promise<string | null>;
 }

@@ -64,11 +64,6 @@ export interface ReportCell<G extends string> {
 export const DRILL_ROWS = ['sessions', 'calls', 'touches'] as const;
 export type DrillRows = (typeof DRILL_ROWS)[number];
 
-export interface DrillPage<T> {
-  items: T[];
-  nextCursor: string | null;
-}
-
 export interface DrillSession {
   id: string;
   campaignCode: string;

@@ -4,11 +4,10 @@ import type { TimeRange } from '../../domain/admin/queries.js';
 import { callView, consentEventView, touchView } from '../../domain/admin/views.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import { answer } from './list-routes.js';
+import { listRoute, opaqueCursor } from './list-route.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
-import { decodeCursor, ID_SHAPE } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 
@@ -31,26 +30,41 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     return c.id;
   };
 
-  const getCalls = adminRoute('calls', 'List calls with their attribution, newest first', {
-    params: S.OrgIdParams,
-    query: L.CallListQuery,
-    list: true,
-    answer: V.CallItem,
-    description: '`since`/`until` apply to the time the call started.',
+  /** What the call and touch lists filter alike: the page, the campaign, the status, the time. */
+  const commonFilter = async <St>(p: {
+    params: { org_id: string };
+    query: RangeQ & { campaign?: string | undefined; status?: St };
+    after: string | undefined;
+    take: number;
+  }) => ({
+    limit: p.take,
+    after: p.after,
+    campaignId: await campaignIdOf(p.params.org_id, p.query.campaign),
+    status: p.query.status,
+    ...rangeOf(p.query),
   });
-  admin.get(`${ORG_PREFIX}/calls`, getCalls.options, async (req) => {
-    const { params, query } = getCalls.read(req);
-    const after = decodeCursor(query.cursor, ID_SHAPE);
-    const rows = await q.listCalls(params.org_id, {
-      limit: query.limit + 1,
-      after,
-      campaignId: await campaignIdOf(params.org_id, query.campaign),
-      status: query.status,
-      attribution: query.attribution,
-      ...rangeOf(query),
-    });
-    return answer(rows, query.limit, (r) => r.call.id, callView);
-  });
+
+  listRoute(
+    admin,
+    `${ORG_PREFIX}/calls`,
+    'calls',
+    'List calls with their attribution, newest first',
+    {
+      doc: {
+        params: S.OrgIdParams,
+        query: L.CallListQuery,
+        answer: V.CallItem,
+        description: '`since`/`until` apply to the time the call started.',
+      },
+      rows: async (p) =>
+        q.listCalls(p.params.org_id, {
+          ...(await commonFilter(p)),
+          attribution: p.query.attribution,
+        }),
+      keyOf: (r) => r.call.id,
+      view: callView,
+    },
+  );
 
   const getCallsByCallId = adminRoute('calls', 'Show a call with its attribution', {
     params: L.CallParams,
@@ -63,64 +77,53 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     return callView(call);
   });
 
-  const getTouches = adminRoute(
+  listRoute(
+    admin,
+    `${ORG_PREFIX}/touches`,
     'touches',
     'List outbound touches with their checks and dispatch state',
     {
-      params: S.OrgIdParams,
-      query: L.TouchListQuery,
-      list: true,
-      answer: V.TouchItem,
-      description: '`since`/`until` apply to the time the touch was decided.',
+      doc: {
+        params: S.OrgIdParams,
+        query: L.TouchListQuery,
+        answer: V.TouchItem,
+        description: '`since`/`until` apply to the time the touch was decided.',
+      },
+      rows: async (p) =>
+        q.listTouches(p.params.org_id, {
+          ...(await commonFilter(p)),
+          dispatchStatus: p.query.dispatch_status,
+          toE164: p.query.to ? (normalizeE164(p.query.to) ?? p.query.to) : undefined,
+        }),
+      keyOf: (r) => r.touch.id,
+      view: (r) => touchView(r.touch, r.campaignCode),
     },
   );
-  admin.get(`${ORG_PREFIX}/touches`, getTouches.options, async (req) => {
-    const { params, query } = getTouches.read(req);
-    const after = decodeCursor(query.cursor, ID_SHAPE);
-    const rows = await q.listTouches(params.org_id, {
-      limit: query.limit + 1,
-      after,
-      campaignId: await campaignIdOf(params.org_id, query.campaign),
-      status: query.status,
-      dispatchStatus: query.dispatch_status,
-      toE164: query.to ? (normalizeE164(query.to) ?? query.to) : undefined,
-      ...rangeOf(query),
-    });
-    return answer(
-      rows,
-      query.limit,
-      (r) => r.touch.id,
-      (r) => touchView(r.touch, r.campaignCode),
-    );
-  });
 
-  const getConsents = adminRoute(
+  listRoute(
+    admin,
+    `${ORG_PREFIX}/consents`,
     'consents',
     'List consent events (grants and revocations), newest first',
     {
-      params: S.OrgIdParams,
-      query: L.ConsentListQuery,
-      list: true,
-      answer: V.ConsentEventItem,
-      description:
-        'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
+      doc: {
+        params: S.OrgIdParams,
+        query: L.ConsentListQuery,
+        answer: V.ConsentEventItem,
+        description:
+          'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
+      },
+      cursor: opaqueCursor(/^[1-9][0-9]{0,15}$/),
+      rows: ({ params, query, after, take }) =>
+        q.listConsentEvents(params.org_id, {
+          limit: take,
+          after: after === undefined ? undefined : Number(after),
+          e164: query.e164 ? (normalizeE164(query.e164) ?? query.e164) : undefined,
+          kind: query.kind,
+          ...rangeOf(query),
+        }),
+      keyOf: (r) => String(r.seq),
+      view: (r) => consentEventView(r.e164, r),
     },
   );
-  admin.get(`${ORG_PREFIX}/consents`, getConsents.options, async (req) => {
-    const { params, query } = getConsents.read(req);
-    const after = decodeCursor(query.cursor, /^[1-9][0-9]{0,15}$/);
-    const rows = await q.listConsentEvents(params.org_id, {
-      limit: query.limit + 1,
-      after: after === undefined ? undefined : Number(after),
-      e164: query.e164 ? (normalizeE164(query.e164) ?? query.e164) : undefined,
-      kind: query.kind,
-      ...rangeOf(query),
-    });
-    return answer(
-      rows,
-      query.limit,
-      (r) => String(r.seq),
-      (r) => consentEventView(r.e164, r),
-    );
-  });
 }

@@ -13,9 +13,9 @@ import { type RequeueRequest, requeueUploads } from '../../domain/conversions/re
 import { testDestination } from '../../domain/conversions/test-upload.js';
 import { errors } from '../../errors.js';
 import * as C from './conversion-schemas.js';
+import { listRoute } from './list-route.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
-import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 
@@ -101,37 +101,29 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     return reply.code(204).send();
   });
 
-  const uploads = adminRoute(TAG, 'Uploads of a destination, newest first', {
-    params: C.DestinationParams,
-    query: C.UploadsQuery,
-    list: true,
-    answer: V.UploadItem,
-  });
-  admin.get(`${one}/uploads`, uploads.options, async (req) => {
-    const { params, query } = uploads.read(req);
-    const d = await getDestination(ctx(req), params.org_id, params.destination_id);
-    const rows = await deps.queries.conversions.listUploads(d.orgId, d.id, {
-      status: query.status,
-      limit: query.limit,
-      after: decodeCursor(query.cursor, ID_SHAPE),
-    });
-    const page = pageOf(rows, query.limit, (r) => encodeCursor(r.id));
-    return {
-      items: page.items.map((u) => ({
-        upload_id: u.id,
-        call_id: u.callId,
-        kind: u.kind,
-        dedupe_key: u.dedupeKey,
-        status: u.status,
-        attempts: u.attempts,
-        reason_code: u.reasonCode,
-        reason: u.reason,
-        next_attempt_at: u.status === 'pending' ? iso(u.nextAttemptAt) : null,
-        sent_at: iso(u.sentAt),
-        created_at: iso(u.createdAt),
-      })),
-      next_cursor: page.nextCursor,
-    };
+  listRoute(admin, `${one}/uploads`, TAG, 'Uploads of a destination, newest first', {
+    doc: { params: C.DestinationParams, query: C.UploadsQuery, answer: V.UploadItem },
+    owner: ({ params }, req) => getDestination(ctx(req), params.org_id, params.destination_id),
+    rows: ({ owner: d, query, after, take }) =>
+      deps.queries.conversions.listUploads(d.orgId, d.id, {
+        status: query.status,
+        limit: take,
+        after,
+      }),
+    keyOf: (u) => u.id,
+    view: (u) => ({
+      upload_id: u.id,
+      call_id: u.callId,
+      kind: u.kind,
+      dedupe_key: u.dedupeKey,
+      status: u.status,
+      attempts: u.attempts,
+      reason_code: u.reasonCode,
+      reason: u.reason,
+      next_attempt_at: u.status === 'pending' ? iso(u.nextAttemptAt) : null,
+      sent_at: iso(u.sentAt),
+      created_at: iso(u.createdAt),
+    }),
   });
 
   const attempts = adminRoute(TAG, 'Upload attempts of a destination, newest first', {

@@ -4,17 +4,12 @@ import type { AppDeps } from '../../deps.js';
 import type { DrillWindow } from '../../domain/reports/ports.js';
 import type { ReportParams } from '../../domain/reports/request.js';
 import { resolveReport } from '../../domain/reports/request.js';
-import type {
-  DrillPage,
-  ReportCell,
-  TouchQuery,
-  TrafficQuery,
-} from '../../domain/reports/types.js';
+import type { ReportCell, TouchQuery, TrafficQuery } from '../../domain/reports/types.js';
 import { isoInZone, reportCsv, reportJson } from '../../domain/reports/view.js';
 import { type ReportKind, TRAFFIC_GROUPS } from '../../domain/reports/vocabulary.js';
+import { listRoute } from './list-route.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
-import { decodeCursor, encodeCursor, ID_SHAPE } from './paging.js';
 import * as R from './report-schemas.js';
 import * as S from './schemas.js';
 
@@ -116,30 +111,26 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     spec: { query: TSchema; item: TSchema; description: string },
     kind: ReportKind,
     keys: readonly G[],
-    rows: (orgId: string, cell: ReportCell<G>, w: DrillWindow) => Promise<DrillPage<T>>,
+    rows: (orgId: string, cell: ReportCell<G>, w: DrillWindow) => Promise<T[]>,
     view: (row: T) => unknown,
-  ) => {
-    const route = adminRoute('reports', summary, {
-      params: S.OrgIdParams,
-      query: spec.query,
-      list: true,
-      answer: spec.item,
-      description: spec.description,
+  ) =>
+    listRoute(admin, `${ORG_PREFIX}/reports/${path}`, 'reports', summary, {
+      doc: {
+        params: S.OrgIdParams,
+        query: spec.query,
+        answer: spec.item,
+        description: spec.description,
+      },
+      rows: async ({ params, query: q, after, take }) => {
+        const query = q as ReportParams & DrillQ & Partial<Record<G, string>>;
+        const picked: Partial<Record<G, string | undefined>> = {};
+        for (const k of keys) picked[k] = query[k];
+        const cell = await cellOf<G>(params.org_id, kind, query, picked);
+        return rows(params.org_id, cell, { limit: take, after });
+      },
+      keyOf: (row) => row.id,
+      view,
     });
-    admin.get(`${ORG_PREFIX}/reports/${path}`, route.options, async (req) => {
-      const { params, query: q } = route.read(req);
-      const query = q as ReportParams & DrillQ & Partial<Record<G, string>>;
-      const after = decodeCursor(query.cursor, ID_SHAPE);
-      const picked: Partial<Record<G, string | undefined>> = {};
-      for (const k of keys) picked[k] = query[k];
-      const cell = await cellOf<G>(params.org_id, kind, query, picked);
-      const p = await rows(params.org_id, cell, { limit: query.limit, after });
-      return {
-        items: p.items.map(view),
-        next_cursor: p.nextCursor ? encodeCursor(p.nextCursor) : null,
-      };
-    });
-  };
 
   const reports = deps.queries.reports;
   // The traffic groups a cell names by parameter (campaign and source are the report's filters).

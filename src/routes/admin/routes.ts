@@ -25,10 +25,10 @@ import { consentRoutes } from './consents-routes.js';
 import { consoleUserRoutes } from './console-users-routes.js';
 import { conversionRoutes } from './conversion-routes.js';
 import { exportRoutes } from './exports.js';
+import { listRoute, plainCursor } from './list-route.js';
 import { configListRoutes, orgConfigListRoutes } from './list-routes.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX, orgOf, orgScoped } from './org-scope.js';
-import { pageOf } from './paging.js';
 import { poolRoutes } from './pool-routes.js';
 import { readinessRoute } from './readiness-route.js';
 import { reportRoutes } from './report-routes.js';
@@ -210,28 +210,26 @@ export function adminRoutes(
       webhookRoutes(scope, deps, ctx);
       conversionRoutes(scope, deps);
 
-      const getAudit = adminRoute('audit', 'An organization’s audit log, newest first', {
-        params: S.OrgIdParams,
-        query: S.AuditQuery,
-        list: true,
-        answer: V.AuditItem,
-      });
-      scope.get(`${ORG_PREFIX}/audit`, getAudit.options, async (req) => {
-        const { params, query } = getAudit.read(req);
-        // One row past the page says whether another page exists. The cursor is the last
-        // entry's sequence number (the query schema checks its form).
-        const before = query.cursor;
-        const rows = await deps.queries.audit.listAudit(params.org_id, {
-          limit: query.limit + 1,
-          action: query.action,
-          subjectId: query.subject_id,
-          since: query.since ? new Date(query.since) : undefined,
-          until: query.until ? new Date(query.until) : undefined,
-          before: before === undefined ? undefined : Number(before),
-        });
-        const page = pageOf(rows, query.limit, (r) => String(r.seq));
-        return {
-          items: page.items.map((r) => ({
+      // The cursor is the last entry's sequence number as it is (the query schema checks its form).
+      listRoute(
+        scope,
+        `${ORG_PREFIX}/audit`,
+        'audit',
+        'An organization’s audit log, newest first',
+        {
+          doc: { params: S.OrgIdParams, query: S.AuditQuery, answer: V.AuditItem },
+          cursor: plainCursor,
+          rows: ({ params, query, after, take }) =>
+            deps.queries.audit.listAudit(params.org_id, {
+              limit: take,
+              action: query.action,
+              subjectId: query.subject_id,
+              since: query.since ? new Date(query.since) : undefined,
+              until: query.until ? new Date(query.until) : undefined,
+              before: after === undefined ? undefined : Number(after),
+            }),
+          keyOf: (r) => String(r.seq),
+          view: (r) => ({
             id: r.id,
             at: r.at.toISOString(),
             actor: r.actor,
@@ -240,10 +238,9 @@ export function adminRoutes(
             subject_id: r.subjectId,
             detail: r.detail,
             request_id: r.requestId,
-          })),
-          next_cursor: page.nextCursor,
-        };
-      });
+          }),
+        },
+      );
 
       exportRoutes(scope, deps);
     });

@@ -13,11 +13,10 @@ import { numberDigits } from '../../domain/suppression/lines.js';
 import type { SuppressionEntry } from '../../domain/suppression/ports.js';
 import { errors } from '../../errors.js';
 import { requireMediaType } from '../../http/validate.js';
-import { answer } from './list-routes.js';
+import { listRoute, opaqueCursor } from './list-route.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
-import { decodeCursor } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 
@@ -129,32 +128,29 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     await setLitigatorBlocks(deps.repos, by(req, params.org_id), body.litigator_blocks);
     return { litigator_blocks: body.litigator_blocks };
   });
-  const getSuppressionByList = adminRoute(
+  listRoute(
+    admin,
+    `${ORG_PREFIX}/suppression/:list`,
     'suppression',
     "List the entries of one of an organization's lists",
     {
-      params: S.SuppressionListParams,
-      query: L.SuppressionListQuery,
-      list: true,
-      answer: V.SuppressionEntryItem,
-      description: 'In number order; `state` narrows a state list to one state.',
+      doc: {
+        params: S.SuppressionListParams,
+        query: L.SuppressionListQuery,
+        answer: V.SuppressionEntryItem,
+        description: 'In number order; `state` narrows a state list to one state.',
+      },
+      cursor: opaqueCursor(STORED_NUMBER),
+      rows: ({ params, query, after, take }) =>
+        deps.queries.suppression.listEntries(params.org_id, params.list, {
+          limit: take,
+          after,
+          state: query.state,
+        }),
+      keyOf: (e) => e.number,
+      view: (e, { params }) => entryView(params.org_id, e),
     },
   );
-  admin.get(`${ORG_PREFIX}/suppression/:list`, getSuppressionByList.options, async (req) => {
-    const { params, query } = getSuppressionByList.read(req);
-    const after = decodeCursor(query.cursor, STORED_NUMBER);
-    const rows = await deps.queries.suppression.listEntries(params.org_id, params.list, {
-      limit: query.limit + 1,
-      after,
-      state: query.state,
-    });
-    return answer(
-      rows,
-      query.limit,
-      (e) => e.number,
-      (e) => entryView(params.org_id, e),
-    );
-  });
   const getSuppressionByListByE164 = adminRoute('suppression', 'Show one entry of a list', {
     params: S.SuppressionEntryParams,
     answer: V.SuppressionEntryItem,

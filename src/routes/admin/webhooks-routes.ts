@@ -5,11 +5,10 @@ import type { AppDeps } from '../../deps.js';
 import type { AdminContext } from '../../domain/admin/orgs-keys.js';
 import { WebhookAdmin, webhookView } from '../../domain/admin/webhooks.js';
 import { errors } from '../../errors.js';
-import { answer } from './list-routes.js';
+import { listRoute } from './list-route.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';
 import { ORG_PREFIX } from './org-scope.js';
-import { decodeCursor, ID_SHAPE } from './paging.js';
 import * as S from './schemas.js';
 import * as V from './view-schemas.js';
 import * as W from './webhook-schemas.js';
@@ -39,30 +38,16 @@ export function webhookRoutes(
     const { params, body } = postWebhooks.read(req);
     return reply.code(201).send(await service(req).create(params.org_id, body));
   });
-  const getWebhooks = adminRoute(
-    'webhooks',
-    "List an organization's webhook endpoints, oldest first",
-    {
-      params: OrgParams,
-      query: L.PageQuery,
-      list: true,
-      answer: V.WebhookItem,
+  listRoute(admin, base, 'webhooks', "List an organization's webhook endpoints, oldest first", {
+    doc: { params: OrgParams, query: L.PageQuery, answer: V.WebhookItem },
+    rows: async ({ params, after, take }) => {
+      const rows = await deps.queries.webhooks.listEndpoints(params.org_id, { limit: take, after });
+      // One clock reading for the page: every endpoint is shown as of the same instant.
+      const nowMs = deps.clock.now();
+      return rows.map((e) => ({ e, nowMs }));
     },
-  );
-  admin.get(base, getWebhooks.options, async (req) => {
-    const { params, query } = getWebhooks.read(req);
-    const after = decodeCursor(query.cursor, ID_SHAPE);
-    const rows = await deps.queries.webhooks.listEndpoints(params.org_id, {
-      limit: query.limit + 1,
-      after,
-    });
-    const nowMs = deps.clock.now();
-    return answer(
-      rows,
-      query.limit,
-      (e) => e.id,
-      (e) => webhookView(e, nowMs),
-    );
+    keyOf: (r) => r.e.id,
+    view: (r) => webhookView(r.e, r.nowMs),
   });
   const getWebhooksByWebhookId = adminRoute('webhooks', 'Show a webhook endpoint', {
     params: W.WebhookParams,
@@ -125,24 +110,22 @@ export function webhookRoutes(
     return service(req).remove(params.org_id, params.webhook_id);
   });
 
-  const getWebhooksByWebhookIdDeliveries = adminRoute(
+  listRoute(
+    admin,
+    `${one}/deliveries`,
     'webhooks',
     "An endpoint's deliveries (one per event), newest first",
-    { params: W.WebhookParams, query: W.DeliveriesQuery, list: true, answer: V.DeliveryItem },
-  );
-  admin.get(`${one}/deliveries`, getWebhooksByWebhookIdDeliveries.options, async (req) => {
-    const { params, query } = getWebhooksByWebhookIdDeliveries.read(req);
-    await service(req).find(params.org_id, params.webhook_id);
-    const rows = await deps.queries.webhooks.listDeliveries(params.org_id, params.webhook_id, {
-      state: query.state,
-      limit: query.limit + 1,
-      before: decodeCursor(query.cursor, ID_SHAPE),
-    });
-    return answer(
-      rows,
-      query.limit,
-      (r) => r.d.id,
-      ({ d, type }) => ({
+    {
+      doc: { params: W.WebhookParams, query: W.DeliveriesQuery, answer: V.DeliveryItem },
+      owner: ({ params }, req) => service(req).find(params.org_id, params.webhook_id),
+      rows: ({ params, query, after, take }) =>
+        deps.queries.webhooks.listDeliveries(params.org_id, params.webhook_id, {
+          state: query.state,
+          limit: take,
+          before: after,
+        }),
+      keyOf: (r) => r.d.id,
+      view: ({ d, type }) => ({
         delivery_id: d.id,
         event_id: d.eventId,
         event_type: type,
@@ -154,8 +137,8 @@ export function webhookRoutes(
         delivered_at: iso(d.deliveredAt),
         created_at: iso(d.createdAt),
       }),
-    );
-  });
+    },
+  );
   const getWebhooksByWebhookIdAttempts = adminRoute(
     'webhooks',
     "An endpoint's delivery attempts, newest first (the last `limit`)",

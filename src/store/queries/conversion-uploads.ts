@@ -33,7 +33,7 @@ function listUploads(ex: Executor, orgId: string, destinationId: string, q: Uplo
       ),
     )
     .orderBy(desc(U.id))
-    .limit(q.limit + 1);
+    .limit(q.limit);
 }
 
 function listUploadAttempts(

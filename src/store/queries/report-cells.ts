@@ -1,7 +1,6 @@
 import type { DrillWindow } from '../../domain/reports/ports.js';
 import type {
   DrillCall,
-  DrillPage,
   DrillSession,
   DrillTouch,
   ReportCell,
@@ -54,14 +53,8 @@ function cellWhere(
     where.push(`coalesce(${col}, '') = $${params.push(v ?? '')}`);
   }
   if (w.after) where.push(`x.id < $${params.push(w.after)}`);
-  const limit = `$${params.push(w.limit + 1)}`;
+  const limit = `$${params.push(w.limit)}`;
   return { params, where: where.join(' and '), limit };
-}
-
-function page<T extends { id: string }>(rows: T[], limit: number): DrillPage<T> {
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  return { items, nextCursor: rows.length > limit && last ? last.id : null };
 }
 
 const SESSION_KEYS: Record<string, string | null> = {
@@ -78,7 +71,7 @@ export async function cellSessions(
   orgId: string,
   cell: ReportCell<TrafficGroup>,
   w: DrillWindow,
-): Promise<DrillPage<DrillSession>> {
+): Promise<DrillSession[]> {
   const c = cellWhere(cell, orgId, 'x.created_at', (k) => SESSION_KEYS[k] ?? null, w);
   const rows = await store.query<Row>(
     `select x.id, k.code, x.created_at, x.tracking_number, x.kind, x.ambiguous, x.hits,
@@ -88,22 +81,19 @@ export async function cellSessions(
       where ${c.where} order by x.id desc limit ${c.limit}`,
     c.params,
   );
-  return page(
-    rows.map((r) => ({
-      id: String(r.id),
-      campaignCode: String(r.code),
-      createdAt: new Date(r.created_at as string),
-      trackingNumber: String(r.tracking_number),
-      kind: String(r.kind),
-      ambiguous: Boolean(r.ambiguous),
-      hits: Number(r.hits),
-      source: String(r.source),
-      medium: keyValue(r.utm_medium),
-      utmCampaign: keyValue(r.utm_campaign),
-      landingPath: keyValue(r.landing_path),
-    })),
-    w.limit,
-  );
+  return rows.map((r) => ({
+    id: String(r.id),
+    campaignCode: String(r.code),
+    createdAt: new Date(r.created_at as string),
+    trackingNumber: String(r.tracking_number),
+    kind: String(r.kind),
+    ambiguous: Boolean(r.ambiguous),
+    hits: Number(r.hits),
+    source: String(r.source),
+    medium: keyValue(r.utm_medium),
+    utmCampaign: keyValue(r.utm_campaign),
+    landingPath: keyValue(r.landing_path),
+  }));
 }
 
 export async function cellCalls(
@@ -111,7 +101,7 @@ export async function cellCalls(
   orgId: string,
   cell: ReportCell<TrafficGroup>,
   w: DrillWindow,
-): Promise<DrillPage<DrillCall>> {
+): Promise<DrillCall[]> {
   const c = cellWhere(cell, orgId, 'f.started_at', (k) => `f.${k}`, w);
   const rows = await store.query<Row>(
     `select x.id, k.code, x.started_at, x.from_number, x.tracking_number, x.attribution,
@@ -120,23 +110,20 @@ export async function cellCalls(
       where ${c.where} order by x.id desc limit ${c.limit}`,
     c.params,
   );
-  return page(
-    rows.map((r) => ({
-      id: String(r.id),
-      campaignCode: String(r.code),
-      startedAt: new Date(r.started_at as string),
-      fromNumber: String(r.from_number),
-      trackingNumber: String(r.tracking_number),
-      attribution: String(r.attribution),
-      dniSessionId: keyValue(r.dni_session_id),
-      source: String(r.source),
-      firstTime: Boolean(r.first_time),
-      status: keyValue(r.status),
-      durationSeconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
-      disposition: keyValue(r.disposition),
-    })),
-    w.limit,
-  );
+  return rows.map((r) => ({
+    id: String(r.id),
+    campaignCode: String(r.code),
+    startedAt: new Date(r.started_at as string),
+    fromNumber: String(r.from_number),
+    trackingNumber: String(r.tracking_number),
+    attribution: String(r.attribution),
+    dniSessionId: keyValue(r.dni_session_id),
+    source: String(r.source),
+    firstTime: Boolean(r.first_time),
+    status: keyValue(r.status),
+    durationSeconds: r.duration_seconds === null ? null : Number(r.duration_seconds),
+    disposition: keyValue(r.disposition),
+  }));
 }
 
 const TOUCH_OUTCOME = 'report_touch_outcome(x.placed, x.dispatch_status)';
@@ -154,7 +141,7 @@ export async function cellTouches(
   orgId: string,
   cell: ReportCell<TouchGroup>,
   w: DrillWindow,
-): Promise<DrillPage<DrillTouch>> {
+): Promise<DrillTouch[]> {
   const { reason, ...keys } = cell.keys;
   const c = cellWhere({ ...cell, keys }, orgId, 'x.decided_at', (k) => TOUCH_KEYS[k] ?? null, w);
   let where = c.where;
@@ -168,18 +155,15 @@ export async function cellTouches(
       where ${where} order by x.id desc limit ${c.limit}`,
     c.params,
   );
-  return page(
-    rows.map((r) => ({
-      id: String(r.id),
-      campaignCode: String(r.code),
-      decidedAt: new Date(r.decided_at as string),
-      toE164: String(r.to_e164),
-      channel: String(r.channel),
-      purpose: keyValue(r.purpose),
-      outcome: String(r.outcome),
-      reasons: (r.reasons as { code: string }[]).map((x) => x.code),
-      state: String(r.state),
-    })),
-    w.limit,
-  );
+  return rows.map((r) => ({
+    id: String(r.id),
+    campaignCode: String(r.code),
+    decidedAt: new Date(r.decided_at as string),
+    toE164: String(r.to_e164),
+    channel: String(r.channel),
+    purpose: keyValue(r.purpose),
+    outcome: String(r.outcome),
+    reasons: (r.reasons as { code: string }[]).map((x) => x.code),
+    state: String(r.state),
+  }));
 }
