@@ -260,3 +260,21 @@ describe('hostile strings', () => {
     expect(res.body).toContain(`"'=HYPERLINK(""x"")"`);
   });
 });
+
+describe('compliance', () => {
+  it('counts every opt-out of the range, though the table lists the latest 500', async () => {
+    const { a, viewer } = await setup();
+    const at = new Date(h.clock.now() - 3_600_000).toISOString();
+    await h.store.query(
+      `insert into consent_events (id, org_id, e164, kind, captured_at, fingerprint, actor, recorded_at)
+       select 'ce_many_' || g, $1, '+1415777' || lpad(g::text, 4, '0'), 'opt_out', $2::timestamptz,
+              'fp_many_' || g, 'test', $2::timestamptz
+         from generate_series(1, 501) g`,
+      [a.orgId, at],
+    );
+    const page = await viewer.get(`/orgs/${a.orgId}/compliance`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/data-metric="opt_outs">501</);
+    expect(page.body).toContain('the latest 500 of 501');
+  });
+});

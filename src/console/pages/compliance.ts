@@ -8,6 +8,8 @@ import type { ConsoleRouter, PageResult } from '../router.js';
 import { localTime, timeCell } from '../time.js';
 
 const DAY = 86_400_000;
+/** Opt-outs listed on the page (the count above the table is of all of them). */
+const OPT_OUTS_SHOWN = 500;
 
 function touchColumns(ctx: OrgContext, key: TouchGroup, label: string): Column<TouchRow>[] {
   const n = (m: 'touches' | 'placed' | 'blocked') => ({
@@ -36,16 +38,13 @@ export function compliancePages(router: ConsoleRouter): void {
       timeZone: ctx.zone,
       bucket: 'none' as const,
     };
-    const [byReason, byChannel, byState, optOuts, lists] = await Promise.all([
+    const optOutFilter = { kind: 'opt_out', since: ctx.range.since, until: ctx.range.until };
+    const [byReason, byChannel, byState, optOuts, optOutCount, lists] = await Promise.all([
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['reason'] }),
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['channel'] }),
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['state'] }),
-      activity.listConsentEvents(ctx.org.id, {
-        limit: 500,
-        kind: 'opt_out',
-        since: ctx.range.since,
-        until: ctx.range.until,
-      }),
+      activity.listConsentEvents(ctx.org.id, { limit: OPT_OUTS_SHOWN, ...optOutFilter }),
+      activity.countConsentEvents(ctx.org.id, optOutFilter),
       reads.suppressionSummary(ctx.org.id),
     ]);
     const t = byChannel.totals.metrics;
@@ -111,14 +110,14 @@ export function compliancePages(router: ConsoleRouter): void {
 <div class="kpi"><div class="label">Touches decided</div><div class="value" data-metric="touches">${ctx.num(t.touches)}</div></div>
 <div class="kpi"><div class="label">Placed</div><div class="value" data-metric="placed">${ctx.num(t.placed)}</div></div>
 <div class="kpi"><div class="label">Blocked</div><div class="value" data-metric="blocked">${ctx.num(t.blocked)}</div></div>
-<div class="kpi"><div class="label">Opt-outs received</div><div class="value" data-metric="opt_outs">${ctx.num(optOuts.length)}</div></div>
+<div class="kpi"><div class="label">Opt-outs received</div><div class="value" data-metric="opt_outs">${ctx.num(optOutCount)}</div></div>
 </section>
 ${table({ caption: 'Touches by reason', columns: touchColumns(ctx, 'reason', 'Reason'), rows: reasons, csv: csvLink(keep, path, 'reasons'), empty: emptyTouches })}
 <div class="cards">
 ${table({ caption: 'By channel', columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels, csv: csvLink(keep, path, 'channels'), empty: emptyTouches })}
 ${table({ caption: 'By state', columns: touchColumns(ctx, 'state', 'State'), rows: states, csv: csvLink(keep, path, 'states'), empty: emptyTouches })}
 </div>
-${table({ caption: 'Opt-outs received', columns: optOutColumns, rows: optOuts, csv: csvLink(keep, path, 'opt_outs'), empty: 'No opt-out in this range. STOP replies and keypress opt-outs show here.' })}
+${table({ caption: optOutCount > optOuts.length ? `Opt-outs received (the latest ${ctx.num(optOuts.length)} of ${ctx.num(optOutCount)})` : 'Opt-outs received', columns: optOutColumns, rows: optOuts, csv: csvLink(keep, path, 'opt_outs'), empty: 'No opt-out in this range. STOP replies and keypress opt-outs show here.' })}
 ${table({ caption: 'Suppression lists', columns: listColumns, rows: lists, csv: csvLink(keep, path, 'lists'), empty: '' })}`,
     };
   });

@@ -184,6 +184,8 @@ export interface ActivityQueries {
     orgId: string,
     w: { limit: number; after?: number | undefined } & ConsentFilter,
   ): Promise<ConsentEventRow[]>;
+  /** How many consent events the filter matches, however many a page shows. */
+  countConsentEvents(orgId: string, f: ConsentFilter): Promise<number>;
 }
 
 export interface AuditFilter {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { ActivityQueries, TimeRange } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { toEvent } from '../repos/consents.js';
@@ -97,6 +97,21 @@ export function createActivityQueries(db: Db): ActivityQueries {
         .orderBy(desc(consentEvents.seq))
         .limit(w.limit);
       return rows.map((r) => ({ ...toEvent(r), seq: r.seq, e164: r.e164 }));
+    },
+
+    async countConsentEvents(orgId, f) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(consentEvents)
+        .where(
+          and(
+            eq(consentEvents.orgId, orgId),
+            f.e164 ? eq(consentEvents.e164, f.e164) : undefined,
+            f.kind ? eq(consentEvents.kind, f.kind) : undefined,
+            ...range(consentEvents.recordedAt, f),
+          ),
+        );
+      return Number(row?.n ?? 0);
     },
   };
 }
