@@ -108,9 +108,8 @@ async function trafficRows(
     `${none ? 'null::timestamptz' : bucketOfQuarter(sub.bucket, zone, range, quarter)} as bucket_start`,
     ...keys,
   ];
-  const positions = groupCols('', '')
-    .map((_, i) => i + 1)
-    .join(', ');
+  // The bucket, then the keys.
+  const positions = [0, ...keys].map((_, i) => i + 1).join(', ');
   // Totals of counters are the sum of the grouped rows (trafficReport): only distinct counts
   // need a statement of their own.
   const cells = !grouped
