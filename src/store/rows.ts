@@ -22,3 +22,13 @@ export function positional(text: string, params: readonly unknown[]): SQL {
     }),
   );
 }
+
+/** The row a lookup by key found (or an update of one row changed), or null. */
+export async function first<T>(rows: PromiseLike<T[]>): Promise<T | null> {
+  return (await rows)[0] ?? null;
+}
+
+/** The row an insert or update of one row gave back with `returning()`. */
+export async function returned<T>(rows: PromiseLike<T[]>): Promise<T> {
+  return (await rows)[0] as T;
+}

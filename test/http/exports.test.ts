@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { conversionRows, findExportCampaign } from '../../src/store/repos/exports.js';
+import { findCampaign } from '../../src/store/repos/campaigns.js';
+import { conversionRows } from '../../src/store/repos/exports.js';
 import {
   ADMIN_TOKEN,
   adminCall,
@@ -199,7 +200,7 @@ describe('conversionRows', () => {
       });
       expect(res.statusCode).toBe(201);
     }
-    const campaign = await findExportCampaign(h.store.db, tie.orgId, tie.code);
+    const campaign = await findCampaign(h.store.db, tie.orgId, tie.code);
     const q = { orgId: tie.orgId, campaignId: campaign!.id, since: new Date(EXPORT_SINCE) };
     const read = async (pageSize: number) => {
       const ids: string[] = [];

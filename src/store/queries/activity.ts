@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { ActivityQueries, TimeRange } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { toEvent } from '../repos/consents.js';
+import { first } from '../rows.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { carrierAttempts, consentEvents, outboundTouches } from '../schema/outbound.js';
 
@@ -42,8 +43,7 @@ export function createActivityQueries(db: Db): ActivityQueries {
         .limit(w.limit),
 
     async findCall(orgId, callId) {
-      const [c] = await callsQuery(db, orgId, [eq(calls.id, callId)]);
-      return c ?? null;
+      return first(callsQuery(db, orgId, [eq(calls.id, callId)]));
     },
 
     listTouches: (orgId, w) =>
@@ -66,11 +66,12 @@ export function createActivityQueries(db: Db): ActivityQueries {
         .limit(w.limit),
 
     async findTouch(orgId, touchId) {
-      const [t] = await db
-        .select()
-        .from(outboundTouches)
-        .where(and(eq(outboundTouches.orgId, orgId), eq(outboundTouches.id, touchId)));
-      return t ?? null;
+      return first(
+        db
+          .select()
+          .from(outboundTouches)
+          .where(and(eq(outboundTouches.orgId, orgId), eq(outboundTouches.id, touchId))),
+      );
     },
 
     touchAttempts: (orgId, touchId) =>

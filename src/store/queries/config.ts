@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { ConfigQueries, KeyStatus } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
+import { findCampaign } from '../repos/campaigns.js';
+import { first } from '../rows.js';
 import { apiKeys, campaigns, dniSessions, orgs, trackingNumbers } from '../schema/index.js';
 
 /**
@@ -59,8 +61,7 @@ export function createConfigQueries(db: Db): ConfigQueries {
         .limit(w.limit),
 
     async findKey(keyId) {
-      const [k] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
-      return k ?? null;
+      return first(db.select().from(apiKeys).where(eq(apiKeys.id, keyId)));
     },
 
     /** Campaigns with the size of their pool, not the pool: a pool may hold thousands of numbers. */
@@ -81,13 +82,7 @@ export function createConfigQueries(db: Db): ConfigQueries {
         .limit(w.limit);
     },
 
-    async findCampaign(orgId, code) {
-      const [c] = await db
-        .select()
-        .from(campaigns)
-        .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
-      return c ?? null;
-    },
+    findCampaign: (orgId, code) => findCampaign(db, orgId, code),
 
     listNumbers(campaignId, w) {
       const held = gt(trackingNumbers.heldUntil, w.now);
@@ -107,8 +102,7 @@ export function createConfigQueries(db: Db): ConfigQueries {
     },
 
     async findNumber(campaignId, e164, now) {
-      const [n] = await numbersQuery(db, campaignId, [eq(trackingNumbers.e164, e164)], now);
-      return n ?? null;
+      return first(numbersQuery(db, campaignId, [eq(trackingNumbers.e164, e164)], now));
     },
   };
 }

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, like, lt, or, type SQL, sql } 
 import type { CallSearch, ConsoleQueries, DeliveryCountRow } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { orgMembers } from '../repos/console.js';
-import { rowsOf } from '../rows.js';
+import { first, rowsOf } from '../rows.js';
 import { auditLog, calls, dniSessions } from '../schema/index.js';
 import { buyerReportEvents } from '../schema/reports.js';
 import { callsQuery } from './activity.js';
@@ -106,8 +106,7 @@ export function createConsoleQueries(db: Db): ConsoleQueries {
   return {
     searchCalls: (orgId, s) => searchCalls(db, orgId, s),
     async findCall(orgId, callId) {
-      const [c] = await callsQuery(db, orgId, [eq(calls.id, callId)]);
-      return c ?? null;
+      return first(callsQuery(db, orgId, [eq(calls.id, callId)]));
     },
     callReports: (orgId, callId) => callReports(db, orgId, callId),
     callAudit: (orgId, subjectIds) => callAudit(db, orgId, subjectIds),

@@ -8,26 +8,12 @@ import type {
   StoredReport,
 } from '../../domain/buyer-reports/ports.js';
 import type { Executor, Tx } from '../db.js';
-import { calls, campaigns } from '../schema/index.js';
+import { first } from '../rows.js';
+import { calls } from '../schema/index.js';
 import { buyerReportEvents } from '../schema/reports.js';
+import { findCampaign } from './campaigns.js';
 
 export type { Disposition, NewReport, ReportCampaign, ReportedCall, StoredReport };
-
-export async function findReportCampaign(
-  ex: Executor,
-  orgId: string,
-  code: string,
-): Promise<ReportCampaign | null> {
-  const [c] = await ex
-    .select({
-      id: campaigns.id,
-      code: campaigns.code,
-      reportWindowDays: campaigns.reportWindowDays,
-    })
-    .from(campaigns)
-    .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
-  return c ?? null;
-}
 
 /**
  * The call, locked until the transaction ends: reports on one call run one
@@ -40,12 +26,13 @@ export async function lockCallOfCampaign(
   campaignId: string,
   callId: string,
 ): Promise<ReportedCall | null> {
-  const [c] = await tx
-    .select({ id: calls.id, startedAt: calls.startedAt })
-    .from(calls)
-    .where(and(eq(calls.id, callId), eq(calls.orgId, orgId), eq(calls.campaignId, campaignId)))
-    .for('update');
-  return c ?? null;
+  return first(
+    tx
+      .select({ id: calls.id, startedAt: calls.startedAt })
+      .from(calls)
+      .where(and(eq(calls.id, callId), eq(calls.orgId, orgId), eq(calls.campaignId, campaignId)))
+      .for('update'),
+  );
 }
 
 export async function findReport(
@@ -114,5 +101,11 @@ export async function setCallDisposition(
 
 /** `repos.buyerReports`. */
 export function createBuyerReportRepository(): BuyerReportRepository {
-  return { findReportCampaign, lockCallOfCampaign, findReport, insertReport, setCallDisposition };
+  return {
+    findReportCampaign: findCampaign,
+    lockCallOfCampaign,
+    findReport,
+    insertReport,
+    setCallDisposition,
+  };
 }

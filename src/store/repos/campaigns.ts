@@ -7,6 +7,7 @@ import type {
   NumberRole,
 } from '../../domain/admin/ports.js';
 import type { Executor, Tx } from '../db.js';
+import { first, returned } from '../rows.js';
 import { campaigns, trackingNumbers } from '../schema/index.js';
 
 export type { Campaign };
@@ -20,17 +21,17 @@ export async function findCampaign(
   orgId: string,
   code: string,
 ): Promise<Campaign | null> {
-  const [c] = await ex
-    .select()
-    .from(campaigns)
-    .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)))
-    .limit(1);
-  return c ?? null;
+  return first(
+    ex
+      .select()
+      .from(campaigns)
+      .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)))
+      .limit(1),
+  );
 }
 
 export async function insertCampaign(tx: Tx, c: Campaign): Promise<Campaign> {
-  const [row] = await tx.insert(campaigns).values(c).returning();
-  return row!;
+  return returned(tx.insert(campaigns).values(c).returning());
 }
 
 export async function updateCampaign(
@@ -38,12 +39,7 @@ export async function updateCampaign(
   campaignId: string,
   change: CampaignChange,
 ): Promise<Campaign> {
-  const [row] = await tx
-    .update(campaigns)
-    .set(change)
-    .where(eq(campaigns.id, campaignId))
-    .returning();
-  return row!;
+  return returned(tx.update(campaigns).set(change).where(eq(campaigns.id, campaignId)).returning());
 }
 
 export async function campaignNumbers(ex: Executor, campaignId: string): Promise<CampaignNumber[]> {

@@ -5,6 +5,7 @@ import type {
   InboundCallRepository,
 } from '../../domain/carrier-inbound/ports.js';
 import type { Executor, Tx } from '../db.js';
+import { first } from '../rows.js';
 import { calls, campaigns } from '../schema/index.js';
 import { recordInboundCall } from './calls.js';
 
@@ -25,18 +26,19 @@ export async function findCarrierCall(
   carrier: string,
   callSid: string,
 ): Promise<CarrierCall | null> {
-  const [c] = await ex
-    .select({
-      callId: calls.id,
-      orgId: calls.orgId,
-      campaignCode: campaigns.code,
-      forwardTo: campaigns.forwardTo,
-      status: calls.status,
-    })
-    .from(calls)
-    .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
-    .where(and(eq(calls.carrier, carrier), eq(calls.carrierCallSid, callSid)));
-  return c ?? null;
+  return first(
+    ex
+      .select({
+        callId: calls.id,
+        orgId: calls.orgId,
+        campaignCode: campaigns.code,
+        forwardTo: campaigns.forwardTo,
+        status: calls.status,
+      })
+      .from(calls)
+      .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
+      .where(and(eq(calls.carrier, carrier), eq(calls.carrierCallSid, callSid))),
+  );
 }
 
 export async function setCarrierCallStatus(

@@ -7,6 +7,7 @@ import type {
   Membership,
 } from '../../domain/console/ports.js';
 import type { Executor } from '../db.js';
+import { first, returned } from '../rows.js';
 import {
   consoleLinks,
   consoleMemberships,
@@ -15,18 +16,15 @@ import {
 } from '../schema/console.js';
 
 export async function findUserByEmail(ex: Executor, email: string): Promise<ConsoleUser | null> {
-  const [u] = await ex.select().from(consoleUsers).where(eq(consoleUsers.email, email));
-  return u ?? null;
+  return first(ex.select().from(consoleUsers).where(eq(consoleUsers.email, email)));
 }
 
 export async function findUser(ex: Executor, id: string): Promise<ConsoleUser | null> {
-  const [u] = await ex.select().from(consoleUsers).where(eq(consoleUsers.id, id));
-  return u ?? null;
+  return first(ex.select().from(consoleUsers).where(eq(consoleUsers.id, id)));
 }
 
 export async function insertUser(ex: Executor, u: ConsoleUser): Promise<ConsoleUser> {
-  const [row] = await ex.insert(consoleUsers).values(u).returning();
-  return row!;
+  return returned(ex.insert(consoleUsers).values(u).returning());
 }
 
 export async function setPassword(ex: Executor, userId: string, hash: string, at: Date) {
@@ -82,8 +80,7 @@ export async function insertSession(ex: Executor, s: ConsoleSession): Promise<vo
 }
 
 export async function findSession(ex: Executor, id: string): Promise<ConsoleSession | null> {
-  const [s] = await ex.select().from(consoleSessions).where(eq(consoleSessions.id, id));
-  return s ?? null;
+  return first(ex.select().from(consoleSessions).where(eq(consoleSessions.id, id)));
 }
 
 export async function touchSession(ex: Executor, id: string, at: Date): Promise<void> {

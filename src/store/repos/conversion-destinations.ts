@@ -10,6 +10,7 @@ import type {
 } from '../../domain/conversions/ports.js';
 import type { Platform, ReasonCode, UploadStatus } from '../../domain/conversions/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
+import { first } from '../rows.js';
 import { conversionDestinations as D, conversionUploads as U } from '../schema/conversions.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 
@@ -112,29 +113,30 @@ export async function callSubject(
   orgId: string,
   callId: string,
 ): Promise<CallSubject | null> {
-  const [r] = await ex
-    .select({
-      callId: calls.id,
-      campaignId: calls.campaignId,
-      campaignCode: campaigns.code,
-      campaignConfig: campaigns.config,
-      startedAt: calls.startedAt,
-      fromNumber: calls.fromNumber,
-      durationSeconds: calls.durationSeconds,
-      gclid: dniSessions.gclid,
-      gbraid: dniSessions.gbraid,
-      wbraid: dniSessions.wbraid,
-      fbc: dniSessions.fbc,
-      fbp: dniSessions.fbp,
-      fbclid: dniSessions.fbclid,
-      msclkid: dniSessions.msclkid,
-      landingUrl: dniSessions.landingUrl,
-    })
-    .from(calls)
-    .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
-    .leftJoin(dniSessions, eq(dniSessions.id, calls.dniSessionId))
-    .where(and(eq(calls.orgId, orgId), eq(calls.id, callId)));
-  return r ?? null;
+  return first(
+    ex
+      .select({
+        callId: calls.id,
+        campaignId: calls.campaignId,
+        campaignCode: campaigns.code,
+        campaignConfig: campaigns.config,
+        startedAt: calls.startedAt,
+        fromNumber: calls.fromNumber,
+        durationSeconds: calls.durationSeconds,
+        gclid: dniSessions.gclid,
+        gbraid: dniSessions.gbraid,
+        wbraid: dniSessions.wbraid,
+        fbc: dniSessions.fbc,
+        fbp: dniSessions.fbp,
+        fbclid: dniSessions.fbclid,
+        msclkid: dniSessions.msclkid,
+        landingUrl: dniSessions.landingUrl,
+      })
+      .from(calls)
+      .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
+      .leftJoin(dniSessions, eq(dniSessions.id, calls.dniSessionId))
+      .where(and(eq(calls.orgId, orgId), eq(calls.id, callId))),
+  );
 }
 
 export async function insertUploads(tx: Tx, rows: NewUpload[]) {

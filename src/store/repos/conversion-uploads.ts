@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { UploadFacts } from '../../domain/conversions/facts.js';
 import type { UploadRepository } from '../../domain/conversions/ports.js';
 import type { Platform, UploadKind } from '../../domain/conversions/vocabulary.js';
@@ -218,6 +218,22 @@ export const UNRETRIABLE = [
   'not_retractable',
 ];
 
+/** The destination's uploads that `which` picks back to pending, due now; how many. */
+async function requeueUploads(
+  ex: Executor,
+  orgId: string,
+  destinationId: string,
+  at: Date,
+  which: (SQL | undefined)[],
+): Promise<number> {
+  const r = await ex
+    .update(U)
+    .set({ status: 'pending', nextAttemptAt: at, updatedAt: at })
+    .where(and(eq(U.orgId, orgId), eq(U.destinationId, destinationId), ...which))
+    .returning({ id: U.id });
+  return r.length;
+}
+
 /** Failed uploads back to pending, due now; the same dedupe key goes out again. */
 export async function retryUploads(
   ex: Executor,
@@ -226,20 +242,11 @@ export async function retryUploads(
   uploadId: string | undefined,
   at: Date,
 ) {
-  const r = await ex
-    .update(U)
-    .set({ status: 'pending', nextAttemptAt: at, updatedAt: at })
-    .where(
-      and(
-        eq(U.orgId, orgId),
-        eq(U.destinationId, destinationId),
-        eq(U.status, 'failed'),
-        uploadId ? eq(U.id, uploadId) : undefined,
-        sql`coalesce(${U.reasonCode}, '') not in ('no_click_id', 'no_client_id', 'rejected_before_upload', 'conversion_not_sent')`,
-      ),
-    )
-    .returning({ id: U.id });
-  return r.length;
+  return requeueUploads(ex, orgId, destinationId, at, [
+    eq(U.status, 'failed'),
+    uploadId ? eq(U.id, uploadId) : undefined,
+    sql`coalesce(${U.reasonCode}, '') not in ('no_click_id', 'no_client_id', 'rejected_before_upload', 'conversion_not_sent')`,
+  ]);
 }
 
 /**
@@ -253,23 +260,14 @@ export async function replayUploads(
   what: { since?: Date; callId?: string },
   at: Date,
 ) {
-  const r = await ex
-    .update(U)
-    .set({ status: 'pending', nextAttemptAt: at, updatedAt: at })
-    .where(
-      and(
-        eq(U.orgId, orgId),
-        eq(U.destinationId, destinationId),
-        eq(U.kind, 'conversion'),
-        inArray(U.status, ['sent', 'failed']),
-        sql`${U.rejectedAt} is null`,
-        notInArray(sql`coalesce(${U.reasonCode}, '')`, UNRETRIABLE),
-        what.since ? gte(U.createdAt, what.since) : undefined,
-        what.callId ? eq(U.callId, what.callId) : undefined,
-      ),
-    )
-    .returning({ id: U.id });
-  return r.length;
+  return requeueUploads(ex, orgId, destinationId, at, [
+    eq(U.kind, 'conversion'),
+    inArray(U.status, ['sent', 'failed']),
+    sql`${U.rejectedAt} is null`,
+    notInArray(sql`coalesce(${U.reasonCode}, '')`, UNRETRIABLE),
+    what.since ? gte(U.createdAt, what.since) : undefined,
+    what.callId ? eq(U.callId, what.callId) : undefined,
+  ]);
 }
 
 /** `repos.uploads`: the outbox writes, the worker's claims and records, retry and replay. */

@@ -6,21 +6,10 @@ import type {
 } from '../../domain/exports/ports.js';
 import type { ConversionRow } from '../../domain/exports/types.js';
 import type { Executor } from '../db.js';
-import { calls, campaigns, dniSessions } from '../schema/index.js';
+import { calls, dniSessions } from '../schema/index.js';
+import { findCampaign } from './campaigns.js';
 
 export type { ConversionQuery, ExportCampaign };
-
-export async function findExportCampaign(
-  ex: Executor,
-  orgId: string,
-  code: string,
-): Promise<ExportCampaign | null> {
-  const [c] = await ex
-    .select({ id: campaigns.id, code: campaigns.code, config: campaigns.config })
-    .from(campaigns)
-    .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
-  return c ?? null;
-}
 
 const successfulCalls = (q: ConversionQuery) =>
   and(
@@ -82,5 +71,5 @@ export async function* conversionRows(
 
 /** `repos.exports`. */
 export function createExportRepository(): ExportRepository {
-  return { findExportCampaign, countConversions, conversionRows };
+  return { findExportCampaign: findCampaign, countConversions, conversionRows };
 }

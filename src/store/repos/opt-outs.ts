@@ -7,6 +7,7 @@ import type {
 } from '../../domain/carrier-inbound/ports.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
+import { first } from '../rows.js';
 import { campaigns, orgs, trackingNumbers } from '../schema/index.js';
 import { outboundTouches } from '../schema/outbound.js';
 
@@ -74,17 +75,18 @@ export async function touchForKeypress(
   ex: Executor,
   touchId: string,
 ): Promise<KeypressTouch | null> {
-  const [t] = await ex
-    .select({
-      id: outboundTouches.id,
-      orgId: outboundTouches.orgId,
-      campaignId: outboundTouches.campaignId,
-      toE164: outboundTouches.toE164,
-      channel: outboundTouches.channel,
-    })
-    .from(outboundTouches)
-    .where(eq(outboundTouches.id, touchId));
-  return t ?? null;
+  return first(
+    ex
+      .select({
+        id: outboundTouches.id,
+        orgId: outboundTouches.orgId,
+        campaignId: outboundTouches.campaignId,
+        toE164: outboundTouches.toE164,
+        channel: outboundTouches.channel,
+      })
+      .from(outboundTouches)
+      .where(eq(outboundTouches.id, touchId)),
+  );
 }
 
 /** The MessageSids of the replies a clarification text to the contact answered (opt-out.ts). */

@@ -8,16 +8,15 @@ import type {
   OrgRepository,
 } from '../../domain/admin/ports.js';
 import type { Executor } from '../db.js';
+import { first, returned } from '../rows.js';
 import { apiKeys, orgs } from '../schema/index.js';
 
 export async function findOrg(ex: Executor, orgId: string): Promise<Org | null> {
-  const [o] = await ex.select().from(orgs).where(eq(orgs.id, orgId));
-  return o ?? null;
+  return first(ex.select().from(orgs).where(eq(orgs.id, orgId)));
 }
 
 export async function insertOrg(ex: Executor, o: Org): Promise<Org> {
-  const [row] = await ex.insert(orgs).values(o).returning();
-  return row!;
+  return returned(ex.insert(orgs).values(o).returning());
 }
 
 export async function updateOrg(
@@ -25,18 +24,15 @@ export async function updateOrg(
   orgId: string,
   change: OrgChange,
 ): Promise<Org | null> {
-  const [row] = await ex.update(orgs).set(change).where(eq(orgs.id, orgId)).returning();
-  return row ?? null;
+  return first(ex.update(orgs).set(change).where(eq(orgs.id, orgId)).returning());
 }
 
 export async function findKey(ex: Executor, keyId: string): Promise<ApiKey | null> {
-  const [k] = await ex.select().from(apiKeys).where(eq(apiKeys.id, keyId));
-  return k ?? null;
+  return first(ex.select().from(apiKeys).where(eq(apiKeys.id, keyId)));
 }
 
 export async function insertKey(ex: Executor, k: NewApiKey): Promise<ApiKey> {
-  const [row] = await ex.insert(apiKeys).values(k).returning();
-  return row!;
+  return returned(ex.insert(apiKeys).values(k).returning());
 }
 
 export async function updateKey(
@@ -44,8 +40,7 @@ export async function updateKey(
   keyId: string,
   change: ApiKeyChange,
 ): Promise<ApiKey | null> {
-  const [row] = await ex.update(apiKeys).set(change).where(eq(apiKeys.id, keyId)).returning();
-  return row ?? null;
+  return first(ex.update(apiKeys).set(change).where(eq(apiKeys.id, keyId)).returning());
 }
 
 /** `repos.orgs`. */

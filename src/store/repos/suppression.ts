@@ -19,7 +19,7 @@ import type {
   SuppressionRepository,
 } from '../../domain/suppression/ports.js';
 import type { Executor } from '../db.js';
-import { positional, rowsOf } from '../rows.js';
+import { first, positional, rowsOf } from '../rows.js';
 
 export type { BatchRow, ImportRecord };
 
@@ -73,14 +73,15 @@ export async function getEntry(
   list: SuppressionList,
   number: string,
 ): Promise<SuppressionEntry | null> {
-  const [row] = await rowsOf<SuppressionEntry>(
-    ex,
-    sql`select list, number::text as number, state, source, listed_on::text as listed_on,
+  return first(
+    rowsOf<SuppressionEntry>(
+      ex,
+      sql`select list, number::text as number, state, source, listed_on::text as listed_on,
           to_char(added_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as added_at
         from suppression_entries
         where org_id = ${orgId} and number = ${number}::bigint and list = ${list}`,
+    ),
   );
-  return row ?? null;
 }
 
 export async function putEntry(ex: Executor, orgId: string, e: NewSuppressionEntry): Promise<void> {

@@ -1,25 +1,19 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { PlacedTouch } from '../../domain/compliance/index.js';
 import type { ConsentFacts } from '../../domain/consents/consents.js';
 import { newId } from '../../domain/ids.js';
 import type { ContactState, Decision, TouchRepository } from '../../domain/outbound/ports.js';
 import type { Executor, Tx } from '../db.js';
 import { rowsOf } from '../rows.js';
-import { campaigns } from '../schema/index.js';
+import { findCampaign } from './campaigns.js';
 import { releaseKey, reserveKey } from './idempotency.js';
 
 export type { ContactState, Decision };
 
-export async function findCampaign(
-  ex: Executor,
-  orgId: string,
-  code: string,
-): Promise<{ id: string; config: Record<string, unknown> } | null> {
-  const [c] = await ex
-    .select({ id: campaigns.id, config: campaigns.config })
-    .from(campaigns)
-    .where(and(eq(campaigns.orgId, orgId), eq(campaigns.code, code)));
-  return c ? { id: c.id, config: (c.config ?? {}) as Record<string, unknown> } : null;
+/** What an outbound decision reads of its campaign. */
+async function outboundCampaign(ex: Executor, orgId: string, code: string) {
+  const c = await findCampaign(ex, orgId, code);
+  return c && { id: c.id, config: (c.config ?? {}) as Record<string, unknown> };
 }
 
 /** The lock outbound_contact_state takes (migration 0016); tests hold it to stall a decision. */
@@ -122,5 +116,12 @@ export async function recordDecision(tx: Tx, d: Decision): Promise<boolean> {
 
 /** `repos.touches`: touches, the contact lock and idempotency keys. */
 export function createTouchRepository(): TouchRepository {
-  return { findCampaign, contactState, lockContact, recordDecision, reserveKey, releaseKey };
+  return {
+    findCampaign: outboundCampaign,
+    contactState,
+    lockContact,
+    recordDecision,
+    reserveKey,
+    releaseKey,
+  };
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import * as payload from '../../domain/webhooks/payloads.js';
 import type * as W from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
+import { first } from '../rows.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { emitEvent, poolAlertGate } from './webhook-outbox.js';
 import { poolSizeOf } from './webhooks.js';
@@ -14,8 +15,7 @@ import { poolSizeOf } from './webhooks.js';
 
 async function sessionRow(ex: Executor, sessionId: string | null) {
   if (!sessionId) return null;
-  const [s] = await ex.select().from(dniSessions).where(eq(dniSessions.id, sessionId));
-  return s ?? null;
+  return first(ex.select().from(dniSessions).where(eq(dniSessions.id, sessionId)));
 }
 
 export async function emitCallReceived(ex: Executor, c: W.ReceivedCall, at: Date) {

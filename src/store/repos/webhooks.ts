@@ -5,6 +5,7 @@ import type {
   WebhookEndpointRepository,
 } from '../../domain/admin/ports.js';
 import type { Executor } from '../db.js';
+import { first, returned } from '../rows.js';
 import { trackingNumbers } from '../schema/index.js';
 import { webhookEndpoints } from '../schema/webhooks.js';
 import { replay } from './webhook-deliveries.js';
@@ -17,11 +18,12 @@ export async function getEndpoint(
   orgId: string,
   id: string,
 ): Promise<Endpoint | null> {
-  const [e] = await ex
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)));
-  return e ?? null;
+  return first(
+    ex
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id))),
+  );
 }
 
 export async function listEndpoints(ex: Executor, orgId: string): Promise<Endpoint[]> {
@@ -33,8 +35,7 @@ export async function listEndpoints(ex: Executor, orgId: string): Promise<Endpoi
 }
 
 export async function insertEndpoint(ex: Executor, e: NewWebhookEndpoint) {
-  const [row] = await ex.insert(webhookEndpoints).values(e).returning();
-  return row as Endpoint;
+  return returned(ex.insert(webhookEndpoints).values(e).returning());
 }
 
 export async function updateEndpoint(
@@ -43,12 +44,13 @@ export async function updateEndpoint(
   id: string,
   change: WebhookEndpointChange,
 ): Promise<Endpoint | null> {
-  const [row] = await ex
-    .update(webhookEndpoints)
-    .set(change)
-    .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
-    .returning();
-  return row ?? null;
+  return first(
+    ex
+      .update(webhookEndpoints)
+      .set(change)
+      .where(and(eq(webhookEndpoints.orgId, orgId), eq(webhookEndpoints.id, id)))
+      .returning(),
+  );
 }
 
 export async function deleteEndpoint(ex: Executor, orgId: string, id: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { boolean, index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { orgs, ts } from './index.js';
+import { timestamps, ts } from './columns.js';
+import { orgs, ownOrg } from './index.js';
 
 /** People who sign in to the web console (migration 0023, docs/console.md). */
 export const consoleUsers = pgTable(
@@ -11,8 +12,7 @@ export const consoleUsers = pgTable(
     /** `scrypt$N$r$p$salt$hash` (src/domain/console/passwords.ts). */
     passwordHash: text('password_hash').notNull(),
     operator: boolean('operator').notNull().default(false),
-    createdAt: ts('created_at').notNull(),
-    updatedAt: ts('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex('console_users_email_key').on(t.email)],
 );
@@ -23,9 +23,7 @@ export const consoleMemberships = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => consoleUsers.id),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    orgId: ownOrg(),
     /** manager | viewer */
     role: text('role').notNull(),
     createdAt: ts('created_at').notNull(),

@@ -1,15 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { orgs, ts } from './index.js';
+import { lease, timestamps, ts } from './columns.js';
+import { ownOrg } from './index.js';
 
 /** An ad platform an organization sends conversions to (migrations/0024_conversion_uploads.sql). */
 export const conversionDestinations = pgTable(
   'conversion_destinations',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    orgId: ownOrg(),
     platform: text('platform').notNull(),
     name: text('name').notNull(),
     /** Campaign codes; null: every campaign. */
@@ -21,8 +20,7 @@ export const conversionDestinations = pgTable(
     secrets: text('secrets').notNull(),
     secretsMask: jsonb('secrets_mask').notNull(),
     enabled: boolean('enabled').notNull().default(true),
-    createdAt: ts('created_at').notNull(),
-    updatedAt: ts('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [index('conversion_destinations_org_idx').on(t.orgId)],
 );
@@ -46,14 +44,12 @@ export const conversionUploads = pgTable(
     facts: jsonb('facts').notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull(),
-    leaseUntil: ts('lease_until'),
-    leasedBy: text('leased_by'),
+    ...lease(),
     reason: text('reason'),
     reasonCode: text('reason_code'),
     rejectedAt: ts('rejected_at'),
     sentAt: ts('sent_at'),
-    createdAt: ts('created_at').notNull(),
-    updatedAt: ts('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('conversion_uploads_dest_call_kind_key').on(t.destinationId, t.callId, t.kind),

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
-  bigserial,
   boolean,
   foreignKey,
   index,
@@ -9,14 +8,17 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   unique,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
+import { sequenced, ts } from './columns.js';
 
-/** Every timestamp column: timestamptz, read as Date. */
-export const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const createdAt = () => ts('created_at').notNull().defaultNow();
+/** The first tables' `created_at` and `updated_at`: the database clock, unless the app says. */
+const timestampsDefaultNow = () => ({
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
 /**
  * Set by a trigger from the database clock on every insert and update, so
  * other processes can poll for changes without trusting any app clock
@@ -36,18 +38,21 @@ export const orgs = pgTable('orgs', {
   timeZone: text('time_zone').notNull().default('UTC'),
   /** Ask once (the FCC's clarification text) before an ambiguous reply revokes; off: revoke. */
   optOutClarification: boolean('opt_out_clarification').notNull().default(false),
-  createdAt: createdAt(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
+  ...timestampsDefaultNow(),
   changedAt: changedAt(),
 });
+
+/** `org_id`, a foreign key to the organization. */
+export const ownOrg = () =>
+  text('org_id')
+    .notNull()
+    .references(() => orgs.id);
 
 export const apiKeys = pgTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    orgId: ownOrg(),
     /** SHA-256 of the whole key, hex. The key itself is never stored. */
     keyHash: text('key_hash').notNull(),
     /** First characters of the key, so an operator can tell keys apart. */
@@ -58,8 +63,7 @@ export const apiKeys = pgTable(
     revokedAt: ts('revoked_at'),
     /** The key that replaced this one by rotation. */
     rotatedTo: text('rotated_to'),
-    createdAt: createdAt(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestampsDefaultNow(),
     changedAt: changedAt(),
   },
   (t) => [
@@ -73,9 +77,7 @@ export const campaigns = pgTable(
   'campaigns',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    orgId: ownOrg(),
     code: text('code').notNull(),
     name: text('name').notNull(),
     forwardTo: text('forward_to'),
@@ -86,8 +88,7 @@ export const campaigns = pgTable(
     poolSize: integer('pool_size').notNull().default(0),
     /** No pool number is free before this (set by a search that found none; cleared on pool changes). */
     poolFullUntil: ts('pool_full_until'),
-    createdAt: createdAt(),
-    updatedAt: ts('updated_at').notNull().defaultNow(),
+    ...timestampsDefaultNow(),
   },
   (t) => [
     uniqueIndex('campaigns_org_code_key').on(t.orgId, t.code),
@@ -95,6 +96,15 @@ export const campaigns = pgTable(
     unique('campaigns_id_org_key').on(t.id, t.orgId),
   ],
 );
+
+/**
+ * `org_id` and `campaign_id` of a row that belongs to one campaign of one organization; the
+ * tables that can, tie the two together with `ownCampaign`.
+ */
+export const campaignScope = () => ({
+  orgId: text('org_id').notNull(),
+  campaignId: text('campaign_id').notNull(),
+});
 
 /**
  * A row's campaign, of the row's own organization (migration 0016): for
@@ -115,9 +125,7 @@ export const trackingNumbers = pgTable(
   'tracking_numbers',
   {
     e164: text('e164').primaryKey(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    orgId: ownOrg(),
     campaignId: text('campaign_id')
       .notNull()
       .references(() => campaigns.id),
@@ -144,8 +152,7 @@ export const dniSessions = pgTable(
   'dni_sessions',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull(),
-    campaignId: text('campaign_id').notNull(),
+    ...campaignScope(),
     visitorId: text('visitor_id').notNull(),
     trackingNumber: text('tracking_number').notNull(),
     /** allocated | shared | overflow */
@@ -182,8 +189,7 @@ export const calls = pgTable(
   'calls',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull(),
-    campaignId: text('campaign_id').notNull(),
+    ...campaignScope(),
     dniSessionId: text('dni_session_id'),
     trackingNumber: text('tracking_number').notNull(),
     fromNumber: text('from_number').notNull(),
@@ -220,8 +226,7 @@ export const calls = pgTable(
 export const auditLog = pgTable(
   'audit_log',
   {
-    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
-    id: text('id').notNull(),
+    ...sequenced(),
     orgId: text('org_id'),
     actor: text('actor').notNull(),
     action: text('action').notNull(),

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
 import {
-  bigserial,
   boolean,
   index,
   integer,
@@ -10,7 +9,8 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { orgs, ownCampaign, ts } from './index.js';
+import { lease, sequenced, timestamps, ts } from './columns.js';
+import { campaignScope, ownCampaign, ownOrg } from './index.js';
 
 /**
  * Consent history per (organization, contact number): grants and revocations, append-only (a
@@ -19,11 +19,8 @@ import { orgs, ownCampaign, ts } from './index.js';
 export const consentEvents = pgTable(
   'consent_events',
   {
-    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
-    id: text('id').notNull(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    ...sequenced(),
+    orgId: ownOrg(),
     e164: text('e164').notNull(),
     /** grant | revoked | opt_out | internal_dnc */
     kind: text('kind').notNull(),
@@ -56,8 +53,7 @@ export const outboundTouches = pgTable(
   'outbound_touches',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull(),
-    campaignId: text('campaign_id').notNull(),
+    ...campaignScope(),
     toE164: text('to_e164').notNull(),
     channel: text('channel').notNull(),
     /** queued | blocked: the decision, never changed afterwards. */
@@ -107,14 +103,12 @@ export const dispatchJobs = pgTable(
     state: text('state').notNull(),
     attempts: integer('attempts').notNull().default(0),
     runAt: ts('run_at').notNull(),
-    /** A claimed job is invisible to other workers until this passes (the visibility timeout). */
-    leaseUntil: ts('lease_until'),
-    leasedBy: text('leased_by'),
+    /** The visibility timeout. */
+    ...lease(),
     lastError: text('last_error'),
     /** What the carrier needs, fixed at decision time (caller id, text, TwiML, recording). */
     payload: jsonb('payload').notNull(),
-    createdAt: ts('created_at').notNull(),
-    updatedAt: ts('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('dispatch_jobs_touch_key').on(t.touchId),
@@ -173,8 +167,7 @@ export const simulatedCarrierMessages = pgTable(
 export const outboundIdempotency = pgTable(
   'outbound_idempotency',
   {
-    orgId: text('org_id').notNull(),
-    campaignId: text('campaign_id').notNull(),
+    ...campaignScope(),
     key: text('key').notNull(),
     /** SHA-256 of the canonical JSON of the validated body. */
     requestHash: text('request_hash').notNull(),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { ownCampaign, ts } from './index.js';
+import { check, index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sequenced, ts } from './columns.js';
+import { campaignScope, ownCampaign } from './index.js';
 
 /**
  * Buyer reports (contract §4), one row per accepted report. Append-only (a
@@ -10,11 +11,9 @@ import { ownCampaign, ts } from './index.js';
 export const buyerReportEvents = pgTable(
   'buyer_report_events',
   {
-    /** Insertion order: the latest event of a call is the one with the highest seq. */
-    seq: bigserial('seq', { mode: 'number' }).primaryKey(),
-    id: text('id').notNull(),
-    orgId: text('org_id').notNull(),
-    campaignId: text('campaign_id').notNull(),
+    /** The latest event of a call is the one with the highest seq. */
+    ...sequenced(),
+    ...campaignScope(),
     callId: text('call_id').notNull(),
     /** The buyer's own id for the report, unique per organization and campaign. */
     reportId: text('report_id').notNull(),

@@ -1,15 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { orgs, ts } from './index.js';
+import { lease, timestamps, ts } from './columns.js';
+import { ownOrg } from './index.js';
 
 /** A receiver an organization registered (migrations/0011_webhooks.sql). */
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    orgId: ownOrg(),
     url: text('url').notNull(),
     /** Event types, or ['*'] for every type. */
     events: text('events').array().notNull(),
@@ -24,8 +23,7 @@ export const webhookEndpoints = pgTable(
     disabledAt: ts('disabled_at'),
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
     failingSince: ts('failing_since'),
-    createdAt: ts('created_at').notNull(),
-    updatedAt: ts('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [index('webhook_endpoints_org_idx').on(t.orgId)],
 );
@@ -59,13 +57,11 @@ export const webhookDeliveries = pgTable(
     state: text('state').notNull(),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at').notNull(),
-    leaseUntil: ts('lease_until'),
-    leasedBy: text('leased_by'),
+    ...lease(),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
     deliveredAt: ts('delivered_at'),
-    createdAt: ts('created_at').notNull(),
-    updatedAt: ts('updated_at').notNull(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('webhook_deliveries_event_endpoint_key').on(t.eventId, t.endpointId),
