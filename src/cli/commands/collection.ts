@@ -55,6 +55,18 @@ export interface Collection {
    * options; a command line that gives none is refused (`requireChange`).
    */
   update(group: Command, ctx: CliContext, description: string, view: View, body: Body): Command;
+  /**
+   * `group <name> [<org_id>] <member_id>`, named after the action it asks of the member:
+   * POSTs to the member's `/<name>` what `body` makes of the options (nothing without it).
+   */
+  post(
+    group: Command,
+    ctx: CliContext,
+    name: string,
+    description: string,
+    view: View,
+    body?: Body,
+  ): Command;
 }
 
 /** A request body from a command's options; `create` and `update` take their options after it. */
@@ -130,6 +142,10 @@ export function collection(
           requireChange(cmd, changes);
           return { method: 'PATCH', path: at(), body: changes };
         }),
+      ),
+    post: (group, ctx, name, description, view, body) =>
+      member(group, name, description).action(
+        send(ctx, view, (at, o) => ({ method: 'POST', path: at(`/${name}`), body: body?.(o) })),
       ),
   };
 }

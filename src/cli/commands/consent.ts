@@ -126,19 +126,19 @@ export const consentCommands: CommandGroup = (program, ctx) => {
   consents.show(consent, ctx, "show a number's consent standing and history", consentView);
 
   consents
-    .member(consent, 'revoke', 'record a revocation, opt-out or internal do-not-call entry')
+    .post(
+      consent,
+      ctx,
+      'revoke',
+      'record a revocation, opt-out or internal do-not-call entry',
+      consentView,
+      (o) => ({ kind: o.kind, reason: o.reason, at: o.at }),
+    )
     .addOption(
       new Option('--kind <kind>', 'what happened (default revoked)').choices(REVOCATION_KINDS),
     )
     .option('--reason <reason>', 'free text kept with the event')
-    .option('--at <iso>', 'when it happened (default: now)')
-    .action(
-      consents.send(ctx, consentView, (at, o) => ({
-        method: 'POST',
-        path: at('/revoke'),
-        body: { kind: o.kind, reason: o.reason, at: o.at },
-      })),
-    );
+    .option('--at <iso>', 'when it happened (default: now)');
 
   consent
     .command('import')

@@ -130,8 +130,12 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
     destinations.send(ctx, deletedView, (at) => ({ method: 'DELETE', path: at() })),
   );
 
-  member(d, 'test', "send one sample conversion in the platform's validate-only mode").action(
-    destinations.send(ctx, testView, (at) => ({ method: 'POST', path: at('/test') })),
+  destinations.post(
+    d,
+    ctx,
+    'test',
+    "send one sample conversion in the platform's validate-only mode",
+    testView,
   );
 
   const u = program.command('upload').description('conversion uploads of a destination');
@@ -160,28 +164,26 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
     view: attemptsView,
   });
 
-  member(
-    u,
-    'retry',
-    'send failed uploads again now (one with --upload-id, else every retriable one)',
-  )
-    .option('--upload-id <id>', 'the upload (cup_…)')
-    .action(
-      destinations.send(ctx, queuedView, (at, o) => ({
-        method: 'POST',
-        path: at('/retry'),
-        body: { upload_id: o.uploadId },
-      })),
-    );
+  destinations
+    .post(
+      u,
+      ctx,
+      'retry',
+      'send failed uploads again now (one with --upload-id, else every retriable one)',
+      queuedView,
+      (o) => ({ upload_id: o.uploadId }),
+    )
+    .option('--upload-id <id>', 'the upload (cup_…)');
 
-  member(u, 'replay', 'send conversions again (the platform deduplicates on the same key)')
+  destinations
+    .post(
+      u,
+      ctx,
+      'replay',
+      'send conversions again (the platform deduplicates on the same key)',
+      queuedView,
+      (o) => ({ since: o.since, call_id: o.callId }),
+    )
     .option('--since <iso>', 'conversions written at or after this time')
-    .option('--call-id <id>', 'the conversion of this call')
-    .action(
-      destinations.send(ctx, queuedView, (at, o) => ({
-        method: 'POST',
-        path: at('/replay'),
-        body: { since: o.since, call_id: o.callId },
-      })),
-    );
+    .option('--call-id <id>', 'the conversion of this call');
 };

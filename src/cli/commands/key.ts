@@ -56,18 +56,16 @@ export const keyCommands: CommandGroup = (program, ctx) => {
       })),
     );
 
-  keys
-    .member(key, 'revoke', 'revoke a key now')
-    .action(keys.send(ctx, keyView, (at) => ({ method: 'POST', path: at('/revoke') })));
+  keys.post(key, ctx, 'revoke', 'revoke a key now', keyView);
 
   keys
-    .member(key, 'rotate', 'issue a replacement key; the old one stops after the grace period')
-    .option('--grace-seconds <n>', 'how long the old key keeps working (default 0)', integer)
-    .action(
-      keys.send(ctx, issuedView, (at, o) => ({
-        method: 'POST',
-        path: at('/rotate'),
-        body: { grace_seconds: o.graceSeconds },
-      })),
-    );
+    .post(
+      key,
+      ctx,
+      'rotate',
+      'issue a replacement key; the old one stops after the grace period',
+      issuedView,
+      (o) => ({ grace_seconds: o.graceSeconds }),
+    )
+    .option('--grace-seconds <n>', 'how long the old key keeps working (default 0)', integer);
 };

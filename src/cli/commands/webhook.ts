@@ -87,23 +87,28 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
     false,
   );
 
-  for (const action of ['disable', 'enable'] as const) {
-    member(
-      action,
-      action === 'disable'
-        ? 'stop deliveries to an endpoint (events are no longer queued for it)'
-        : 'resume deliveries; pending ones go out at once',
-    ).action(webhooks.send(ctx, webhookView, (at) => ({ method: 'POST', path: at(`/${action}`) })));
-  }
+  webhooks.post(
+    wh,
+    ctx,
+    'disable',
+    'stop deliveries to an endpoint (events are no longer queued for it)',
+    webhookView,
+  );
+  webhooks.post(wh, ctx, 'enable', 'resume deliveries; pending ones go out at once', webhookView);
 
-  member('rotate', 'new signing secret; the old one keeps signing beside it for the grace period')
-    .option('--grace-seconds <n>', 'how long the old secret keeps signing (default 86400)', integer)
-    .action(
-      webhooks.send(ctx, signingSecretView, (at, o) => ({
-        method: 'POST',
-        path: at('/rotate'),
-        body: { grace_seconds: o.graceSeconds },
-      })),
+  webhooks
+    .post(
+      wh,
+      ctx,
+      'rotate',
+      'new signing secret; the old one keeps signing beside it for the grace period',
+      signingSecretView,
+      (o) => ({ grace_seconds: o.graceSeconds }),
+    )
+    .option(
+      '--grace-seconds <n>',
+      'how long the old secret keeps signing (default 86400)',
+      integer,
     );
 
   member('delete', 'remove an endpoint with its delivery history').action(
@@ -135,14 +140,15 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
     view: attemptsView,
   });
 
-  member('replay', 'send one event again (--event-id), or every failed delivery since a time')
+  webhooks
+    .post(
+      wh,
+      ctx,
+      'replay',
+      'send one event again (--event-id), or every failed delivery since a time',
+      queuedView,
+      (o) => ({ event_id: o.eventId, since: o.since }),
+    )
     .option('--event-id <id>', 'the event (msg_…)')
-    .option('--since <iso>', 'every failed delivery created at or after this time')
-    .action(
-      webhooks.send(ctx, queuedView, (at, o) => ({
-        method: 'POST',
-        path: at('/replay'),
-        body: { event_id: o.eventId, since: o.since },
-      })),
-    );
+    .option('--since <iso>', 'every failed delivery created at or after this time');
 };
