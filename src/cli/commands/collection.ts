@@ -69,7 +69,7 @@ export interface Collection {
   ): Command;
 }
 
-/** A request body from a command's options; `create` and `update` take their options after it. */
+/** A request body from the options; `create`, `update` and `post` are given their options after it. */
 type Body = (o: OptionValues) => Record<string, unknown>;
 
 /**
