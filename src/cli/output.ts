@@ -40,6 +40,20 @@ export function fields(record: Record<string, unknown>, omit: string[] = []): st
   return keys.map((k) => `${`${k}:`.padEnd(width)} ${formatValue(record[k])}`).join('\n');
 }
 
+/**
+ * An answer holding a secret that cannot be fetched again (an API key, a signing secret):
+ * the other fields, then the secret on a line of its own; `-q` prints the secret alone.
+ */
+export function secretView(field: string, note: string): View {
+  return {
+    primary: (a) => a[field],
+    human: (a) =>
+      [fields(a, [field]), '', `${field} (shown once, ${note}):`, '', `    ${a[field]}`, ''].join(
+        '\n',
+      ),
+  };
+}
+
 /** Left-aligned columns under a header row. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));

@@ -35,6 +35,13 @@ export interface OrgContext extends PageContext {
   range: DayRange;
 }
 
+/** The page's date range and zone, as a report query takes them. */
+export const reportRange = (ctx: OrgContext) => ({
+  from: ctx.range.since,
+  to: ctx.range.until,
+  timeZone: ctx.zone,
+});
+
 /** Cookie names: `__Host-` ties them to this origin, HTTPS and path / (only with Secure). */
 export function cookieNames(s: ConsoleSettings) {
   const prefix = s.secureCookies ? '__Host-' : '';

@@ -149,6 +149,18 @@ export interface Column<T> {
   numeric?: boolean;
 }
 
+/**
+ * A right-aligned number column: `value` is what sorts and goes to the CSV, `show` how the
+ * page prints it (ctx.num, ctx.pct).
+ */
+export function numberColumn<T>(
+  label: string,
+  value: (row: T) => number | null | undefined,
+  show: (n: number | null | undefined) => string,
+): Column<T> {
+  return { label, value, cell: (row) => show(value(row)), numeric: true };
+}
+
 /** A table with a caption, its CSV link, and an empty state that says what to do. */
 export function table<T>(o: {
   caption: string;

@@ -27,40 +27,31 @@ export interface PageResult {
 
 export type Query = Record<string, string | undefined>;
 
+/** Draws a page from its context (an organization's, or only the signed-in person's). */
+export type PageHandler<C> = (
+  ctx: C,
+  q: Query,
+  params: Record<string, string>,
+) => Promise<PageResult>;
+
+/** Does what a form asks; answers where to go next, or a page to show (a secret shown once). */
+export type ActionHandler<C> = (
+  ctx: C,
+  form: URLSearchParams,
+  params: Record<string, string>,
+  req: FastifyRequest,
+) => Promise<string | PageResult>;
+
 export interface ConsoleRouter {
   deps: ConsoleDeps;
   /** The report read model (contract §8): the same numbers the reporting API answers. */
   reports: ReportQueries;
   /** A page of one organization, for anyone who may see it. */
-  orgPage(
-    path: string,
-    current: string,
-    fn: (ctx: OrgContext, q: Query, params: Record<string, string>) => Promise<PageResult>,
-  ): void;
+  orgPage(path: string, current: string, fn: PageHandler<OrgContext>): void;
   /** A change to one organization: managers and operators, with the CSRF token. */
-  orgAction(
-    path: string,
-    fn: (
-      ctx: OrgContext,
-      form: URLSearchParams,
-      params: Record<string, string>,
-      req: FastifyRequest,
-    ) => Promise<string | PageResult>,
-  ): void;
+  orgAction(path: string, fn: ActionHandler<OrgContext>): void;
   /** A page outside any organization (account, operator pages). */
-  userPage(
-    path: string,
-    current: string,
-    fn: (ctx: PageContext, q: Query, params: Record<string, string>) => Promise<PageResult>,
-  ): void;
-  userAction(
-    path: string,
-    fn: (
-      ctx: PageContext,
-      form: URLSearchParams,
-      params: Record<string, string>,
-      req: FastifyRequest,
-    ) => Promise<string | PageResult>,
-  ): void;
+  userPage(path: string, current: string, fn: PageHandler<PageContext>): void;
+  userAction(path: string, fn: ActionHandler<PageContext>): void;
   render(ctx: PageContext, org: OrgContext | null, current: string, r: PageResult): Html;
 }

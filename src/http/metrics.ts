@@ -39,42 +39,35 @@ export function createMetrics(
     scrape ??= poolUsage().finally(() => setImmediate(() => (scrape = null)));
     return scrape;
   };
-  const poolGauge = (name: string, help: string, pick: (u: PoolUsage) => number) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: labels,
-      registers: [registry],
-      async collect() {
-        const rows = await usage();
-        this.reset();
-        for (const u of rows)
-          this.set({ campaign_id: u.campaignId, org_id: u.orgId, code: u.code }, pick(u));
-      },
-    });
+  /** Gauges of one series per campaign: `read` gives the scrape's rows; a null leaves a series out. */
+  const campaignGauges =
+    <R extends { campaignId: string; orgId: string; code: string }>(read: () => Promise<R[]>) =>
+    (name: string, help: string, pick: (r: R) => number | null) =>
+      new Gauge({
+        name,
+        help,
+        labelNames: labels,
+        registers: [registry],
+        async collect() {
+          const rows = await read();
+          this.reset();
+          for (const r of rows) {
+            const v = pick(r);
+            if (v !== null)
+              this.set({ campaign_id: r.campaignId, org_id: r.orgId, code: r.code }, v);
+          }
+        },
+      });
+  const poolGauge = campaignGauges(usage);
   poolGauge('dni_pool_numbers', 'Pool numbers per campaign', (u) => u.total);
   poolGauge(
     'dni_pool_held_numbers',
     'Pool numbers held by a live session, per campaign (utilisation = held / numbers)',
     (u) => u.held,
   );
-  // Same labels as the gauges above: one series per campaign, read from a cache (pool-gauges.ts).
-  const sizingGauge = (name: string, help: string, pick: (g: PoolSizingGauge) => number | null) =>
-    new Gauge({
-      name,
-      help,
-      labelNames: labels,
-      registers: [registry],
-      async collect() {
-        // A failed sizing read leaves these two gauges empty, not the whole scrape failing.
-        const rows = await poolSizing().catch(() => []);
-        this.reset();
-        for (const g of rows) {
-          const v = pick(g);
-          if (v !== null) this.set({ campaign_id: g.campaignId, org_id: g.orgId, code: g.code }, v);
-        }
-      },
-    });
+  // Read from a cache (pool-gauges.ts). A failed sizing read leaves these two gauges empty,
+  // not the whole scrape failing.
+  const sizingGauge = campaignGauges(() => poolSizing().catch((): PoolSizingGauge[] => []));
   sizingGauge(
     'dni_pool_peak_held_numbers',
     'Most pool numbers held at once over the last 24 hours, per campaign',

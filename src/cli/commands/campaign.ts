@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
-import { seg } from '../client.js';
 import { fields, type View } from '../output.js';
-import { col, listView, paged, pageQuery } from './listing.js';
+import { orgCollection } from './collection.js';
+import { col, listView } from './listing.js';
 import { poolCommand } from './pool.js';
-import { type CommandGroup, integer, jsonValue, list, orNull, requireChange } from './shared.js';
+import { type CommandGroup, integer, jsonValue, list, orNull } from './shared.js';
 
 const campaignView: View = {
   primary: (c) => c.code,
@@ -59,8 +59,7 @@ The public API checks a code's shape before it looks the campaign up, so a 4-cha
 is 422 (string_too_long at ["path","campaign_code"] or ["body","campaign_code"]), never 404:
 no campaign can have it. A code of the right shape that does not exist is 404.`;
 
-const path = (orgId: string, code?: string) =>
-  `/admin/orgs/${seg(orgId)}/campaigns${code === undefined ? '' : `/${seg(code)}`}`;
+const campaigns = orgCollection('campaigns', 'code');
 
 export const campaignCommands: CommandGroup = (program, ctx) => {
   const campaign = program
@@ -69,77 +68,59 @@ export const campaignCommands: CommandGroup = (program, ctx) => {
     .addHelpText('after', CODE_NOTE);
 
   fieldOptions(
-    campaign
-      .command('create')
-      .description('create a campaign with its pool of tracking numbers')
-      .argument('<org_id>')
+    campaigns
+      .create(
+        campaign,
+        ctx,
+        'create a campaign with its pool of tracking numbers',
+        campaignView,
+        (o) => ({ code: o.code, ...fieldsBody(o) }),
+      )
       .requiredOption('--code <code>', 'campaign code, 1 to 3 characters (see below)')
       .addHelpText('after', CODE_NOTE)
       .requiredOption('--name <name>', 'display name')
       .requiredOption('--numbers <list>', 'comma-separated E.164 pool numbers', list),
     false,
-  ).action((orgId: string, o, cmd) =>
-    ctx.send(
-      cmd,
-      { method: 'POST', path: path(orgId), body: { code: o.code, ...fieldsBody(o) } },
-      campaignView,
-    ),
   );
 
-  paged(campaign.command('list').description("list an organization's campaigns, newest first"))
-    .argument('<org_id>')
-    .action((orgId: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        { method: 'GET', path: path(orgId), query: pageQuery(o) },
-        listView('code', [
-          col('CODE', 'code'),
-          col('NAME', 'name'),
-          col('POOL', 'pool_size'),
-          col('OVERFLOW', 'overflow_number'),
-          col('FORWARD_TO', 'forward_to'),
-          col('TTL', 'session_ttl_seconds'),
-          col('CREATED_AT', 'created_at'),
-        ]),
-      ),
-    );
+  campaigns.list(campaign, ctx, {
+    description: "list an organization's campaigns, newest first",
+    view: listView('code', [
+      col('CODE', 'code'),
+      col('NAME', 'name'),
+      col('POOL', 'pool_size'),
+      col('OVERFLOW', 'overflow_number'),
+      col('FORWARD_TO', 'forward_to'),
+      col('TTL', 'session_ttl_seconds'),
+      col('CREATED_AT', 'created_at'),
+    ]),
+  });
 
-  campaign
-    .command('show')
-    .description('show a campaign')
-    .argument('<org_id>')
-    .argument('<code>')
-    .action((orgId: string, code: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: path(orgId, code) }, campaignView),
-    );
+  campaigns.show(campaign, ctx, 'show a campaign', campaignView);
 
   fieldOptions(
-    campaign
-      .command('update')
-      .description('change a campaign; options not given stay as they are')
-      .argument('<org_id>')
-      .argument('<code>')
+    campaigns
+      .update(
+        campaign,
+        ctx,
+        'change a campaign; options not given stay as they are',
+        campaignView,
+        fieldsBody,
+      )
       .option('--name <name>', 'display name')
       .option('--numbers <list>', 'the whole pool, comma-separated E.164 (replaces it)', list),
     true,
-  ).action((orgId: string, code: string, o, cmd) => {
-    const body = fieldsBody(o);
-    requireChange(cmd, body);
-    return ctx.send(cmd, { method: 'PATCH', path: path(orgId, code), body }, campaignView);
-  });
+  );
 
-  campaign
-    .command('add-numbers')
-    .description('add numbers to the pool, keeping those it has')
-    .argument('<org_id>')
-    .argument('<code>')
+  campaigns
+    .member(campaign, 'add-numbers', 'add numbers to the pool, keeping those it has')
     .requiredOption('--numbers <list>', 'comma-separated E.164 numbers', list)
-    .action((orgId: string, code: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        { method: 'POST', path: `${path(orgId, code)}/numbers`, body: { numbers: o.numbers } },
-        campaignView,
-      ),
+    .action(
+      campaigns.send(ctx, campaignView, (at, o) => ({
+        method: 'POST',
+        path: at('/numbers'),
+        body: { numbers: o.numbers },
+      })),
     );
 
   poolCommand(campaign, ctx);

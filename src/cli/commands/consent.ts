@@ -1,13 +1,12 @@
 import { Option } from 'commander';
 import { CONSENT_BASES, EBR_BASES, REVOCATION_KINDS } from '../../domain/vocabulary.js';
-import { seg } from '../client.js';
 import { type Answer, fields, formatValue, table, type View } from '../output.js';
-import { col, listView, paged, pageQuery, timeRange } from './listing.js';
+import { orgCollection } from './collection.js';
+import { col, filter, listView } from './listing.js';
 import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
 import { importExit, uploadFile } from './upload.js';
 
-const path = (orgId: string, e164: string, rest = '') =>
-  `/admin/orgs/${seg(orgId)}/consents/${seg(e164)}${rest}`;
+const consents = orgCollection('consents', 'e164');
 
 /** Standing first, then the history (newest first) as a table. */
 const consentView: View = {
@@ -52,7 +51,7 @@ async function importFile(s: CliSession, orgId: string, file: string): Promise<n
       s,
       file,
       {
-        path: `/admin/orgs/${seg(orgId)}/consents/import`,
+        path: `${consents.base(orgId)}/import`,
         contentType: 'text/csv',
         progressLines: true,
       },
@@ -75,11 +74,8 @@ export const consentCommands: CommandGroup = (program, ctx) => {
     .command('consent')
     .description('consent records for outbound touches (grants, revocations, CSV import)');
 
-  consent
-    .command('set')
-    .description('record a consent grant (a new event; history is kept)')
-    .argument('<org_id>')
-    .argument('<e164>')
+  consents
+    .member(consent, 'set', 'record a consent grant (a new event; history is kept)')
     .addOption(
       new Option('--tier <tier>', 'consent tier').choices(CONSENT_BASES).makeOptionMandatory(),
     )
@@ -93,83 +89,56 @@ export const consentCommands: CommandGroup = (program, ctx) => {
     .option('--captured-at <iso>', 'when it was captured (default: now)')
     .option('--expires-at <iso>', 'when it lapses')
     .option('--evidence <json|@file>', 'evidence object, inline JSON or @file.json', jsonValue)
-    .action((orgId: string, e164: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'PUT',
-          path: path(orgId, e164),
-          body: {
-            tier: o.tier,
-            basis: o.basis,
-            source: o.source,
-            captured_at: o.capturedAt,
-            expires_at: o.expiresAt,
-            evidence: o.evidence,
-          },
+    .action(
+      consents.send(ctx, consentView, (at, o) => ({
+        method: 'PUT',
+        path: at(),
+        body: {
+          tier: o.tier,
+          basis: o.basis,
+          source: o.source,
+          captured_at: o.capturedAt,
+          expires_at: o.expiresAt,
+          evidence: o.evidence,
         },
-        consentView,
-      ),
+      })),
     );
 
-  timeRange(
-    paged(consent.command('list').description('list consent events as recorded, newest first')),
-    'events recorded',
-  )
-    .argument('<org_id>')
-    .option('--e164 <e164>', 'only this contact')
-    .option('--kind <kind>', 'only grant, revoked, opt_out or internal_dnc events')
-    .action((orgId: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'GET',
-          path: `/admin/orgs/${seg(orgId)}/consents`,
-          query: { ...pageQuery(o), e164: o.e164, kind: o.kind, since: o.since, until: o.until },
-        },
-        listView('id', [
-          col('RECORDED_AT', 'recorded_at'),
-          col('NUMBER', 'e164'),
-          col('KIND', 'kind'),
-          col('TIER', 'tier'),
-          col('SOURCE', 'source'),
-          col('CAPTURED_AT', 'captured_at'),
-          col('EXPIRES_AT', 'expires_at'),
-          col('ACTOR', 'actor'),
-        ]),
-      ),
-    );
+  consents.list(consent, ctx, {
+    description: 'list consent events as recorded, newest first',
+    range: 'events recorded',
+    filters: [
+      filter('--e164 <e164>', 'only this contact'),
+      filter('--kind <kind>', 'only grant, revoked, opt_out or internal_dnc events'),
+    ],
+    view: listView('id', [
+      col('RECORDED_AT', 'recorded_at'),
+      col('NUMBER', 'e164'),
+      col('KIND', 'kind'),
+      col('TIER', 'tier'),
+      col('SOURCE', 'source'),
+      col('CAPTURED_AT', 'captured_at'),
+      col('EXPIRES_AT', 'expires_at'),
+      col('ACTOR', 'actor'),
+    ]),
+  });
 
-  consent
-    .command('show')
-    .description("show a number's consent standing and history")
-    .argument('<org_id>')
-    .argument('<e164>')
-    .action((orgId: string, e164: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: path(orgId, e164) }, consentView),
-    );
+  consents.show(consent, ctx, "show a number's consent standing and history", consentView);
 
-  consent
-    .command('revoke')
-    .description('record a revocation, opt-out or internal do-not-call entry')
-    .argument('<org_id>')
-    .argument('<e164>')
+  consents
+    .post(
+      consent,
+      ctx,
+      'revoke',
+      'record a revocation, opt-out or internal do-not-call entry',
+      consentView,
+      (o) => ({ kind: o.kind, reason: o.reason, at: o.at }),
+    )
     .addOption(
       new Option('--kind <kind>', 'what happened (default revoked)').choices(REVOCATION_KINDS),
     )
     .option('--reason <reason>', 'free text kept with the event')
-    .option('--at <iso>', 'when it happened (default: now)')
-    .action((orgId: string, e164: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'POST',
-          path: path(orgId, e164, '/revoke'),
-          body: { kind: o.kind, reason: o.reason, at: o.at },
-        },
-        consentView,
-      ),
-    );
+    .option('--at <iso>', 'when it happened (default: now)');
 
   consent
     .command('import')

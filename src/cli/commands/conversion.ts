@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { type Answer, fields, formatValue, type View } from '../output.js';
-import { col, rowsView } from './listing.js';
-import { orgCollection, queuedView } from './org-resource.js';
-import { type CommandGroup, integer, jsonValue, list, requireChange } from './shared.js';
+import { orgCollection, queuedView } from './collection.js';
+import { col, filter, rowsView } from './listing.js';
+import { type CommandGroup, integer, jsonValue, list } from './shared.js';
 
 const destinations = orgCollection('conversion-destinations', 'destination_id');
 
@@ -65,9 +65,22 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
   const member = (group: Command, name: string, description: string) =>
     destinations.member(group, name, description);
 
-  d.command('create')
-    .description('add a destination; secrets are read from a JSON file and never shown again')
-    .argument('<org_id>')
+  destinations
+    .create(
+      d,
+      ctx,
+      'add a destination; secrets are read from a JSON file and never shown again',
+      destinationView,
+      (o) => ({
+        platform: o.platform,
+        name: o.name,
+        settings: o.settings,
+        secrets: o.secrets,
+        campaigns: o.campaigns,
+        trigger: trigger(o),
+        value: value(o),
+      }),
+    )
     .requiredOption('--platform <p>', 'google_ads, meta, microsoft_ads or ga4')
     .requiredOption('--name <text>', 'a name for people')
     .requiredOption('--settings <json>', 'settings as JSON, or @file', jsonValue)
@@ -83,61 +96,46 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
       integer,
     )
     .option('--value <amount>', 'the conversion value', Number)
-    .option('--currency <code>', 'ISO 4217 currency of --value (default USD)')
-    .action((orgId: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'POST',
-          path: destinations.base(orgId),
-          body: {
-            platform: o.platform,
-            name: o.name,
-            settings: o.settings,
-            secrets: o.secrets,
-            campaigns: o.campaigns,
-            trigger: trigger(o),
-            value: value(o),
-          },
-        },
-        destinationView,
-      ),
-    );
+    .option('--currency <code>', 'ISO 4217 currency of --value (default USD)');
 
-  destinations.list(d, ctx, "an organization's destinations (secrets masked)", listView);
+  destinations.list(d, ctx, {
+    description: "an organization's destinations (secrets masked)",
+    view: listView,
+    paged: false,
+  });
 
-  member(d, 'show', 'one destination, with its upload counts').action(
-    destinations.send(ctx, destinationView, (at) => ({ method: 'GET', path: at() })),
-  );
+  destinations.show(d, ctx, 'one destination, with its upload counts', destinationView);
 
-  member(d, 'update', 'change a destination; secrets given replace the stored ones of those names')
-    .option('--name <text>', 'a name for people')
-    .option('--settings <json>', 'settings to change, as JSON or @file', jsonValue)
-    .option('--secrets <@file>', 'secrets to replace, as JSON in a file (@path)', jsonValue)
-    .option('--campaigns <codes>', 'comma-separated campaign codes', list)
-    .option('--enabled <bool>', 'true or false', (v) => v === 'true')
-    .action((orgId: string, id: string, o, cmd) => {
-      const body = {
+  destinations
+    .update(
+      d,
+      ctx,
+      'change a destination; secrets given replace the stored ones of those names',
+      destinationView,
+      (o) => ({
         name: o.name,
         settings: o.settings,
         secrets: o.secrets,
         campaigns: o.campaigns,
         enabled: o.enabled,
-      };
-      requireChange(cmd, body);
-      return ctx.send(
-        cmd,
-        { method: 'PATCH', path: destinations.one(orgId, id), body },
-        destinationView,
-      );
-    });
+      }),
+    )
+    .option('--name <text>', 'a name for people')
+    .option('--settings <json>', 'settings to change, as JSON or @file', jsonValue)
+    .option('--secrets <@file>', 'secrets to replace, as JSON in a file (@path)', jsonValue)
+    .option('--campaigns <codes>', 'comma-separated campaign codes', list)
+    .option('--enabled <bool>', 'true or false', (v) => v === 'true');
 
   member(d, 'delete', 'remove a destination with its upload history').action(
     destinations.send(ctx, deletedView, (at) => ({ method: 'DELETE', path: at() })),
   );
 
-  member(d, 'test', "send one sample conversion in the platform's validate-only mode").action(
-    destinations.send(ctx, testView, (at) => ({ method: 'POST', path: at('/test') })),
+  destinations.post(
+    d,
+    ctx,
+    'test',
+    "send one sample conversion in the platform's validate-only mode",
+    testView,
   );
 
   const u = program.command('upload').description('conversion uploads of a destination');
@@ -146,49 +144,46 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
     destinations.send(ctx, statusView, (at) => ({ method: 'GET', path: at() })),
   );
 
-  member(u, 'list', 'uploads, newest first')
-    .option('--status <s>', 'pending, sent, failed, retracted or not_retractable')
-    .option('--limit <n>', '1 to 1000 (default 100)', integer)
-    .action(
-      destinations.send(ctx, uploadsView, (at, o) => ({
-        method: 'GET',
-        path: at('/uploads'),
-        query: { status: o.status, limit: o.limit },
-      })),
-    );
+  destinations.list(u, ctx, {
+    of: '/uploads',
+    description: 'uploads, newest first',
+    paged: false,
+    filters: [
+      filter('--status <s>', 'pending, sent, failed, retracted or not_retractable'),
+      filter('--limit <n>', '1 to 1000 (default 100)', integer),
+    ],
+    view: uploadsView,
+  });
 
-  member(u, 'attempts', 'upload attempts, newest first')
-    .option('--upload-id <id>', 'only this upload (cup_…)')
-    .action(
-      destinations.send(ctx, attemptsView, (at, o) => ({
-        method: 'GET',
-        path: at('/attempts'),
-        query: { upload_id: o.uploadId },
-      })),
-    );
+  destinations.list(u, ctx, {
+    name: 'attempts',
+    of: '/attempts',
+    description: 'upload attempts, newest first',
+    paged: false,
+    filters: [filter('--upload-id <id>', 'only this upload (cup_…)')],
+    view: attemptsView,
+  });
 
-  member(
-    u,
-    'retry',
-    'send failed uploads again now (one with --upload-id, else every retriable one)',
-  )
-    .option('--upload-id <id>', 'the upload (cup_…)')
-    .action(
-      destinations.send(ctx, queuedView, (at, o) => ({
-        method: 'POST',
-        path: at('/retry'),
-        body: { upload_id: o.uploadId },
-      })),
-    );
+  destinations
+    .post(
+      u,
+      ctx,
+      'retry',
+      'send failed uploads again now (one with --upload-id, else every retriable one)',
+      queuedView,
+      (o) => ({ upload_id: o.uploadId }),
+    )
+    .option('--upload-id <id>', 'the upload (cup_…)');
 
-  member(u, 'replay', 'send conversions again (the platform deduplicates on the same key)')
+  destinations
+    .post(
+      u,
+      ctx,
+      'replay',
+      'send conversions again (the platform deduplicates on the same key)',
+      queuedView,
+      (o) => ({ since: o.since, call_id: o.callId }),
+    )
     .option('--since <iso>', 'conversions written at or after this time')
-    .option('--call-id <id>', 'the conversion of this call')
-    .action(
-      destinations.send(ctx, queuedView, (at, o) => ({
-        method: 'POST',
-        path: at('/replay'),
-        body: { since: o.since, call_id: o.callId },
-      })),
-    );
+    .option('--call-id <id>', 'the conversion of this call');
 };

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, Option, type OptionValues } from 'commander';
 import { type Answer, formatValue, table, type View } from '../output.js';
 import { integer } from './shared.js';
 
@@ -64,3 +64,19 @@ export const pageQuery = (o: { limit?: number; cursor?: string }) => ({
   limit: o.limit,
   cursor: o.cursor,
 });
+
+/** An option of a list command sent as the query parameter of its name: `--dispatch-status` → dispatch_status. */
+export type Filter = Option;
+
+export function filter(flags: string, description: string, parse?: (v: string) => unknown): Filter {
+  const option = new Option(flags, description);
+  return parse ? option.argParser(parse) : option;
+}
+
+export function filtered(cmd: Command, filters: Filter[]): Command {
+  for (const f of filters) cmd.addOption(f);
+  return cmd;
+}
+
+export const filterQuery = (filters: Filter[], o: OptionValues) =>
+  Object.fromEntries(filters.map((f) => [f.name().replaceAll('-', '_'), o[f.attributeName()]]));

@@ -1,70 +1,62 @@
 import { Option } from 'commander';
-import { seg } from '../client.js';
 import { fields, type View } from '../output.js';
-import { col, listView, paged, pageQuery } from './listing.js';
-import { type CommandGroup, integer, orNull, requireChange } from './shared.js';
+import { adminCollection } from './collection.js';
+import { col, listView } from './listing.js';
+import { type CommandGroup, integer, orNull } from './shared.js';
 
 const orgView: View = {
   primary: (org) => org.org_id,
   human: (org) => fields(org),
 };
 
+const orgs = adminCollection('orgs', 'org_id');
+
 export const orgCommands: CommandGroup = (program, ctx) => {
   const org = program.command('org').description('organizations (tenants)');
 
-  org
-    .command('create')
-    .description('create an organization')
+  orgs
+    .create(org, ctx, 'create an organization', orgView, (o) => ({
+      name: o.name,
+      ...(o.trackingEnabled ? { tracking_enabled: true } : {}),
+      ...(o.rateLimit !== undefined ? { dni_rate_limit_per_minute: o.rateLimit } : {}),
+      ...(o.optOutClarification ? { opt_out_clarification: true } : {}),
+    }))
     .requiredOption('--name <name>', 'display name')
     .option('--tracking-enabled', 'let its keys create DNI sessions (default: disabled)')
     .option('--rate-limit <n>', 'DNI sessions per minute for the whole org', integer)
     .option(
       '--opt-out-clarification',
       'answer an ambiguous reply with one clarification text instead of revoking (default: revoke)',
+    );
+
+  orgs.list(org, ctx, {
+    description: 'list organizations, newest first',
+    view: listView('org_id', [
+      col('ORG_ID', 'org_id'),
+      col('NAME', 'name'),
+      col('TRACKING', 'tracking_enabled'),
+      col('RATE_LIMIT', 'dni_rate_limit_per_minute'),
+      col('CREATED_AT', 'created_at'),
+    ]),
+  });
+
+  orgs.show(org, ctx, 'show an organization', orgView);
+
+  orgs
+    .update(
+      org,
+      ctx,
+      'change an organization; options not given stay as they are',
+      orgView,
+      (o) => ({
+        name: o.name,
+        tracking_enabled: o.trackingEnabled ? true : o.trackingDisabled ? false : undefined,
+        dni_rate_limit_per_minute: orNull<number>(o.rateLimit),
+        opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
+        time_zone: o.timeZone,
+        opt_out_clarification: o.optOutClarification,
+      }),
     )
-    .action((o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'POST',
-          path: '/admin/orgs',
-          body: {
-            name: o.name,
-            ...(o.trackingEnabled ? { tracking_enabled: true } : {}),
-            ...(o.rateLimit !== undefined ? { dni_rate_limit_per_minute: o.rateLimit } : {}),
-            ...(o.optOutClarification ? { opt_out_clarification: true } : {}),
-          },
-        },
-        orgView,
-      ),
-    );
-
-  paged(org.command('list').description('list organizations, newest first')).action((o, cmd) =>
-    ctx.send(
-      cmd,
-      { method: 'GET', path: '/admin/orgs', query: pageQuery(o) },
-      listView('org_id', [
-        col('ORG_ID', 'org_id'),
-        col('NAME', 'name'),
-        col('TRACKING', 'tracking_enabled'),
-        col('RATE_LIMIT', 'dni_rate_limit_per_minute'),
-        col('CREATED_AT', 'created_at'),
-      ]),
-    ),
-  );
-
-  org
-    .command('show')
-    .description('show an organization')
-    .argument('<org_id>')
-    .action((orgId: string, _o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: `/admin/orgs/${seg(orgId)}` }, orgView),
-    );
-
-  org
-    .command('update')
-    .description('change an organization; options not given stay as they are')
-    .argument('<org_id>')
     .option('--name <name>', 'display name')
     .option('--tracking-enabled', 'enable DNI tracking')
     .addOption(
@@ -83,17 +75,5 @@ export const orgCommands: CommandGroup = (program, ctx) => {
       '--opt-out-clarification',
       'answer an ambiguous reply ("stop by the store") with one clarification text instead of revoking',
     )
-    .option('--no-opt-out-clarification', 'revoke at once on an ambiguous reply (the default)')
-    .action((orgId: string, o, cmd) => {
-      const body = {
-        name: o.name,
-        tracking_enabled: o.trackingEnabled ? true : o.trackingDisabled ? false : undefined,
-        dni_rate_limit_per_minute: orNull<number>(o.rateLimit),
-        opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
-        time_zone: o.timeZone,
-        opt_out_clarification: o.optOutClarification,
-      };
-      requireChange(cmd, body);
-      return ctx.send(cmd, { method: 'PATCH', path: `/admin/orgs/${seg(orgId)}`, body }, orgView);
-    });
+    .option('--no-opt-out-clarification', 'revoke at once on an ambiguous reply (the default)');
 };

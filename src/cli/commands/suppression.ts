@@ -1,6 +1,6 @@
-import { Option } from 'commander';
+import { type Command, Option, type OptionValues } from 'commander';
 import { SUPPRESSION_LISTS } from '../../domain/vocabulary.js';
-import { seg } from '../client.js';
+import { type ApiRequest, seg } from '../client.js';
 import { type Answer, fields, formatValue, type View } from '../output.js';
 import { col, listView, paged, pageQuery } from './listing.js';
 import type { CliSession, CommandGroup } from './shared.js';
@@ -54,6 +54,22 @@ export const suppressionCommands: CommandGroup = (program, ctx) => {
     .command('suppression')
     .description('do-not-call, state and litigator lists per organization');
   const listArg = new Option('--list <list>', 'which list').choices(LISTS).makeOptionMandatory();
+  /** `sup <name> <org_id> <e164> --list <list>`: a command about one entry of a list. */
+  const entry = (name: string, description: string) =>
+    sup
+      .command(name)
+      .description(description)
+      .argument('<org_id>')
+      .argument('<e164>')
+      .addOption(listArg);
+  const sendEntry =
+    (method: ApiRequest['method'], body?: (o: OptionValues) => Record<string, unknown>) =>
+    (orgId: string, e164: string, o: OptionValues, cmd: Command) =>
+      ctx.send(
+        cmd,
+        { method, path: `${base(orgId, o.list)}/${seg(e164)}`, body: body?.(o) },
+        entryView,
+      );
 
   sup
     .command('import')
@@ -75,26 +91,11 @@ export const suppressionCommands: CommandGroup = (program, ctx) => {
       return ctx.stream(cmd, (session) => importFile(session, orgId, o.list, file, q));
     });
 
-  sup
-    .command('add')
-    .description('add or update one entry')
-    .argument('<org_id>')
-    .argument('<e164>')
-    .addOption(listArg)
+  entry('add', 'add or update one entry')
     .option('--source <source>', 'where the request came from')
     .option('--list-date <date>', 'the list date (default today)')
     .option('--state <XX>', 'state lists: the state')
-    .action((orgId: string, e164: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'PUT',
-          path: `${base(orgId, o.list)}/${seg(e164)}`,
-          body: { source: o.source, list_date: o.listDate, state: o.state },
-        },
-        entryView,
-      ),
-    );
+    .action(sendEntry('PUT', (o) => ({ source: o.source, list_date: o.listDate, state: o.state })));
 
   paged(sup.command('list').description("list one of the organization's lists in number order"))
     .argument('<org_id>')
@@ -114,32 +115,9 @@ export const suppressionCommands: CommandGroup = (program, ctx) => {
       ),
     );
 
-  sup
-    .command('show')
-    .description('show one entry')
-    .argument('<org_id>')
-    .argument('<e164>')
-    .addOption(listArg)
-    .action((orgId: string, e164: string, o, cmd) =>
-      ctx.send(cmd, { method: 'GET', path: `${base(orgId, o.list)}/${seg(e164)}` }, entryView),
-    );
+  entry('show', 'show one entry').action(sendEntry('GET'));
 
-  sup
-    .command('remove')
-    .description('remove one entry (audited with the reason)')
-    .argument('<org_id>')
-    .argument('<e164>')
-    .addOption(listArg)
+  entry('remove', 'remove one entry (audited with the reason)')
     .requiredOption('--reason <reason>', 'why the entry is removed')
-    .action((orgId: string, e164: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'DELETE',
-          path: `${base(orgId, o.list)}/${seg(e164)}`,
-          body: { reason: o.reason },
-        },
-        entryView,
-      ),
-    );
+    .action(sendEntry('DELETE', (o) => ({ reason: o.reason })));
 };

@@ -1,6 +1,6 @@
-import { seg } from '../client.js';
 import { type Answer, fields, formatValue, table, type View } from '../output.js';
-import { col, listView, paged, pageQuery, timeRange } from './listing.js';
+import { orgCollection } from './collection.js';
+import { col, filter, listView } from './listing.js';
 import type { CommandGroup } from './shared.js';
 
 const dispatch = (t: Answer) => (t.dispatch ?? null) as Answer | null;
@@ -32,66 +32,43 @@ const touchView: View = {
   },
 };
 
+const touches = orgCollection('touches', 'touch_id');
+
 export const touchCommands: CommandGroup = (program, ctx) => {
   const touch = program.command('touch').description('outbound touches: decisions and dispatch');
 
-  timeRange(
-    paged(
-      touch.command('list').description('list touches with their dispatch state, newest first'),
-    ),
-    'touches decided',
-  )
-    .argument('<org_id>')
-    .option('--campaign <code>', 'only this campaign')
-    .option('--status <status>', 'only queued or blocked touches')
-    .option('--dispatch-status <status>', 'only pending, delivered, failed or unknown')
-    .option('--to <e164>', 'only touches to this number')
-    .action((orgId: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'GET',
-          path: `/admin/orgs/${seg(orgId)}/touches`,
-          query: {
-            ...pageQuery(o),
-            campaign: o.campaign,
-            since: o.since,
-            until: o.until,
-            status: o.status,
-            dispatch_status: o.dispatchStatus,
-            to: o.to,
-          },
-        },
-        listView('touch_id', [
-          col('TOUCH_ID', 'touch_id'),
-          col('DECIDED_AT', 'decided_at'),
-          col('CAMPAIGN', 'campaign_code'),
-          col('TO', 'to_e164'),
-          col('CHANNEL', 'channel'),
-          col('STATUS', 'status'),
-          { header: 'DISPATCH', cell: (t) => dispatch(t)?.status },
-          { header: 'ATTEMPTS', cell: (t) => dispatch(t)?.attempts },
-          {
-            header: 'REASONS',
-            cell: (t) =>
-              Array.isArray(t.reasons)
-                ? (t.reasons as Answer[]).map((r) => r.code ?? formatValue(r))
-                : t.reasons,
-          },
-        ]),
-      ),
-    );
+  touches.list(touch, ctx, {
+    description: 'list touches with their dispatch state, newest first',
+    range: 'touches decided',
+    filters: [
+      filter('--campaign <code>', 'only this campaign'),
+      filter('--status <status>', 'only queued or blocked touches'),
+      filter('--dispatch-status <status>', 'only pending, delivered, failed or unknown'),
+      filter('--to <e164>', 'only touches to this number'),
+    ],
+    view: listView('touch_id', [
+      col('TOUCH_ID', 'touch_id'),
+      col('DECIDED_AT', 'decided_at'),
+      col('CAMPAIGN', 'campaign_code'),
+      col('TO', 'to_e164'),
+      col('CHANNEL', 'channel'),
+      col('STATUS', 'status'),
+      { header: 'DISPATCH', cell: (t) => dispatch(t)?.status },
+      { header: 'ATTEMPTS', cell: (t) => dispatch(t)?.attempts },
+      {
+        header: 'REASONS',
+        cell: (t) =>
+          Array.isArray(t.reasons)
+            ? (t.reasons as Answer[]).map((r) => r.code ?? formatValue(r))
+            : t.reasons,
+      },
+    ]),
+  });
 
-  touch
-    .command('show')
-    .description('show a touch: its decision, checks and every dispatch attempt')
-    .argument('<org_id>')
-    .argument('<touch_id>')
-    .action((orgId: string, touchId: string, _o, cmd) =>
-      ctx.send(
-        cmd,
-        { method: 'GET', path: `/admin/orgs/${seg(orgId)}/touches/${seg(touchId)}` },
-        touchView,
-      ),
-    );
+  touches.show(
+    touch,
+    ctx,
+    'show a touch: its decision, checks and every dispatch attempt',
+    touchView,
+  );
 };

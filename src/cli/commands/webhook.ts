@@ -1,23 +1,12 @@
-import { fields, type View } from '../output.js';
-import { col, listView, paged, pageQuery, rowsView } from './listing.js';
-import { orgCollection, queuedView } from './org-resource.js';
-import { type CommandGroup, integer, list, requireChange } from './shared.js';
+import { type Command, Option, type OptionValues } from 'commander';
+import { fields, secretView, type View } from '../output.js';
+import { orgCollection, queuedView } from './collection.js';
+import { col, filter, listView, paged, pageQuery, rowsView } from './listing.js';
+import { type CommandGroup, integer, list } from './shared.js';
 
 const webhooks = orgCollection('webhooks', 'webhook_id');
 
-/** The secret cannot be fetched again, so it stands apart like an API key. */
-const secretView: View = {
-  primary: (w) => w.secret,
-  human: (w) =>
-    [
-      fields(w, ['secret']),
-      '',
-      'secret (shown once, store it now; receivers verify signatures with it):',
-      '',
-      `    ${w.secret}`,
-      '',
-    ].join('\n'),
-};
+const signingSecretView = secretView('secret', 'store it now; receivers verify signatures with it');
 
 const webhookView: View = { primary: (w) => w.webhook_id, human: (w) => fields(w) };
 
@@ -49,72 +38,77 @@ const attemptsView = rowsView('attempts', 'attempt_id', '(no attempts)', [
   { header: 'ANSWER/ERROR', cell: (r) => r.error ?? String(r.response_head ?? '').slice(0, 60) },
 ]);
 
+/** The endpoint's fields: create requires the URL and events, update takes any of them. */
+function endpointOptions(cmd: Command, create: boolean): Command {
+  const url = new Option('--endpoint-url <url>', 'https:// URL of the receiver');
+  const events = new Option('--events <list>', 'comma-separated event types, or * for all');
+  return cmd
+    .addOption(create ? url.makeOptionMandatory() : url)
+    .addOption((create ? events.makeOptionMandatory() : events).argParser(list))
+    .option('--description <text>', 'a note for people');
+}
+
+const endpoint = (o: OptionValues) => ({
+  url: o.endpointUrl,
+  events: o.events,
+  description: o.description,
+});
+
 export const webhookCommands: CommandGroup = (program, ctx) => {
   const wh = program.command('webhook').description('outgoing webhooks of an organization');
   const member = (name: string, description: string) => webhooks.member(wh, name, description);
 
-  wh.command('create')
-    .description('register an endpoint; prints its signing secret once')
-    .argument('<org_id>')
-    .requiredOption('--endpoint-url <url>', 'https:// URL of the receiver')
-    .requiredOption('--events <list>', 'comma-separated event types, or * for all', list)
-    .option('--description <text>', 'a note for people')
-    .action((orgId: string, o, cmd) =>
-      ctx.send(
-        cmd,
-        {
-          method: 'POST',
-          path: webhooks.base(orgId),
-          body: { url: o.endpointUrl, events: o.events, description: o.description },
-        },
-        secretView,
-      ),
-    );
-
-  paged(
-    wh
-      .command('list')
-      .description("an organization's endpoints, oldest first")
-      .argument('<org_id>'),
-  ).action((orgId: string, o, cmd) =>
-    ctx.send(
-      cmd,
-      { method: 'GET', path: webhooks.base(orgId), query: pageQuery(o) },
-      endpointsView,
+  endpointOptions(
+    webhooks.create(
+      wh,
+      ctx,
+      'register an endpoint; prints its signing secret once',
+      signingSecretView,
+      endpoint,
     ),
+    true,
   );
 
-  member('show', 'one endpoint').action(
-    webhooks.send(ctx, webhookView, (at) => ({ method: 'GET', path: at() })),
+  webhooks.list(wh, ctx, {
+    description: "an organization's endpoints, oldest first",
+    view: endpointsView,
+  });
+
+  webhooks.show(wh, ctx, 'one endpoint', webhookView);
+
+  endpointOptions(
+    webhooks.update(
+      wh,
+      ctx,
+      "change an endpoint's URL, events or description",
+      webhookView,
+      endpoint,
+    ),
+    false,
   );
 
-  member('update', "change an endpoint's URL, events or description")
-    .option('--endpoint-url <url>', 'https:// URL of the receiver')
-    .option('--events <list>', 'comma-separated event types, or * for all', list)
-    .option('--description <text>', 'a note for people')
-    .action((orgId: string, id: string, o, cmd) => {
-      const body = { url: o.endpointUrl, events: o.events, description: o.description };
-      requireChange(cmd, body);
-      return ctx.send(cmd, { method: 'PATCH', path: webhooks.one(orgId, id), body }, webhookView);
-    });
+  webhooks.post(
+    wh,
+    ctx,
+    'disable',
+    'stop deliveries to an endpoint (events are no longer queued for it)',
+    webhookView,
+  );
+  webhooks.post(wh, ctx, 'enable', 'resume deliveries; pending ones go out at once', webhookView);
 
-  for (const action of ['disable', 'enable'] as const) {
-    member(
-      action,
-      action === 'disable'
-        ? 'stop deliveries to an endpoint (events are no longer queued for it)'
-        : 'resume deliveries; pending ones go out at once',
-    ).action(webhooks.send(ctx, webhookView, (at) => ({ method: 'POST', path: at(`/${action}`) })));
-  }
-
-  member('rotate', 'new signing secret; the old one keeps signing beside it for the grace period')
-    .option('--grace-seconds <n>', 'how long the old secret keeps signing (default 86400)', integer)
-    .action(
-      webhooks.send(ctx, secretView, (at, o) => ({
-        method: 'POST',
-        path: at('/rotate'),
-        body: o.graceSeconds === undefined ? {} : { grace_seconds: o.graceSeconds },
-      })),
+  webhooks
+    .post(
+      wh,
+      ctx,
+      'rotate',
+      'new signing secret; the old one keeps signing beside it for the grace period',
+      signingSecretView,
+      (o) => ({ grace_seconds: o.graceSeconds }),
+    )
+    .option(
+      '--grace-seconds <n>',
+      'how long the old secret keeps signing (default 86400)',
+      integer,
     );
 
   member('delete', 'remove an endpoint with its delivery history').action(
@@ -134,25 +128,27 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
     })),
   );
 
-  member('attempts', "an endpoint's delivery attempts (status, latency, first bytes of the answer)")
-    .option('--event-id <id>', 'only the attempts of this event (msg_…)')
-    .option('--limit <n>', '1 to 500 (default 50)', integer)
-    .action(
-      webhooks.send(ctx, attemptsView, (at, o) => ({
-        method: 'GET',
-        path: at('/attempts'),
-        query: { event_id: o.eventId, limit: o.limit },
-      })),
-    );
+  webhooks.list(wh, ctx, {
+    name: 'attempts',
+    of: '/attempts',
+    description: "an endpoint's delivery attempts (status, latency, first bytes of the answer)",
+    paged: false,
+    filters: [
+      filter('--event-id <id>', 'only the attempts of this event (msg_…)'),
+      filter('--limit <n>', '1 to 500 (default 50)', integer),
+    ],
+    view: attemptsView,
+  });
 
-  member('replay', 'send one event again (--event-id), or every failed delivery since a time')
+  webhooks
+    .post(
+      wh,
+      ctx,
+      'replay',
+      'send one event again (--event-id), or every failed delivery since a time',
+      queuedView,
+      (o) => ({ event_id: o.eventId, since: o.since }),
+    )
     .option('--event-id <id>', 'the event (msg_…)')
-    .option('--since <iso>', 'every failed delivery created at or after this time')
-    .action(
-      webhooks.send(ctx, queuedView, (at, o) => ({
-        method: 'POST',
-        path: at('/replay'),
-        body: { event_id: o.eventId, since: o.since },
-      })),
-    );
+    .option('--since <iso>', 'every failed delivery created at or after this time');
 };

@@ -11,7 +11,7 @@ import { AppError, errors } from '../../errors.js';
 import { barChart } from '../chart.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
-import { type Column, csvLink, orgPath, table } from '../layout.js';
+import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { timeCell } from '../time.js';
 
@@ -66,12 +66,7 @@ export function campaignPages(router: ConsoleRouter): void {
           html`<a href="${orgPath(ctx.org.id, `campaigns/${encodeURIComponent(r.campaign.code)}`)}">${r.campaign.code}</a>`,
       },
       { label: 'Name', value: (r) => r.campaign.name },
-      {
-        label: 'Pool numbers',
-        value: (r) => r.poolSize,
-        cell: (r) => ctx.num(r.poolSize),
-        numeric: true,
-      },
+      numberColumn('Pool numbers', (r) => r.poolSize, ctx.num),
       { label: 'Overflow number', value: (r) => r.overflowNumber ?? '' },
       { label: 'Session minutes', value: (r) => r.campaign.sessionTtlSeconds / 60, numeric: true },
     ];

@@ -1,9 +1,9 @@
 import { NATIONAL_LIST_MAX_AGE_DAYS } from '../../domain/compliance/index.js';
 import type { TouchRow } from '../../domain/reports/types.js';
 import type { TouchGroup } from '../../domain/reports/vocabulary.js';
-import type { OrgContext } from '../context.js';
+import { type OrgContext, reportRange } from '../context.js';
 import { html } from '../html.js';
-import { type Column, csvLink, orgPath, table } from '../layout.js';
+import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { localTime, timeCell } from '../time.js';
 
@@ -12,12 +12,8 @@ const DAY = 86_400_000;
 const OPT_OUTS_SHOWN = 500;
 
 function touchColumns(ctx: OrgContext, key: TouchGroup, label: string): Column<TouchRow>[] {
-  const n = (m: 'touches' | 'placed' | 'blocked') => ({
-    label: m[0]!.toUpperCase() + m.slice(1),
-    value: (r: TouchRow) => r.metrics[m],
-    cell: (r: TouchRow) => ctx.num(r.metrics[m]),
-    numeric: true,
-  });
+  const n = (m: 'touches' | 'placed' | 'blocked') =>
+    numberColumn(m[0]!.toUpperCase() + m.slice(1), (r: TouchRow) => r.metrics[m], ctx.num);
   return [
     { label, value: (r) => r.keys[key] ?? '(none)' },
     n('touches'),
@@ -31,13 +27,7 @@ export function compliancePages(router: ConsoleRouter): void {
   const { activity, console: reads } = deps.queries;
 
   router.orgPage('/compliance', 'compliance', async (ctx): Promise<PageResult> => {
-    const q = {
-      kind: 'touches' as const,
-      from: ctx.range.since,
-      to: ctx.range.until,
-      timeZone: ctx.zone,
-      bucket: 'none' as const,
-    };
+    const q = { kind: 'touches' as const, ...reportRange(ctx), bucket: 'none' as const };
     const optOutFilter = { kind: 'opt_out', since: ctx.range.since, until: ctx.range.until };
     const [byReason, byChannel, byState, optOuts, optOutCount, lists] = await Promise.all([
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['reason'] }),
@@ -81,7 +71,7 @@ export function compliancePages(router: ConsoleRouter): void {
     };
     const listColumns: Column<List>[] = [
       { label: 'List', value: (l) => l.list },
-      { label: 'Entries', value: (l) => l.entries, cell: (l) => ctx.num(l.entries), numeric: true },
+      numberColumn('Entries', (l) => l.entries, ctx.num),
       { label: 'List date', value: (l) => l.listed_on ?? '' },
       {
         label: 'Last import',

@@ -16,6 +16,7 @@ import { type Column, table } from '../layout.js';
 import { makeLink, shownOnce } from '../links.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { timeCell } from '../time.js';
+import { accessTables } from './people.js';
 
 const NOTICES: Record<string, string> = {
   org_created: 'Organization created. Issue it a key and invite its people below.',
@@ -123,31 +124,13 @@ ${table({
             : '',
       },
     ];
-    type Member = (typeof members)[number];
-    const memberColumns: Column<Member>[] = [
-      { label: 'Email', value: (m) => m.email },
-      { label: 'Role', value: (m) => m.role },
-    ];
-    const linkColumns: Column<ConsoleLink>[] = [
-      { label: 'Email', value: (l) => l.email },
-      { label: 'Role', value: (l) => l.role },
-      {
-        label: 'Made',
-        value: (l) => l.createdAt.toISOString(),
-        cell: (l) => timeCell(l.createdAt, 'UTC'),
-      },
-      {
-        label: 'State',
-        value: (l) => (l.usedAt ? 'accepted' : l.expiresAt <= now ? 'expired' : 'open'),
-      },
-    ];
+    const access = accessTables(members, links, 'UTC', now);
     return {
       title: org.name,
       notice: extra.notice ?? null,
       tables: {
         keys: { columns: keyColumns, rows: keys },
-        members: { columns: memberColumns, rows: members },
-        invitations: { columns: linkColumns, rows: links },
+        ...access,
       },
       body: html`<p><a href="/operator/orgs">← All organizations</a> · <a href="/orgs/${org.id}/overview">Open its console</a></p>
 ${extra.secret ?? ''}
@@ -173,8 +156,8 @@ ${table({ caption: 'API keys', columns: keyColumns, rows: keys, empty: 'No key y
 <label>Role <select name="role"><option value="manager">manager: also campaigns, numbers, webhooks</option><option value="viewer">viewer: read only</option></select></label>
 <div><button type="submit">Make invitation link</button></div>
 </form></section>
-${table({ caption: 'People', columns: memberColumns, rows: members, empty: 'Nobody yet. Invite the first manager above.' })}
-${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No invitation made yet.' })}`,
+${table({ caption: 'People', ...access.members, empty: 'Nobody yet. Invite the first manager above.' })}
+${table({ caption: 'Invitations', ...access.invitations, empty: 'No invitation made yet.' })}`,
     };
   };
 

@@ -1,9 +1,9 @@
 import type { TrafficRow } from '../../domain/reports/types.js';
 import type { TrafficGroup } from '../../domain/reports/vocabulary.js';
 import { lineChart } from '../chart.js';
-import type { OrgContext } from '../context.js';
+import { type OrgContext, reportRange } from '../context.js';
 import { type Html, html } from '../html.js';
-import { type Column, csvLink, orgPath, table } from '../layout.js';
+import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { addDays, type DayRange, previousRange } from '../time.js';
 
@@ -29,36 +29,11 @@ function delta(ctx: OrgContext, now: number, before: number): Html {
 function groupColumns(ctx: OrgContext, key: TrafficGroup, label: string): Column<TrafficRow>[] {
   return [
     { label, value: (r) => r.keys[key] ?? '(none)' },
-    {
-      label: 'Sessions',
-      value: (r) => r.metrics.sessions,
-      cell: (r) => ctx.num(r.metrics.sessions),
-      numeric: true,
-    },
-    {
-      label: 'Calls',
-      value: (r) => r.metrics.calls,
-      cell: (r) => ctx.num(r.metrics.calls),
-      numeric: true,
-    },
-    {
-      label: 'Session → call',
-      value: (r) => r.rates.session_to_call_rate,
-      cell: (r) => ctx.pct(r.rates.session_to_call_rate),
-      numeric: true,
-    },
-    {
-      label: 'Buyer successes',
-      value: (r) => r.metrics.buyer_success,
-      cell: (r) => ctx.num(r.metrics.buyer_success),
-      numeric: true,
-    },
-    {
-      label: 'Call → success',
-      value: (r) => r.rates.call_to_success_rate,
-      cell: (r) => ctx.pct(r.rates.call_to_success_rate),
-      numeric: true,
-    },
+    numberColumn('Sessions', (r) => r.metrics.sessions, ctx.num),
+    numberColumn('Calls', (r) => r.metrics.calls, ctx.num),
+    numberColumn('Session → call', (r) => r.rates.session_to_call_rate, ctx.pct),
+    numberColumn('Buyer successes', (r) => r.metrics.buyer_success, ctx.num),
+    numberColumn('Call → success', (r) => r.rates.call_to_success_rate, ctx.pct),
   ];
 }
 
@@ -75,12 +50,7 @@ function daysOf(r: DayRange): string[] {
 export function overviewPage(router: ConsoleRouter): void {
   const { reports } = router;
   router.orgPage('/overview', 'overview', async (ctx): Promise<PageResult> => {
-    const base = {
-      kind: 'traffic' as const,
-      from: ctx.range.since,
-      to: ctx.range.until,
-      timeZone: ctx.zone,
-    };
+    const base = { kind: 'traffic' as const, ...reportRange(ctx) };
     const prev = previousRange(ctx.range);
     const [daily, previous, sources, campaigns, known] = await Promise.all([
       reports.trafficReport(ctx.org.id, { ...base, bucket: 'day', groupBy: [] }),
@@ -122,19 +92,9 @@ export function overviewPage(router: ConsoleRouter): void {
     type DayRow = (typeof dayRows)[number];
     const dayColumns: Column<DayRow>[] = [
       { label: 'Day', value: (r) => r.day },
-      {
-        label: 'Sessions',
-        value: (r) => r.sessions,
-        cell: (r) => ctx.num(r.sessions),
-        numeric: true,
-      },
-      { label: 'Calls', value: (r) => r.calls, cell: (r) => ctx.num(r.calls), numeric: true },
-      {
-        label: 'Buyer successes',
-        value: (r) => r.success,
-        cell: (r) => ctx.num(r.success),
-        numeric: true,
-      },
+      numberColumn('Sessions', (r) => r.sessions, ctx.num),
+      numberColumn('Calls', (r) => r.calls, ctx.num),
+      numberColumn('Buyer successes', (r) => r.success, ctx.num),
     ];
     const sourceColumns = groupColumns(ctx, 'source', 'Source');
     const campaignColumns = groupColumns(ctx, 'campaign', 'Campaign');

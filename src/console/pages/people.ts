@@ -1,10 +1,11 @@
+import type { OrgMemberRow } from '../../domain/admin/queries.js';
 import type { ConsoleLink, OrgRole } from '../../domain/console/ports.js';
 import { errors } from '../../errors.js';
 import type { OrgContext } from '../context.js';
 import { type Html, html } from '../html.js';
-import { type Column, orgPath, table } from '../layout.js';
+import { orgPath, table } from '../layout.js';
 import { makeLink } from '../links.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
+import type { ConsoleRouter, PageResult, TableData } from '../router.js';
 import { timeCell } from '../time.js';
 
 /**
@@ -20,6 +21,43 @@ export function invitedRole(raw: string | null): OrgRole {
   throw errors.field(['body', 'role'], 'choose manager or viewer', raw);
 }
 
+/**
+ * Who has access to an organization, and the invitations made for it: on its People page in
+ * the organization's zone, on the operator's page of the organization in UTC.
+ */
+export function accessTables(
+  members: OrgMemberRow[],
+  links: ConsoleLink[],
+  zone: string,
+  now: Date,
+): { members: TableData<OrgMemberRow>; invitations: TableData<ConsoleLink> } {
+  return {
+    members: {
+      columns: [
+        { label: 'Email', value: (m) => m.email },
+        { label: 'Role', value: (m) => m.role },
+      ],
+      rows: members,
+    },
+    invitations: {
+      columns: [
+        { label: 'Email', value: (l) => l.email },
+        { label: 'Role', value: (l) => l.role },
+        {
+          label: 'Made',
+          value: (l) => l.createdAt.toISOString(),
+          cell: (l) => timeCell(l.createdAt, zone),
+        },
+        {
+          label: 'State',
+          value: (l) => (l.usedAt ? 'accepted' : l.expiresAt <= now ? 'expired' : 'open'),
+        },
+      ],
+      rows: links,
+    },
+  };
+}
+
 /** People of one organization and its invitations; managers invite from here. */
 export function peoplePages(router: ConsoleRouter): void {
   const { deps } = router;
@@ -29,32 +67,12 @@ export function peoplePages(router: ConsoleRouter): void {
       deps.queries.console.orgMembers(ctx.org.id),
       deps.repos.console.listLinks(deps.repos.db, ctx.org.id, 50),
     ]);
-    type Member = (typeof members)[number];
-    const memberColumns: Column<Member>[] = [
-      { label: 'Email', value: (m) => m.email },
-      { label: 'Role', value: (m) => m.role },
-    ];
-    const linkColumns: Column<ConsoleLink>[] = [
-      { label: 'Email', value: (l) => l.email },
-      { label: 'Role', value: (l) => l.role },
-      {
-        label: 'Made',
-        value: (l) => l.createdAt.toISOString(),
-        cell: (l) => timeCell(l.createdAt, ctx.zone),
-      },
-      {
-        label: 'State',
-        value: (l) => (l.usedAt ? 'accepted' : l.expiresAt <= ctx.now ? 'expired' : 'open'),
-      },
-    ];
+    const access = accessTables(members, links, ctx.zone, ctx.now);
     const manager = ctx.role !== 'viewer';
     return {
       title: 'People',
       range: false,
-      tables: {
-        members: { columns: memberColumns, rows: members },
-        invitations: { columns: linkColumns, rows: links },
-      },
+      tables: access,
       body: html`${secret ?? ''}
 ${
   manager
@@ -68,8 +86,8 @@ ${
 <p class="hint">The link works once and expires in ${deps.console.linkHours} hours. Operators are invited by an operator.</p></section>`
     : html`<p class="hint">Viewers see who has access. A manager of this organization invites people.</p>`
 }
-${table({ caption: 'People', columns: memberColumns, rows: members, empty: manager ? 'Nobody yet. Invite the first person above.' : 'Nobody yet.' })}
-${table({ caption: 'Invitations', columns: linkColumns, rows: links, empty: 'No invitation made yet.' })}`,
+${table({ caption: 'People', ...access.members, empty: manager ? 'Nobody yet. Invite the first person above.' : 'Nobody yet.' })}
+${table({ caption: 'Invitations', ...access.invitations, empty: 'No invitation made yet.' })}`,
     };
   };
 

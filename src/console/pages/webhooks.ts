@@ -4,7 +4,7 @@ import { collectExport, openConversionExport } from '../../domain/exports/index.
 import { AppError, errors } from '../../errors.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
-import { type Column, csvLink, orgPath, table } from '../layout.js';
+import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { timeCell } from '../time.js';
 
@@ -62,17 +62,15 @@ export function webhookPages(router: ConsoleRouter): void {
         value: (e) =>
           e.enabled ? 'enabled' : `disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`,
       },
-      ...(['total', 'delivered', 'failed', 'retrying'] as const).map((k) => ({
-        label: {
-          total: 'Deliveries',
-          delivered: 'Delivered',
-          failed: 'Failed',
-          retrying: 'Retrying',
-        }[k],
-        value: (e: E) => countOf.get(e.id)?.[k] ?? 0,
-        cell: (e: E) => ctx.num(countOf.get(e.id)?.[k] ?? 0),
-        numeric: true,
-      })),
+      ...(['total', 'delivered', 'failed', 'retrying'] as const).map((k) =>
+        numberColumn(
+          { total: 'Deliveries', delivered: 'Delivered', failed: 'Failed', retrying: 'Retrying' }[
+            k
+          ],
+          (e: E) => countOf.get(e.id)?.[k] ?? 0,
+          ctx.num,
+        ),
+      ),
       { label: 'Failures in a row', value: (e) => e.consecutiveFailures, numeric: true },
       ...(manager
         ? [

@@ -245,42 +245,49 @@ class Scanner {
     const s = this.s;
     const map = new Map<string, PyValue>();
     idx = this.ws(idx);
-    if (s.charCodeAt(idx) !== 125) {
-      for (;;) {
-        if (s.charCodeAt(idx) !== 34)
-          throw new Fail(idx, 'Expecting property name enclosed in double quotes');
-        const key = this.string(idx + 1);
-        idx = this.ws(this.i);
-        if (s.charCodeAt(idx) !== 58) throw new Fail(idx, "Expecting ':' delimiter");
-        const val = this.value(this.ws(idx + 1), depth);
-        map.set(key, val);
-        idx = this.ws(this.i);
-        const c = s.charCodeAt(idx);
-        if (c === 125) break;
-        if (c !== 44) throw new Fail(idx, "Expecting ',' delimiter");
-        idx = this.ws(idx + 1);
-      }
+    if (s.charCodeAt(idx) === 125) {
+      this.i = idx + 1;
+      return new PyObject(map);
     }
-    this.i = idx + 1;
+    do {
+      if (s.charCodeAt(idx) !== 34)
+        throw new Fail(idx, 'Expecting property name enclosed in double quotes');
+      const key = this.string(idx + 1);
+      idx = this.ws(this.i);
+      if (s.charCodeAt(idx) !== 58) throw new Fail(idx, "Expecting ':' delimiter");
+      map.set(key, this.value(this.ws(idx + 1), depth));
+      idx = this.afterItem(125);
+    } while (idx >= 0);
     return new PyObject(map);
   }
 
   array(idx: number, depth: number): PyValue[] {
-    const s = this.s;
     const out: PyValue[] = [];
     idx = this.ws(idx);
-    if (s.charCodeAt(idx) !== 93) {
-      for (;;) {
-        out.push(this.value(idx, depth));
-        idx = this.ws(this.i);
-        const c = s.charCodeAt(idx);
-        if (c === 93) break;
-        if (c !== 44) throw new Fail(idx, "Expecting ',' delimiter");
-        idx = this.ws(idx + 1);
-      }
+    if (this.s.charCodeAt(idx) === 93) {
+      this.i = idx + 1;
+      return out;
     }
-    this.i = idx + 1;
+    do {
+      out.push(this.value(idx, depth));
+      idx = this.afterItem(93);
+    } while (idx >= 0);
     return out;
+  }
+
+  /**
+   * After a member or element (at `this.i`): the start of the next one past the comma, or -1
+   * with `this.i` past `close` when the object or array ends there.
+   */
+  afterItem(close: number): number {
+    const idx = this.ws(this.i);
+    const c = this.s.charCodeAt(idx);
+    if (c === close) {
+      this.i = idx + 1;
+      return -1;
+    }
+    if (c !== 44) throw new Fail(idx, "Expecting ',' delimiter");
+    return this.ws(idx + 1);
   }
 }
 

@@ -41,6 +41,32 @@ export function checkKey(k: string, c: Ctx): boolean {
   return false;
 }
 
+/**
+ * A dict's values through `node` into `out`, each with its key on the path; with `storable`, a
+ * key that cannot be stored fails at the key. Every entry is tried, so every error is reported;
+ * false when any failed.
+ */
+export function dictValues(
+  entries: Iterable<[string, PyValue]>,
+  node: Node,
+  c: Ctx,
+  out: Record<string, unknown>,
+): boolean {
+  let ok = true;
+  for (const [k, x] of entries) {
+    if (c.storable && !checkKey(k, c)) {
+      ok = false;
+      continue;
+    }
+    c.path.push(k);
+    const r = node(x, c);
+    c.path.pop();
+    if (r === FAIL) ok = false;
+    else setOwn(out, k, r);
+  }
+  return ok;
+}
+
 /** A free-form value (a schema of `{}`): every string, key and float in it must be storable. */
 export function storableAny(v: PyValue, c: Ctx): unknown {
   if (v === null || typeof v === 'boolean') return v;
@@ -48,9 +74,9 @@ export function storableAny(v: PyValue, c: Ctx): unknown {
   if (v instanceof PyInt) return typeof v.value === 'number' ? v.value : Number(v.value);
   if (v instanceof PyFloat)
     return Number.isFinite(v.value) ? v.value : simple(c, 'finite_number', v);
-  let ok = true;
   if (Array.isArray(v)) {
     const out: unknown[] = new Array(v.length);
+    let ok = true;
     for (let i = 0; i < v.length; i++) {
       c.path.push(i);
       const r = storableAny(v[i] as PyValue, c);
@@ -61,18 +87,7 @@ export function storableAny(v: PyValue, c: Ctx): unknown {
     return ok ? out : FAIL;
   }
   const out: Record<string, unknown> = {};
-  for (const [k, x] of (v as PyObject).map) {
-    if (!checkKey(k, c)) {
-      ok = false;
-      continue;
-    }
-    c.path.push(k);
-    const r = storableAny(x, c);
-    c.path.pop();
-    if (r === FAIL) ok = false;
-    else setOwn(out, k, r);
-  }
-  return ok ? out : FAIL;
+  return dictValues((v as PyObject).map, storableAny, c, out) ? out : FAIL;
 }
 
 /** A schema of `{}`: anything, as plain JS; with `storable`, only what can be kept. */

@@ -26,7 +26,7 @@ import {
   type Primitive,
   stringNode,
 } from './scalars.js';
-import { anyNode, checkKey } from './storable.js';
+import { anyNode, checkKey, dictValues } from './storable.js';
 import { scalarUnionNode } from './union.js';
 import {
   type Check,
@@ -88,19 +88,7 @@ function dictNode(valueNode: Node): Node {
   return (v, c) => {
     if (!(v instanceof PyObject)) return simple(c, 'dict_type', v);
     const out: Record<string, unknown> = {};
-    let ok = true;
-    for (const [k, x] of v.map) {
-      if (c.storable && !checkKey(k, c)) {
-        ok = false;
-        continue;
-      }
-      c.path.push(k);
-      const r = valueNode(x, c);
-      c.path.pop();
-      if (r === FAIL) ok = false;
-      else setOwn(out, k, r);
-    }
-    return ok ? out : FAIL;
+    return dictValues(v.map, valueNode, c, out) ? out : FAIL;
   };
 }
 
