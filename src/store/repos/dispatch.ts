@@ -9,6 +9,7 @@ import type {
 import { newId } from '../../domain/ids.js';
 import type { Db } from '../db.js';
 import { carrierAttempts, dispatchJobs, outboundTouches } from '../schema/outbound.js';
+import { RELEASED, stillLeased } from './lease.js';
 import { emitTouchFinal } from './webhook-emitters.js';
 
 export type { Claim, ClaimedJob, Outcome };
@@ -104,18 +105,11 @@ export async function recordOutcome(
         state:
           o.next.state === 'pending' ? 'pending' : o.next.touch === 'delivered' ? 'done' : 'dead',
         ...(o.next.state === 'pending' ? { runAt: new Date(o.next.retryAtMs) } : {}),
-        leaseUntil: null,
-        leasedBy: null,
+        ...RELEASED,
         lastError: o.error,
         updatedAt: now,
       })
-      .where(
-        and(
-          eq(dispatchJobs.id, job.jobId),
-          eq(dispatchJobs.leasedBy, worker),
-          eq(dispatchJobs.attempts, job.attempt),
-        ),
-      )
+      .where(stillLeased(dispatchJobs, job.jobId, worker, job.attempt))
       .returning({ id: dispatchJobs.id });
     if (moved.length === 0) return false;
     const [t] = await tx

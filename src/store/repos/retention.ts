@@ -24,19 +24,40 @@ async function countDeleted(ex: Executor, sql: string, params: unknown[]) {
   return { n: Number(row?.n ?? 0), last: row?.last ?? null };
 }
 
+type WalkOptions = { nowMs: number; days: number; batch: number; after: string };
+
+/**
+ * A rule that walks a time-ordered primary key from the cursor `o.after` up to the first id of
+ * the cutoff (`days` ago), deleting at most `batch` rows: the statement takes $1 the cursor,
+ * $2 that id, $3 the cutoff and $4 the batch, and answers `n` deleted and the `last` id.
+ */
+async function pruneWalking(
+  ex: Executor,
+  o: WalkOptions,
+  idPrefix: string,
+  statement: string,
+): Promise<BatchResult> {
+  const cutoff = new Date(o.nowMs - o.days * DAY_MS);
+  const { n, last } = await countDeleted(ex, statement, [
+    o.after,
+    idFloor(idPrefix, cutoff.getTime()),
+    cutoff,
+    o.batch,
+  ]);
+  return { deleted: n, done: n < o.batch, cursor: last ?? o.after };
+}
+
 /**
  * DNI sessions that expired more than `days` ago, unless a recorded call
  * points at one (reports and conversion exports read its click ids). Ids are
  * time-ordered, so the scan walks the primary key from `after` up to the
  * cutoff and never needs an index of its own on this, the busiest table.
  */
-export async function pruneSessions(
-  ex: Executor,
-  o: { nowMs: number; days: number; batch: number; after: string },
-): Promise<BatchResult> {
-  const cutoff = new Date(o.nowMs - o.days * DAY_MS);
-  const { n, last } = await countDeleted(
+export function pruneSessions(ex: Executor, o: WalkOptions): Promise<BatchResult> {
+  return pruneWalking(
     ex,
+    o,
+    'ds',
     `with victims as (
        select s.id from dni_sessions s
         where s.id > $1 and s.id < $2 and s.expires_at < $3
@@ -46,9 +67,7 @@ export async function pruneSessions(
        delete from dni_sessions d using victims v where d.id = v.id returning d.id
      )
      select count(*)::int as n, max(id) as last from gone`,
-    [o.after, idFloor('ds', cutoff.getTime()), cutoff, o.batch],
   );
-  return { deleted: n, done: n < o.batch, cursor: last ?? o.after };
 }
 
 /** Idempotency records past their 24 hours (contract: a key is kept 24 h). */
@@ -171,13 +190,11 @@ export async function pruneWebhookDeliveries(
  * the session rule's and does not read again, each batch, the old events still kept for a
  * pending delivery.
  */
-export async function pruneWebhookEvents(
-  ex: Executor,
-  o: { nowMs: number; days: number; batch: number; after: string },
-): Promise<BatchResult> {
-  const cutoff = new Date(o.nowMs - o.days * DAY_MS);
-  const { n, last } = await countDeleted(
+export function pruneWebhookEvents(ex: Executor, o: WalkOptions): Promise<BatchResult> {
+  return pruneWalking(
     ex,
+    o,
+    'msg',
     `with gone as (
        delete from webhook_events x
         where x.id = any(array(
@@ -188,9 +205,7 @@ export async function pruneWebhookEvents(
         returning x.id
      )
      select count(*)::int as n, max(id) as last from gone`,
-    [o.after, idFloor('msg', cutoff.getTime()), cutoff, o.batch],
   );
-  return { deleted: n, done: n < o.batch, cursor: last ?? o.after };
 }
 
 /**

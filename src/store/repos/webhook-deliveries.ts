@@ -11,6 +11,7 @@ import type { Db, Executor } from '../db.js';
 import { rowsOf } from '../rows.js';
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from '../schema/webhooks.js';
 import { writeAudit } from './audit.js';
+import { RELEASED, stillLeased } from './lease.js';
 
 export type { AttemptRecord, ClaimedDelivery, DeliveryClaim, DisableRule };
 
@@ -118,19 +119,12 @@ export async function recordAttempt(
         state: a.next.state,
         ...(a.next.state === 'pending' ? { nextAttemptAt: new Date(a.next.retryAtMs) } : {}),
         ...(a.next.state === 'delivered' ? { deliveredAt: now } : {}),
-        leaseUntil: null,
-        leasedBy: null,
+        ...RELEASED,
         lastStatus: a.statusCode,
         lastError: a.error,
         updatedAt: now,
       })
-      .where(
-        and(
-          eq(webhookDeliveries.id, d.deliveryId),
-          eq(webhookDeliveries.leasedBy, worker),
-          eq(webhookDeliveries.attempts, d.attempt),
-        ),
-      )
+      .where(stillLeased(webhookDeliveries, d.deliveryId, worker, d.attempt))
       .returning({ id: webhookDeliveries.id });
     if (moved.length === 0) return { kept: false, disabled: null };
     if (a.outcome === 'delivered') {
