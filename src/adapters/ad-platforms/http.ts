@@ -1,5 +1,13 @@
 import type { ItemResult } from '../../domain/conversions/platform.js';
 
+/** What every platform client is given: where the platform is, how long a request may take. */
+export interface ClientOptions {
+  apiBase: string;
+  timeoutMs: number;
+  /** The clock of the platform's upload window (Date.now unless a test moves it). */
+  now?: () => number;
+}
+
 export interface HttpAnswer {
   status: number;
   headers: Headers;

@@ -89,6 +89,14 @@ export class TokenCache {
   }
 }
 
+/** A client of a platform that takes OAuth access tokens (Google Ads, Microsoft Advertising). */
+export interface OAuthClientOptions {
+  apiBase: string;
+  tokenUrl: string;
+  tokens: TokenCache;
+  timeoutMs: number;
+}
+
 export interface OAuthClient {
   client_id: string;
   client_secret: string;
