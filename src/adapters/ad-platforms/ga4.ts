@@ -7,9 +7,8 @@ import type {
 import {
   type ClientOptions,
   jsonHeaders,
-  NetworkError,
-  networkResult,
   request,
+  requestFailed,
   statusResult,
   times,
 } from './http.js';
@@ -88,9 +87,7 @@ export function ga4Client(o: ClientOptions): AdPlatformClient {
           answer: a.body,
         };
       } catch (err) {
-        if (err instanceof NetworkError)
-          return { statusCode: null, results: times(1, networkResult(err)) };
-        throw err;
+        return requestFailed(err, 1);
       }
     },
   };

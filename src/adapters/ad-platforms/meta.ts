@@ -8,9 +8,8 @@ import type {
 import {
   type ClientOptions,
   jsonHeaders,
-  NetworkError,
-  networkResult,
   request,
+  requestFailed,
   retryAfterMs,
   say,
   statusResult,
@@ -90,9 +89,7 @@ export function metaClient(o: ClientOptions): AdPlatformClient {
         o.timeoutMs,
       );
     } catch (err) {
-      if (err instanceof NetworkError)
-        return { statusCode: null, results: times(items.length, networkResult(err)) };
-      throw err;
+      return requestFailed(err, items.length);
     }
     if (a.status === 200)
       return { statusCode: 200, results: times(items.length, { state: 'sent' }), answer: a.body };
