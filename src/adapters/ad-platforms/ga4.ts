@@ -4,14 +4,7 @@ import type {
   SendItem,
   SendTarget,
 } from '../../domain/conversions/platform.js';
-import {
-  type ClientOptions,
-  jsonHeaders,
-  request,
-  requestFailed,
-  statusResult,
-  times,
-} from './http.js';
+import { type ClientOptions, jsonHeaders, request, requestFailed, statusResult } from './http.js';
 
 /** Measurement Protocol: events may be dated at most 72 hours back. */
 export const GA4_WINDOW_MS = 72 * 3_600_000;
