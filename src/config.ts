@@ -86,14 +86,17 @@ export interface ConversionConfig {
   previousKeys: Buffer[];
   retryBaseMs: number;
   timeoutMs: number;
-  urls: {
-    googleAdsApiBase: string;
-    googleOauthTokenUrl: string;
-    metaGraphApiBase: string;
-    microsoftAdsApiBase: string;
-    microsoftOauthTokenUrl: string;
-    ga4MpBase: string;
-  };
+  urls: AdPlatformUrls;
+}
+
+/** Where each ad platform is reached: the public addresses, or local fakes in tests. */
+export interface AdPlatformUrls {
+  googleAdsApiBase: string;
+  googleOauthTokenUrl: string;
+  metaGraphApiBase: string;
+  microsoftAdsApiBase: string;
+  microsoftOauthTokenUrl: string;
+  ga4MpBase: string;
 }
 
 /** The web console (docs/console.md). */

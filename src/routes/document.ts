@@ -3,7 +3,7 @@ import { openApiWebhooks } from '../domain/webhooks/schemas.js';
 import { buyerReportSchemas } from './buyer-report/schema.js';
 import { commonSchemas } from './common.js';
 import { dniSessionSchemas } from './dni-session/schema.js';
-import type { Named } from './openapi.js';
+import { documentFrame, type Named } from './openapi.js';
 import { outboundSchemas } from './outbound/schema.js';
 import { systemSchemas } from './system/route.js';
 
@@ -51,15 +51,7 @@ const events = openApiWebhooks();
 
 export const openapiOptions: SwaggerOptions = {
   openapi: {
-    openapi: '3.1.0',
-    info: {
-      title: 'Call tracking API',
-      version: '0.1.0',
-      description,
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
-    // Relative: Swagger UI's "Try it out" goes to the host and port the page was loaded from.
-    servers: [{ url: '/', description: 'The public listener this document was loaded from' }],
+    ...documentFrame('Call tracking API', description, 'public'),
     tags: [
       { name: 'dni', description: 'Dynamic number insertion: a tracking number per visitor' },
       { name: 'buyer-reports', description: "A buyer's disposition of a delivered call" },

@@ -21,18 +21,43 @@ const firstExample = (schema: Named): unknown => (schema as { examples?: unknown
 /** The `$ref` a route schema uses for a registered schema. */
 export const ref = (schema: Named) => ({ $ref: `${idOf(schema)}#` });
 
-const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
+// Flat: @fastify/swagger moves a header's schema under `schema` itself.
+export const header = (
+  description: string,
+  schema: Record<string, unknown> = { type: 'string' },
+) => ({
   ...schema,
   description,
 });
 
+/** X-Request-Id, as both APIs send it; `more` follows the common description. */
+export const requestIdHeader = (more = '') =>
+  header(
+    `The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one.${more}`,
+    { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
+  );
+export const wwwAuthenticateHeader = header('Always `Bearer`.', {
+  type: 'string',
+  enum: ['Bearer'],
+});
+
+/**
+ * The frame both documents share: OpenAPI 3.1, the service's version and licence, and a relative
+ * server, so that Swagger UI's "Try it out" goes to the host and port the page was loaded from,
+ * whatever the listener's address or a proxy in front.
+ */
+export function documentFrame(title: string, description: string, listener: string) {
+  return {
+    openapi: '3.1.0',
+    info: { title, version: '0.1.0', description, license: { name: 'MIT', identifier: 'MIT' } },
+    servers: [{ url: '/', description: `The ${listener} listener this document was loaded from` }],
+  };
+}
+
 /** Every header the public API sends, as OpenAPI response headers. */
 export const headers = {
-  'X-Request-Id': header(
-    "The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem.",
-    { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
-  ),
-  'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', enum: ['Bearer'] }),
+  'X-Request-Id': requestIdHeader(' Quote it when reporting a problem.'),
+  'WWW-Authenticate': wwwAuthenticateHeader,
   'Retry-After': header(
     'Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header.',
     { type: 'integer', minimum: 1 },

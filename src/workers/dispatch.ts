@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../deps.js';
+import { exponentialBackoffMs } from '../domain/backoff.js';
 import type { Carrier, SendResult } from '../domain/dispatch/carriers/types.js';
 import type { ClaimedJob, DispatchRepository, Outcome } from '../domain/dispatch/ports.js';
 import type { Executor } from '../domain/ports.js';
-import { LeasedWorker, workerName } from './leased-worker.js';
+import { LeasedWorker, withWorkerId } from './leased-worker.js';
 
 export interface WorkerOptions {
   /** Visibility timeout of a claimed job; longer than any carrier request may take. */
@@ -30,7 +31,7 @@ export function backoffMs(
   attempt: number,
   o: Pick<WorkerOptions, 'backoffBaseMs' | 'backoffMaxMs'>,
 ) {
-  return Math.min(o.backoffMaxMs, o.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
+  return exponentialBackoffMs(attempt, o.backoffBaseMs, o.backoffMaxMs);
 }
 
 /** What a carrier answer means for the job (docs/outbound.md has the table). */
@@ -115,11 +116,7 @@ export class DispatchWorker {
     private readonly deps: WorkerDeps,
     options: Partial<WorkerOptions> = {},
   ) {
-    this.options = {
-      ...DEFAULT_WORKER_OPTIONS,
-      workerId: workerName(),
-      ...options,
-    };
+    this.options = withWorkerId(DEFAULT_WORKER_OPTIONS, options);
     // The loop's rounds report to nobody: the log and the metrics say what happened.
     const unread = emptyReport();
     this.loop = new LeasedWorker(

@@ -13,6 +13,15 @@ export function workerName(kind = ''): string {
   return `${hostname()}:${process.pid}:${kind}${randomBytes(3).toString('hex')}`;
 }
 
+/** A worker's options: the defaults, a fresh name (`kind` tags it), then what the caller gave. */
+export function withWorkerId<O extends { workerId: string }>(
+  defaults: Omit<O, 'workerId'>,
+  given: Partial<O>,
+  kind = '',
+): O {
+  return { ...defaults, workerId: workerName(kind), ...given } as O;
+}
+
 export interface Work<J> {
   /** Up to `limit` items to run now; none when there is nothing to do (or another holds it). */
   claim(limit: number): Promise<J[]>;

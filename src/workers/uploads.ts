@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import {
   claim,
   DEFAULT_UPLOAD_OPTIONS,
@@ -10,7 +8,7 @@ import {
   uploadRound,
 } from '../domain/conversions/delivery.js';
 import type { ClaimedUpload } from '../domain/conversions/worker-ports.js';
-import { LeasedWorker } from './leased-worker.js';
+import { LeasedWorker, withWorkerId } from './leased-worker.js';
 
 /**
  * Upload rounds (claim → send → record, src/domain/conversions/delivery.ts) on the shared
@@ -27,11 +25,7 @@ export class UploadWorker {
     options: Partial<UploadOptions> = {},
     pollMs = 1_000,
   ) {
-    this.options = {
-      ...DEFAULT_UPLOAD_OPTIONS,
-      workerId: `${hostname()}:${process.pid}:up:${randomBytes(3).toString('hex')}`,
-      ...options,
-    };
+    this.options = withWorkerId(DEFAULT_UPLOAD_OPTIONS, options, 'up:');
     this.loop = new LeasedWorker(
       {
         claim: async () => {

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { SendResult, WebhookSender } from '../adapters/webhook-sender.js';
 import type { Clock, Metrics } from '../deps.js';
+import { exponentialBackoffMs, withJitter } from '../domain/backoff.js';
 import type { Executor } from '../domain/ports.js';
 import type {
   AttemptRecord,
@@ -8,7 +9,7 @@ import type {
   DeliveryRepository,
 } from '../domain/webhooks/ports.js';
 import { signedHeaders } from '../domain/webhooks/signing.js';
-import { LeasedWorker, workerName } from './leased-worker.js';
+import { LeasedWorker, withWorkerId } from './leased-worker.js';
 
 export interface DeliveryOptions {
   maxAttempts: number;
@@ -39,9 +40,8 @@ export const DEFAULT_DELIVERY_OPTIONS: Omit<DeliveryOptions, 'workerId'> = {
 };
 
 /**
- * Delay before attempt `attempt + 1`: base·2^(attempt−1), capped, plus up to 20 % jitter so
- * receivers coming back from an outage are not hit by every retry at once. The factor 2 exceeds
- * the jitter, so delays grow up to the cap. The defaults (10 s base, 6 h cap, 16 attempts) spread the
+ * Delay before attempt `attempt + 1`: base·2^(attempt−1), capped, plus up to 20 % jitter
+ * (src/domain/backoff.ts). The defaults (10 s base, 6 h cap, 16 attempts) spread the
  * attempts over 29.4 hours before jitter (up to 35 hours with it).
  */
 export function retryDelayMs(
@@ -49,8 +49,7 @@ export function retryDelayMs(
   o: Pick<DeliveryOptions, 'backoffBaseMs' | 'backoffMaxMs'>,
   random: () => number = Math.random,
 ): number {
-  const base = Math.min(o.backoffMaxMs, o.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(base * (1 + 0.2 * random()));
+  return withJitter(exponentialBackoffMs(attempt, o.backoffBaseMs, o.backoffMaxMs), random);
 }
 
 /** What one answer means: 2xx delivered, 410 gone (endpoint disabled), anything else a retry. */
@@ -104,11 +103,7 @@ export class WebhookWorker {
     private readonly deps: DeliveryDeps,
     options: Partial<DeliveryOptions> = {},
   ) {
-    this.options = {
-      ...DEFAULT_DELIVERY_OPTIONS,
-      workerId: workerName('wh:'),
-      ...options,
-    };
+    this.options = withWorkerId(DEFAULT_DELIVERY_OPTIONS, options, 'wh:');
     // Up to `concurrency` in flight; a slot that frees claims again at once.
     this.loop = new LeasedWorker(
       { claim: (n) => this.claim(n), run: (d) => this.deliver(d) },

@@ -1,20 +1,13 @@
 import type {
   AdPlatformClient,
-  BatchAnswer,
   ItemResult,
   SendItem,
   SendTarget,
 } from '../../domain/conversions/platform.js';
-import { jsonHeaders, NetworkError, networkResult, request, statusResult, times } from './http.js';
+import { type ClientOptions, jsonHeaders, request, requestFailed, statusResult } from './http.js';
 
 /** Measurement Protocol: events may be dated at most 72 hours back. */
 export const GA4_WINDOW_MS = 72 * 3_600_000;
-
-export interface Ga4Options {
-  apiBase: string;
-  timeoutMs: number;
-  now?: () => number;
-}
 
 function body(t: SendTarget, i: SendItem) {
   const f = i.facts;
@@ -39,11 +32,11 @@ function body(t: SendTarget, i: SendItem) {
  * request. The collect endpoint answers 2xx without checking; `validateOnly` asks the debug
  * endpoint, which answers `validationMessages`.
  */
-export function ga4Client(o: Ga4Options): AdPlatformClient {
+export function ga4Client(o: ClientOptions): AdPlatformClient {
   const now = o.now ?? Date.now;
   return {
     maxBatch: 1,
-    async send(t, items, { validateOnly }): Promise<BatchAnswer> {
+    async send(t, items, { validateOnly }) {
       const i = items[0]!;
       if (!validateOnly && now() - Date.parse(i.facts.conversionAt) > GA4_WINDOW_MS) {
         return {
@@ -87,9 +80,7 @@ export function ga4Client(o: Ga4Options): AdPlatformClient {
           answer: a.body,
         };
       } catch (err) {
-        if (err instanceof NetworkError)
-          return { statusCode: null, results: times(1, networkResult(err)) };
-        throw err;
+        return requestFailed(err, 1);
       }
     },
   };

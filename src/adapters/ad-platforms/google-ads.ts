@@ -1,14 +1,13 @@
 import { googleDateTime } from '../../domain/conversions/facts.js';
 import type {
   AdPlatformClient,
-  BatchAnswer,
   ItemResult,
   SendItem,
   SendTarget,
 } from '../../domain/conversions/platform.js';
 import type { ReasonCode } from '../../domain/conversions/vocabulary.js';
 import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
-import { failedRequest, oauthClient, type TokenCache } from './oauth.js';
+import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
 export const GOOGLE_ADS_VERSION = 'v21';
 /** Google Ads API: at most 2,000 conversions per uploadClickConversions request. */
@@ -19,13 +18,6 @@ const TOO_RECENT_WAIT_MS = 6 * 3_600_000;
 const FINAL_CODES = new Set(['EXPIRED_EVENT', 'CLICK_NOT_FOUND', 'CONVERSION_PRECEDES_EVENT']);
 /** A retry of a row Google already holds (same order_id): it counts as sent, once. */
 const ALREADY_CODES = new Set(['CLICK_CONVERSION_ALREADY_EXISTS', 'DUPLICATE_ORDER_ID']);
-
-export interface GoogleAdsOptions {
-  apiBase: string;
-  tokenUrl: string;
-  tokens: TokenCache;
-  timeoutMs: number;
-}
 
 export function conversionActionName(customerId: string, action: string): string {
   return /^\d+$/.test(action) ? `customers/${customerId}/conversionActions/${action}` : action;
@@ -94,7 +86,7 @@ export function readPartialFailure(n: number, body: unknown): ItemResult[] {
  * Google Ads API over REST (`customers/{id}:uploadClickConversions` and
  * `:uploadConversionAdjustments`), with an access token from the refresh token.
  */
-export function googleAdsClient(o: GoogleAdsOptions): AdPlatformClient {
+export function googleAdsClient(o: OAuthClientOptions): AdPlatformClient {
   async function post(
     t: SendTarget,
     path: string,
@@ -128,7 +120,7 @@ export function googleAdsClient(o: GoogleAdsOptions): AdPlatformClient {
 
   return {
     maxBatch: GOOGLE_MAX_BATCH,
-    async send(t, items, { validateOnly }): Promise<BatchAnswer> {
+    async send(t, items, { validateOnly }) {
       const retract = items[0]?.kind === 'retraction';
       const body = retract
         ? {

@@ -1,4 +1,12 @@
-import type { ItemResult } from '../../domain/conversions/platform.js';
+import type { BatchAnswer, ItemResult } from '../../domain/conversions/platform.js';
+
+/** What every platform client is given: where the platform is, how long a request may take. */
+export interface ClientOptions {
+  apiBase: string;
+  timeoutMs: number;
+  /** The clock of the platform's upload window (Date.now unless a test moves it). */
+  now?: () => number;
+}
 
 export interface HttpAnswer {
   status: number;
@@ -87,7 +95,7 @@ export function statusResult(a: HttpAnswer, detail: string): ItemResult {
   return { state: 'failed', code: 'rejected_by_platform', detail };
 }
 
-export const networkResult = (err: NetworkError): ItemResult => ({
+const networkResult = (err: NetworkError): ItemResult => ({
   state: 'retry',
   code: 'network_error',
   detail: err.message,
@@ -99,4 +107,11 @@ export const times = <T>(n: number, v: T): T[] => Array.from({ length: n }, () =
 export function say(v: unknown, max = 300): string {
   const s = typeof v === 'string' ? v : JSON.stringify(v ?? null);
   return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** Every item's result when the request failed on the network (retried); anything else is a bug. */
+export function requestFailed(err: unknown, n: number): BatchAnswer {
+  if (err instanceof NetworkError)
+    return { statusCode: null, results: times(n, networkResult(err)) };
+  throw err;
 }

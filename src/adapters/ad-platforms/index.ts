@@ -1,3 +1,4 @@
+import type { AdPlatformUrls } from '../../config.js';
 import type { AdPlatforms } from '../../domain/conversions/platform.js';
 import { ga4Client } from './ga4.js';
 import { googleAdsClient } from './google-ads.js';
@@ -5,24 +6,7 @@ import { metaClient } from './meta.js';
 import { microsoftAdsClient } from './microsoft-ads.js';
 import { TokenCache } from './oauth.js';
 
-/** Where each platform is reached: the public addresses, or local fakes in tests. */
-export interface AdPlatformUrls {
-  googleAdsApiBase: string;
-  googleOauthTokenUrl: string;
-  metaGraphApiBase: string;
-  microsoftAdsApiBase: string;
-  microsoftOauthTokenUrl: string;
-  ga4MpBase: string;
-}
-
-export const PUBLIC_AD_PLATFORM_URLS: AdPlatformUrls = {
-  googleAdsApiBase: 'https://googleads.googleapis.com',
-  googleOauthTokenUrl: 'https://oauth2.googleapis.com/token',
-  metaGraphApiBase: 'https://graph.facebook.com',
-  microsoftAdsApiBase: 'https://campaign.api.bingads.microsoft.com',
-  microsoftOauthTokenUrl: 'https://login.microsoftonline.com/common/oauth2/v2.0/token',
-  ga4MpBase: 'https://www.google-analytics.com',
-};
+export type { AdPlatformUrls };
 
 /** One client per platform over plain fetch (docs/conversions.md says why not the SDKs). */
 export function createAdPlatforms(

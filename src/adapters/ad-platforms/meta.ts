@@ -6,10 +6,10 @@ import type {
   SendTarget,
 } from '../../domain/conversions/platform.js';
 import {
+  type ClientOptions,
   jsonHeaders,
-  NetworkError,
-  networkResult,
   request,
+  requestFailed,
   retryAfterMs,
   say,
   statusResult,
@@ -24,12 +24,6 @@ export const META_WINDOW_MS = 7 * 86_400_000;
 /** Graph API error codes that mean "slow down" (application, user, page, custom rate limits). */
 const THROTTLE_CODES = new Set([4, 17, 32, 613, 80004]);
 const AUTH_CODES = new Set([102, 190]);
-
-export interface MetaOptions {
-  apiBase: string;
-  timeoutMs: number;
-  now?: () => number;
-}
 
 function event(t: SendTarget, i: SendItem) {
   const f = i.facts;
@@ -76,7 +70,7 @@ function errorResult(status: number, headers: Headers, e: GraphError | undefined
  * batch is refused for a reason that is not a rate limit, its events are sent again one by
  * one to learn which of them the platform refuses.
  */
-export function metaClient(o: MetaOptions): AdPlatformClient {
+export function metaClient(o: ClientOptions): AdPlatformClient {
   const now = o.now ?? Date.now;
 
   async function post(t: SendTarget, items: SendItem[], testCode?: string): Promise<BatchAnswer> {
@@ -95,9 +89,7 @@ export function metaClient(o: MetaOptions): AdPlatformClient {
         o.timeoutMs,
       );
     } catch (err) {
-      if (err instanceof NetworkError)
-        return { statusCode: null, results: times(items.length, networkResult(err)) };
-      throw err;
+      return requestFailed(err, items.length);
     }
     if (a.status === 200)
       return { statusCode: 200, results: times(items.length, { state: 'sent' }), answer: a.body };

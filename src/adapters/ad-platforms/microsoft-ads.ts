@@ -1,22 +1,14 @@
 import type {
   AdPlatformClient,
-  BatchAnswer,
   ItemResult,
   SendTarget,
 } from '../../domain/conversions/platform.js';
 import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
-import { failedRequest, oauthClient, type TokenCache } from './oauth.js';
+import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
 /** ApplyOfflineConversions takes at most 1,000 conversions per call. */
 export const MICROSOFT_MAX_BATCH = 1_000;
 export const MICROSOFT_SCOPE = 'https://ads.microsoft.com/msads.manage offline_access';
-
-export interface MicrosoftOptions {
-  apiBase: string;
-  tokenUrl: string;
-  tokens: TokenCache;
-  timeoutMs: number;
-}
 
 interface BatchError {
   Code?: number;
@@ -39,7 +31,7 @@ function rowResult(e: BatchError): ItemResult {
  * (`OfflineConversions/Apply`). Microsoft deduplicates on click id, conversion name and
  * conversion time, which stay the same on every retry.
  */
-export function microsoftAdsClient(o: MicrosoftOptions): AdPlatformClient {
+export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
   async function post(t: SendTarget, body: unknown, retried = false): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);
     const token = await o.tokens.get(o.tokenUrl, creds, MICROSOFT_SCOPE);
@@ -66,7 +58,7 @@ export function microsoftAdsClient(o: MicrosoftOptions): AdPlatformClient {
 
   return {
     maxBatch: MICROSOFT_MAX_BATCH,
-    async send(t, items, { validateOnly }): Promise<BatchAnswer> {
+    async send(t, items, { validateOnly }) {
       try {
         if (validateOnly) {
           // No validate-only upload exists: the test proves the credentials and sends nothing.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BatchAnswer } from '../../domain/conversions/platform.js';
-import { NetworkError, networkResult, request, times } from './http.js';
+import { NetworkError, request, requestFailed, times } from './http.js';
 
 /** The token endpoint refused the refresh token or client: not worth retrying. */
 export class OAuthRefused extends Error {
@@ -89,6 +89,14 @@ export class TokenCache {
   }
 }
 
+/** A client of a platform that takes OAuth access tokens (Google Ads, Microsoft Advertising). */
+export interface OAuthClientOptions {
+  apiBase: string;
+  tokenUrl: string;
+  tokens: TokenCache;
+  timeoutMs: number;
+}
+
 export interface OAuthClient {
   client_id: string;
   client_secret: string;
@@ -106,8 +114,7 @@ export const oauthClient = (s: Record<string, string>): OAuthClient => ({
  * credentials are final (retrying cannot fix them), a token endpoint that failed is retried.
  */
 export function failedRequest(err: unknown, n: number): BatchAnswer {
-  if (err instanceof NetworkError)
-    return { statusCode: null, results: times(n, networkResult(err)) };
+  if (err instanceof NetworkError) return requestFailed(err, n);
   if (err instanceof OAuthRefused) {
     return {
       statusCode: err.status,

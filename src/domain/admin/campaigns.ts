@@ -2,7 +2,7 @@ import { errors } from '../../errors.js';
 import { newId } from '../ids.js';
 import type { CampaignConfig } from '../outbound/config-schema.js';
 import type { Executor, Transaction } from '../ports.js';
-import { type AdminContext, getOrg } from './orgs-keys.js';
+import { type AdminContext, audit, getOrg } from './orgs-keys.js';
 import type { Campaign, CampaignRepos, NumberRole } from './ports.js';
 
 type CampaignRow = Campaign;
@@ -117,16 +117,7 @@ export async function createCampaign(
     });
     await addNumbers(ctx.repos, tx, c, input.numbers, 'pool', now);
     if (input.overflow_number) await setOverflow(ctx.repos, tx, c, input.overflow_number, now);
-    await ctx.repos.audit.writeAudit(tx, {
-      orgId,
-      actor: ctx.actor ?? 'admin',
-      action: 'campaign.created',
-      subjectType: 'campaign',
-      subjectId: c.id,
-      detail: { ...input },
-      requestId: ctx.requestId,
-      at: now,
-    });
+    await audit(tx, ctx, orgId, 'campaign.created', 'campaign', c.id, { ...input }, now);
     return view(ctx.repos, tx, c);
   });
   await refreshPoolStatistics(ctx);
@@ -158,16 +149,7 @@ export async function updateCampaign(ctx: Ctx, orgId: string, code: string, inpu
     if (input.overflow_number !== undefined) {
       await setOverflow(ctx.repos, tx, c, input.overflow_number, now);
     }
-    await ctx.repos.audit.writeAudit(tx, {
-      orgId,
-      actor: ctx.actor ?? 'admin',
-      action: 'campaign.updated',
-      subjectType: 'campaign',
-      subjectId: before.id,
-      detail: { ...input },
-      requestId: ctx.requestId,
-      at: now,
-    });
+    await audit(tx, ctx, orgId, 'campaign.updated', 'campaign', before.id, { ...input }, now);
     return view(ctx.repos, tx, c);
   });
   if (input.numbers !== undefined) await refreshPoolStatistics(ctx);
@@ -180,16 +162,16 @@ export async function addCampaignNumbers(ctx: Ctx, orgId: string, code: string, 
     await getOrg(ctx.repos, orgId, tx);
     const c = await getCampaign(ctx.repos, tx, orgId, code);
     const added = await addNumbers(ctx.repos, tx, c, numbers, 'pool', now);
-    await ctx.repos.audit.writeAudit(tx, {
+    await audit(
+      tx,
+      ctx,
       orgId,
-      actor: ctx.actor ?? 'admin',
-      action: 'campaign.numbers_added',
-      subjectType: 'campaign',
-      subjectId: c.id,
-      detail: { numbers: added },
-      requestId: ctx.requestId,
-      at: now,
-    });
+      'campaign.numbers_added',
+      'campaign',
+      c.id,
+      { numbers: added },
+      now,
+    );
     return view(ctx.repos, tx, c);
   });
   await refreshPoolStatistics(ctx);

@@ -62,14 +62,16 @@ function syncKey(ctx: AdminContext, k: KeyRow): void {
   });
 }
 
-async function audit(
+/** The audit line of an admin change, written in its transaction (`at`: now unless given). */
+export async function audit<R extends OrgRepos>(
   ex: Executor,
-  ctx: AdminContext,
+  ctx: AdminContext<R>,
   orgId: string,
   action: string,
   type: string,
   id: string,
   detail: Record<string, unknown>,
+  at: Date = ctx.now(),
 ) {
   await ctx.repos.audit.writeAudit(ex, {
     orgId,
@@ -79,7 +81,7 @@ async function audit(
     subjectId: id,
     detail,
     requestId: ctx.requestId,
-    at: ctx.now(),
+    at,
   });
 }
 

@@ -4,8 +4,7 @@ import { newId } from '../ids.js';
 import type { Executor } from '../ports.js';
 import { newSecret } from '../webhooks/signing.js';
 import { urlProblem } from '../webhooks/targets.js';
-import type { AdminContext } from './orgs-keys.js';
-import { getOrg } from './orgs-keys.js';
+import { type AdminContext, audit, getOrg } from './orgs-keys.js';
 import type { WebhookEndpoint as Endpoint, WebhookAdminRepos } from './ports.js';
 
 export interface WebhookInput {
@@ -59,16 +58,7 @@ export class WebhookAdmin {
   ) {}
 
   private audit(ex: Executor, orgId: string, id: string, action: string, detail = {}) {
-    return this.ctx.repos.audit.writeAudit(ex, {
-      orgId,
-      actor: this.ctx.actor ?? 'admin',
-      action,
-      subjectType: 'webhook',
-      subjectId: id,
-      detail,
-      requestId: this.ctx.requestId,
-      at: this.ctx.now(),
-    });
+    return audit(ex, this.ctx, orgId, action, 'webhook', id, detail);
   }
 
   async find(orgId: string, id: string): Promise<Endpoint> {

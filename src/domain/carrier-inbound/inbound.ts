@@ -1,5 +1,6 @@
 import { enqueueConversions } from '../conversions/enqueue.js';
-import type { InboundCallRepos } from './ports.js';
+import type { Transaction } from '../ports.js';
+import type { CarrierCall, InboundCallRepos } from './ports.js';
 
 export interface CarrierContext {
   carrier: string;
@@ -19,6 +20,27 @@ export type InboundAnswer =
   | { kind: 'no_forward'; callId: string }
   | { kind: 'unknown_number' };
 
+const answerOf = (c: { callId: string; forwardTo: string | null }): InboundAnswer =>
+  c.forwardTo
+    ? { kind: 'forward', callId: c.callId, forwardTo: c.forwardTo }
+    : { kind: 'no_forward', callId: c.callId };
+
+/**
+ * A carrier webhook about one call, in a transaction that holds the lock of its carrier call id
+ * (a retried webhook waits for the first), with the call as stored so far (null: none yet).
+ */
+function withCarrierCall<T>(
+  r: InboundCallRepos,
+  ctx: CarrierContext,
+  callSid: string,
+  fn: (tx: Transaction, known: CarrierCall | null) => Promise<T>,
+): Promise<T> {
+  return r.transaction(async (tx) => {
+    await r.calls.lockCarrierCall(tx, ctx.carrier, callSid);
+    return fn(tx, await r.calls.findCarrierCall(tx, ctx.carrier, callSid));
+  });
+}
+
 /**
  * A carrier's voice webhook: attributes and stores the call once per
  * carrier call id (a retried webhook gets the same answer), and says where
@@ -29,14 +51,8 @@ export async function acceptInboundCall(
   ctx: CarrierContext,
   call: RingingCall,
 ): Promise<InboundAnswer> {
-  return r.transaction(async (tx) => {
-    await r.calls.lockCarrierCall(tx, ctx.carrier, call.callSid);
-    const known = await r.calls.findCarrierCall(tx, ctx.carrier, call.callSid);
-    if (known) {
-      return known.forwardTo
-        ? { kind: 'forward', callId: known.callId, forwardTo: known.forwardTo }
-        : { kind: 'no_forward', callId: known.callId };
-    }
+  return withCarrierCall(r, ctx, call.callSid, async (tx, known) => {
+    if (known) return answerOf(known);
     const recorded = await r.calls.recordInboundCall(
       tx,
       null,
@@ -50,10 +66,7 @@ export async function acceptInboundCall(
       ctx.requestId,
       ctx.now,
     );
-    if (!recorded) return { kind: 'unknown_number' };
-    return recorded.forwardTo
-      ? { kind: 'forward', callId: recorded.callId, forwardTo: recorded.forwardTo }
-      : { kind: 'no_forward', callId: recorded.callId };
+    return recorded ? answerOf(recorded) : { kind: 'unknown_number' };
   });
 }
 
@@ -86,9 +99,7 @@ export async function recordCallStatus(
   ctx: CarrierContext,
   report: StatusReport,
 ): Promise<StatusOutcome> {
-  return r.transaction(async (tx) => {
-    await r.calls.lockCarrierCall(tx, ctx.carrier, report.callSid);
-    const call = await r.calls.findCarrierCall(tx, ctx.carrier, report.callSid);
+  return withCarrierCall(r, ctx, report.callSid, async (tx, call) => {
     if (!call) return 'unknown_call';
     if (!advancesStatus(call.status, report.status)) return 'unchanged';
     const final = FINAL_STATUSES.has(report.status);

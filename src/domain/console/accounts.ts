@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { errors } from '../../errors.js';
 import { newId } from '../ids.js';
+import type { Executor } from '../ports.js';
 import type { RateLimiter } from '../rate-limit/limiter.js';
 import { decoyHash, hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import type {
@@ -41,6 +42,37 @@ const token = () => randomBytes(32).toString('base64url');
 
 export const actorOf = (u: Pick<ConsoleUser, 'email'>) => `console:${u.email}`;
 
+function insertUser(
+  repos: ConsoleRepos,
+  ex: Executor,
+  email: string,
+  passwordHash: string,
+  role: LinkRole,
+  at: Date,
+): Promise<ConsoleUser> {
+  return repos.console.insertUser(ex, {
+    id: newId('usr', at.getTime()),
+    email,
+    passwordHash,
+    operator: role === 'operator',
+    createdAt: at,
+    updatedAt: at,
+  });
+}
+
+/** Makes a person a member of `orgId` in `role`; an operator sees every organization without. */
+async function joinOrg(
+  repos: ConsoleRepos,
+  ex: Executor,
+  userId: string,
+  orgId: string | null,
+  role: LinkRole,
+  at: Date,
+): Promise<void> {
+  if (role === 'operator' || !orgId) return;
+  await repos.console.putMembership(ex, { userId, orgId, role, createdAt: at });
+}
+
 export async function createUser(
   repos: ConsoleRepos,
   input: { email: string; password: string; role: LinkRole; orgId?: string | null },
@@ -54,22 +86,8 @@ export async function createUser(
   const passwordHash = await hashPassword(input.password);
   return repos.transaction(async (tx) => {
     if (await repos.console.findUserByEmail(tx, email)) throw errors.conflict('email_taken');
-    const user = await repos.console.insertUser(tx, {
-      id: newId('usr', at.getTime()),
-      email,
-      passwordHash,
-      operator: input.role === 'operator',
-      createdAt: at,
-      updatedAt: at,
-    });
-    if (input.role !== 'operator' && input.orgId) {
-      await repos.console.putMembership(tx, {
-        userId: user.id,
-        orgId: input.orgId,
-        role: input.role,
-        createdAt: at,
-      });
-    }
+    const user = await insertUser(repos, tx, email, passwordHash, input.role, at);
+    await joinOrg(repos, tx, user.id, input.orgId ?? null, input.role, at);
     await repos.audit.writeAudit(tx, {
       orgId: input.role === 'operator' ? null : (input.orgId ?? null),
       actor,
@@ -285,23 +303,9 @@ export async function useLink(
       await repos.console.setPassword(tx, user.id, hash, now);
       await repos.console.endUserSessions(tx, user.id, now);
     } else if (!user) {
-      user = await repos.console.insertUser(tx, {
-        id: newId('usr', now.getTime()),
-        email: link.email,
-        passwordHash: hash,
-        operator: link.role === 'operator',
-        createdAt: now,
-        updatedAt: now,
-      });
+      user = await insertUser(repos, tx, link.email, hash, link.role, now);
     }
-    if (link.kind === 'invitation' && link.orgId && link.role !== 'operator') {
-      await repos.console.putMembership(tx, {
-        userId: user.id,
-        orgId: link.orgId,
-        role: link.role,
-        createdAt: now,
-      });
-    }
+    if (link.kind === 'invitation') await joinOrg(repos, tx, user.id, link.orgId, link.role, now);
     await repos.audit.writeAudit(tx, {
       orgId: link.orgId,
       actor: actorOf(user),

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Clock, Metrics } from '../../deps.js';
+import { exponentialBackoffMs, withJitter } from '../backoff.js';
 import type { UnitOfWork } from '../ports.js';
 import type { AdPlatforms, ItemResult, SendItem } from './platform.js';
 import type { SecretBox } from './secrets.js';
@@ -46,8 +47,8 @@ export function uploadRetryDelayMs(
   random: () => number = Math.random,
 ): number {
   if (retryAfterMs !== undefined) return retryAfterMs;
-  const base = Math.min(o.retryMaxMs, o.retryBaseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.min(o.retryMaxMs, Math.round(base * (1 + 0.2 * random())));
+  const base = exponentialBackoffMs(attempt, o.retryBaseMs, o.retryMaxMs);
+  return Math.min(o.retryMaxMs, withJitter(base, random));
 }
 
 /** Where a row goes after this result. */

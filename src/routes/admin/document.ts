@@ -1,4 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
+import { documentFrame } from '../openapi.js';
 
 const description = `The provider-support API on the admin listener (127.0.0.1:3001 by default): organizations, keys, campaigns, calls, touches, consents, suppression lists, webhooks, conversion destinations, reports, audit.
 
@@ -25,19 +26,11 @@ export const ADMIN_TAGS: { name: string; description: string }[] = [
 
 /**
  * The admin document's frame (/admin/openapi.json); each operation comes from its route's
- * `adminRoute` spec (openapi.ts). `servers` is relative: Swagger UI's "Try it out" goes to the
- * host and port the page was loaded from, whatever the listener's address or a proxy in front.
+ * `adminRoute` spec (openapi.ts).
  */
 export const adminOpenapiOptions: SwaggerOptions = {
   openapi: {
-    openapi: '3.1.0',
-    info: {
-      title: 'Call tracking admin API',
-      version: '0.1.0',
-      description,
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
-    servers: [{ url: '/', description: 'The admin listener this document was loaded from' }],
+    ...documentFrame('Call tracking admin API', description, 'admin'),
     tags: ADMIN_TAGS,
     components: {
       securitySchemes: {

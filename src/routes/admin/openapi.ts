@@ -5,6 +5,7 @@ import {
   type RequestValidator,
   validateRequest,
 } from '../../http/validate.js';
+import { header, requestIdHeader, wwwAuthenticateHeader } from '../openapi.js';
 import { pageOfItems } from './view-schemas.js';
 
 /**
@@ -17,19 +18,10 @@ import { pageOfItems } from './view-schemas.js';
  * test/helpers/conformance.ts checks every answer of the HTTP suites against it.
  */
 
-// Flat: @fastify/swagger moves a header's schema under `schema` itself.
-const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({
-  ...schema,
-  description,
-});
-
 /** Every header the admin API sends that a client may read, as OpenAPI response headers. */
 export const adminHeaders = {
-  'X-Request-Id': header(
-    "The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one.",
-    { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,128}$' },
-  ),
-  'WWW-Authenticate': header('Always `Bearer`.', { type: 'string', enum: ['Bearer'] }),
+  'X-Request-Id': requestIdHeader(),
+  'WWW-Authenticate': wwwAuthenticateHeader,
   'Retry-After': header('Seconds to wait before trying again.', {
     type: 'integer',
     minimum: 1,
@@ -97,55 +89,49 @@ const NOT_FOUND = [
   'upload_not_found',
 ];
 
-/** The error answers, by status: body schema, headers, description. */
+const error = (description: string, schema: TSchema, headers: AdminHeader[] = []) => ({
+  description,
+  schema,
+  headers,
+});
+
+/** The error answers, by status: description, body schema, headers. */
 const ERRORS = {
-  400: {
-    description: 'The body could not be read (a bad Content-Length, an empty JSON body…)',
-    schema: codes('Unreadable body', ['There was an error parsing the body']),
-    headers: [] as AdminHeader[],
-  },
-  401: {
-    description: 'No admin token, or not this server’s',
-    schema: codes('Bad credential', ['invalid_admin_token']),
-    headers: ['WWW-Authenticate'] as AdminHeader[],
-  },
-  404: {
-    description: 'No such organization, or no such item in it',
-    schema: codes('Not found', NOT_FOUND),
-    headers: [] as AdminHeader[],
-  },
-  409: {
-    description: 'The change clashes with what is stored; `reason` says with what',
-    schema: codes('Conflict', ['conflict'], { reason: Type.String() }),
-    headers: [] as AdminHeader[],
-  },
-  413: {
-    description: 'The body is larger than this route accepts',
-    schema: codes('Too large', ['payload_too_large']),
-    headers: [] as AdminHeader[],
-  },
-  415: {
-    description: 'The body is not of a media type this route reads',
-    schema: codes('Unsupported media type', ['unsupported_media_type']),
-    headers: [] as AdminHeader[],
-  },
-  422: {
-    description: 'Bad input, in FastAPI’s shape: every failing field',
-    schema: ValidationErrorBody,
-    headers: ['X-Error-Hint'] as AdminHeader[],
-  },
-  500: {
-    description: 'An unexpected failure (a bug), logged with the request id; nothing was changed',
-    schema: codes('Internal error', ['Internal Server Error']),
-    headers: [] as AdminHeader[],
-  },
-  503: {
-    description:
-      'A dependency is down (the store), or SECRETS_KEY is not set: try again after Retry-After',
-    schema: codes('Unavailable', ['service_unavailable', 'secrets_key_not_configured']),
-    headers: ['Retry-After'] as AdminHeader[],
-  },
-} as const;
+  400: error(
+    'The body could not be read (a bad Content-Length, an empty JSON body…)',
+    codes('Unreadable body', ['There was an error parsing the body']),
+  ),
+  401: error(
+    'No admin token, or not this server’s',
+    codes('Bad credential', ['invalid_admin_token']),
+    ['WWW-Authenticate'],
+  ),
+  404: error('No such organization, or no such item in it', codes('Not found', NOT_FOUND)),
+  409: error(
+    'The change clashes with what is stored; `reason` says with what',
+    codes('Conflict', ['conflict'], { reason: Type.String() }),
+  ),
+  413: error(
+    'The body is larger than this route accepts',
+    codes('Too large', ['payload_too_large']),
+  ),
+  415: error(
+    'The body is not of a media type this route reads',
+    codes('Unsupported media type', ['unsupported_media_type']),
+  ),
+  422: error('Bad input, in FastAPI’s shape: every failing field', ValidationErrorBody, [
+    'X-Error-Hint',
+  ]),
+  500: error(
+    'An unexpected failure (a bug), logged with the request id; nothing was changed',
+    codes('Internal error', ['Internal Server Error']),
+  ),
+  503: error(
+    'A dependency is down (the store), or SECRETS_KEY is not set: try again after Retry-After',
+    codes('Unavailable', ['service_unavailable', 'secrets_key_not_configured']),
+    ['Retry-After'],
+  ),
+};
 export type ErrorStatus = keyof typeof ERRORS;
 
 const json = (schema: TSchema, example?: unknown) => ({
@@ -210,20 +196,14 @@ function adminDoc(
   if (parts.body) for (const s of [400, 413] as const) errs.add(s);
   if (parts.bodyMedia) errs.add(415);
   const responses: Record<number, object> = { [status]: ok };
-  for (const s of [...errs].sort()) {
-    const e = ERRORS[s];
-    responses[s] = {
-      description: e.description,
-      headers: headersOf(e.headers),
-      content: json(e.schema),
-    };
-  }
+  const errorAnswer = (e: { description: string; schema: TSchema; headers?: AdminHeader[] }) => ({
+    description: e.description,
+    headers: headersOf(e.headers ?? []),
+    content: json(e.schema),
+  });
+  for (const s of [...errs].sort()) responses[s] = errorAnswer(ERRORS[s]);
   for (const [s, r] of Object.entries(parts.extraResponses ?? {})) {
-    responses[Number(s)] = {
-      description: r.description,
-      headers: headersOf(r.headers ?? []),
-      content: json(r.schema),
-    };
+    responses[Number(s)] = errorAnswer(r);
   }
   const body = parts.body;
   return {

@@ -190,7 +190,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'The touches behind a touch-report cell',
     { query: R.TouchCellQuery, item: R.TouchCellItem, description: DRILL_NOTE },
     'touches',
-    ['channel', 'purpose', 'outcome', 'reason', 'state'] as const,
+    R.TOUCH_CELL_KEYS,
     (org, cell, w) => reports.cellTouches(org, cell as never, w),
     (t) => ({
       touch_id: t.id,

@@ -1,5 +1,13 @@
 import Type, { type TSchema } from 'typebox';
-import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_RATES } from '../../domain/reports/vocabulary.js';
+import {
+  REPORT_BUCKETS,
+  TOUCH_GROUPS,
+  TOUCH_METRICS,
+  TRAFFIC_GROUPS,
+  TRAFFIC_METRICS,
+  TRAFFIC_RATES,
+} from '../../domain/reports/vocabulary.js';
+import { literals } from '../../domain/schema.js';
 import { withDefault } from '../common.js';
 
 /** Query strings and answers of the reports (contract §8, docs/reporting.md). */
@@ -12,16 +20,9 @@ const range = {
   from: Type.Optional(isoDate('Start of the range (default: 7 days before `to`)')),
   to: Type.Optional(isoDate('End of the range, exclusive (default: now)')),
   bucket: withDefault(
-    Type.Union(
-      [
-        Type.Literal('none'),
-        Type.Literal('hour'),
-        Type.Literal('day'),
-        Type.Literal('week'),
-        Type.Literal('month'),
-      ],
-      { description: "Buckets in the organization's zone; hour ≤ 31 days, day ≤ 400" },
-    ),
+    literals(REPORT_BUCKETS, {
+      description: "Buckets in the organization's zone; hour ≤ 31 days, day ≤ 400",
+    }),
     'day',
   ),
   time_zone: Type.Optional(
@@ -50,15 +51,7 @@ const format = withDefault(Type.Union([Type.Literal('json'), Type.Literal('csv')
 
 export const TrafficQuery = Type.Object({
   ...range,
-  group_by: groupBy([
-    'campaign',
-    'source',
-    'medium',
-    'utm_campaign',
-    'landing_path',
-    'attribution',
-    'tracking_number',
-  ]),
+  group_by: groupBy(TRAFFIC_GROUPS),
   source: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Only this source' }),
   ),
@@ -67,7 +60,7 @@ export const TrafficQuery = Type.Object({
 
 export const TouchQuery = Type.Object({
   ...range,
-  group_by: groupBy(['campaign', 'channel', 'purpose', 'outcome', 'reason', 'state']),
+  group_by: groupBy(TOUCH_GROUPS),
   format,
 });
 
@@ -86,27 +79,32 @@ const cellStart = {
   ),
 };
 
+/** A cell's group keys as parameters, by name and description ('' = the key's none). */
+const cellKeys = (descriptions: Record<string, string>) =>
+  Object.fromEntries(Object.entries(descriptions).map(([k, d]) => [k, Type.Optional(text(d))]));
+
 /** The drill-down of a traffic cell: the report's query, the cell's bucket and keys ('' = none). */
 export const TrafficCellQuery = Type.Object({
   ...range,
   ...cellStart,
-  source: Type.Optional(text('The source key')),
-  medium: Type.Optional(text("The medium key ('' for none)")),
-  utm_campaign: Type.Optional(text("The UTM campaign key ('' for none)")),
-  landing_path: Type.Optional(text("The landing path key ('' for none)")),
-  attribution: Type.Optional(text("The attribution rule key ('' for a session's none)")),
-  tracking_number: Type.Optional(text('The tracking number key')),
+  ...cellKeys({
+    source: 'The source key',
+    medium: "The medium key ('' for none)",
+    utm_campaign: "The UTM campaign key ('' for none)",
+    landing_path: "The landing path key ('' for none)",
+    attribution: "The attribution rule key ('' for a session's none)",
+    tracking_number: 'The tracking number key',
+  }),
   ...paging,
 });
+
+/** The touch groups a cell names by parameter (the campaign is the report's filter). */
+export const TOUCH_CELL_KEYS = TOUCH_GROUPS.filter((g) => g !== 'campaign');
 
 export const TouchCellQuery = Type.Object({
   ...range,
   ...cellStart,
-  channel: Type.Optional(text('The channel key')),
-  purpose: Type.Optional(text('The purpose key')),
-  outcome: Type.Optional(text('The outcome key')),
-  reason: Type.Optional(text('The reason key')),
-  state: Type.Optional(text('The state key')),
+  ...cellKeys(Object.fromEntries(TOUCH_CELL_KEYS.map((g) => [g, `The ${g} key`]))),
   ...paging,
 });
 

@@ -43,27 +43,23 @@ const optOutClarification = Type.Boolean({
     'Answer an ambiguous reply ("stop by the store") with the one-time clarification text instead of revoking at once (default false: it revokes)',
 });
 
+const orgName = Type.String({ minLength: 1, maxLength: 200 });
+/** What an organization's creation may set besides its name, and a change may set too. */
+const orgSettings = {
+  tracking_enabled: Type.Optional(Type.Boolean()),
+  dni_rate_limit_per_minute: Type.Optional(rateLimit),
+  opt_out_phrases: Type.Optional(optOutPhrases),
+  time_zone: Type.Optional(timeZone),
+  opt_out_clarification: Type.Optional(optOutClarification),
+};
+
 export const CreateOrg = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    tracking_enabled: Type.Optional(Type.Boolean()),
-    dni_rate_limit_per_minute: Type.Optional(rateLimit),
-    opt_out_phrases: Type.Optional(optOutPhrases),
-    time_zone: Type.Optional(timeZone),
-    opt_out_clarification: Type.Optional(optOutClarification),
-  },
+  { name: orgName, ...orgSettings },
   { additionalProperties: false },
 );
 
 export const UpdateOrg = Type.Object(
-  {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    tracking_enabled: Type.Optional(Type.Boolean()),
-    dni_rate_limit_per_minute: Type.Optional(rateLimit),
-    opt_out_phrases: Type.Optional(optOutPhrases),
-    time_zone: Type.Optional(timeZone),
-    opt_out_clarification: Type.Optional(optOutClarification),
-  },
+  { name: Type.Optional(orgName), ...orgSettings },
   { additionalProperties: false },
 );
 

@@ -76,9 +76,14 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
     return params;
   };
-  const required = (params: Params, names: string[]) => {
-    const absent = names.filter((n) => one(params, n) === undefined);
+  /** The signed form's single values by name; 422 unless every one of `needed` is there. */
+  const signedForm = <K extends string>(request: FastifyRequest, needed: readonly K[]) => {
+    const params = verified(request);
+    const absent = needed.filter((n) => one(params, n) === undefined);
     if (absent.length > 0) throw errors.invalidCarrierRequest(absent);
+    const form: Record<string, string | undefined> = {};
+    for (const name of Object.keys(params)) form[name] = one(params, name);
+    return form as Record<K, string> & Record<string, string | undefined>;
   };
   const ctx = (request: FastifyRequest) => ({
     carrier: 'twilio',
@@ -87,19 +92,15 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.post(TWILIO_VOICE_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const params = verified(request);
-    required(params, ['CallSid', 'To', 'From']);
+    const f = signedForm(request, ['CallSid', 'To', 'From']);
     const answer = await acceptInboundCall(deps.repos, ctx(request), {
-      callSid: one(params, 'CallSid')!,
-      to: one(params, 'To')!,
-      from: one(params, 'From')!,
-      status: one(params, 'CallStatus') ?? null,
+      callSid: f.CallSid,
+      to: f.To,
+      from: f.From,
+      status: f.CallStatus ?? null,
     });
     if (answer.kind === 'unknown_number') {
-      request.log.warn(
-        { to: one(params, 'To') },
-        'Twilio call to a number no campaign answers for',
-      );
+      request.log.warn({ to: f.To }, 'Twilio call to a number no campaign answers for');
     }
     const xml =
       answer.kind === 'forward'
@@ -109,40 +110,32 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.post(TWILIO_STATUS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const params = verified(request);
-    required(params, ['CallSid', 'CallStatus']);
-    const duration = Number(one(params, 'CallDuration'));
+    const f = signedForm(request, ['CallSid', 'CallStatus']);
+    const duration = Number(f.CallDuration);
     const outcome = await recordCallStatus(deps.repos, ctx(request), {
-      callSid: one(params, 'CallSid')!,
-      status: one(params, 'CallStatus')!,
+      callSid: f.CallSid,
+      status: f.CallStatus,
       durationSeconds: Number.isInteger(duration) && duration >= 0 ? duration : null,
     });
     if (outcome === 'unknown_call') {
-      request.log.info(
-        { call_sid: one(params, 'CallSid') },
-        'Twilio status for a call we did not store',
-      );
+      request.log.info({ call_sid: f.CallSid }, 'Twilio status for a call we did not store');
     }
     return reply.code(204).send();
   });
 
   app.post(TWILIO_MESSAGE_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const params = verified(request);
-    required(params, ['MessageSid', 'From', 'To']);
+    const f = signedForm(request, ['MessageSid', 'From', 'To']);
     const outcome = await acceptInboundMessage(deps.repos, ctx(request), {
-      messageSid: one(params, 'MessageSid')!,
-      from: one(params, 'From')!,
-      to: one(params, 'To')!,
-      body: typeof params.Body === 'string' ? params.Body : '',
+      messageSid: f.MessageSid,
+      from: f.From,
+      to: f.To,
+      body: f.Body ?? '',
     });
     if (outcome.kind === 'unknown_number') {
-      request.log.warn(
-        { to: one(params, 'To') },
-        'Twilio message to a number no organization owns',
-      );
+      request.log.warn({ to: f.To }, 'Twilio message to a number no organization owns');
     } else if (outcome.orgs.length > 0) {
       request.log.info(
-        { message_sid: one(params, 'MessageSid'), orgs: outcome.orgs },
+        { message_sid: f.MessageSid, orgs: outcome.orgs },
         'Twilio reply recorded in the consent history',
       );
     }
@@ -151,15 +144,15 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
   });
 
   app.post(TWILIO_OPTOUT_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const params = verified(request);
+    const f = signedForm(request, []);
     const touchId = (request.query as Record<string, unknown>).touch;
     if (typeof touchId !== 'string' || touchId === '')
       throw errors.invalidCarrierRequest(['touch']);
-    required(params, ['CallSid']);
+    if (f.CallSid === undefined) throw errors.invalidCarrierRequest(['CallSid']);
     const outcome = await acceptKeypress(deps.repos, ctx(request), {
       touchId,
-      callSid: one(params, 'CallSid')!,
-      digits: one(params, 'Digits') ?? '',
+      callSid: f.CallSid,
+      digits: f.Digits ?? '',
     });
     if (outcome === 'unknown_touch') {
       request.log.warn({ touch: touchId }, 'Twilio keypress for a touch we did not place');

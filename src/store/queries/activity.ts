@@ -2,9 +2,9 @@ import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { ActivityQueries, TimeRange } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { toEvent } from '../repos/consents.js';
-import { first } from '../rows.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { carrierAttempts, consentEvents, outboundTouches } from '../schema/outbound.js';
+import { beforeCursor, eqIfGiven, orgRows } from './org-rows.js';
 
 /**
  * Lists of what happened in an organization: calls, touches, consent events.
@@ -33,17 +33,18 @@ export function createActivityQueries(db: Db): ActivityQueries {
   return {
     listCalls: (orgId, w) =>
       callsQuery(db, orgId, [
-        w.after ? lt(calls.id, w.after) : undefined,
-        w.campaignId ? eq(calls.campaignId, w.campaignId) : undefined,
-        w.status ? eq(calls.status, w.status) : undefined,
-        w.attribution ? eq(calls.attribution, w.attribution) : undefined,
+        beforeCursor(calls.id, w.after),
+        eqIfGiven(calls.campaignId, w.campaignId),
+        eqIfGiven(calls.status, w.status),
+        eqIfGiven(calls.attribution, w.attribution),
         ...range(calls.startedAt, w),
       ])
         .orderBy(desc(calls.id))
         .limit(w.limit),
 
     async findCall(orgId, callId) {
-      return first(callsQuery(db, orgId, [eq(calls.id, callId)]));
+      const [c] = await callsQuery(db, orgId, [eq(calls.id, callId)]);
+      return c ?? null;
     },
 
     listTouches: (orgId, w) =>
@@ -54,11 +55,11 @@ export function createActivityQueries(db: Db): ActivityQueries {
         .where(
           and(
             eq(outboundTouches.orgId, orgId),
-            w.after ? lt(outboundTouches.id, w.after) : undefined,
-            w.campaignId ? eq(outboundTouches.campaignId, w.campaignId) : undefined,
-            w.status ? eq(outboundTouches.status, w.status) : undefined,
-            w.dispatchStatus ? eq(outboundTouches.dispatchStatus, w.dispatchStatus) : undefined,
-            w.toE164 ? eq(outboundTouches.toE164, w.toE164) : undefined,
+            beforeCursor(outboundTouches.id, w.after),
+            eqIfGiven(outboundTouches.campaignId, w.campaignId),
+            eqIfGiven(outboundTouches.status, w.status),
+            eqIfGiven(outboundTouches.dispatchStatus, w.dispatchStatus),
+            eqIfGiven(outboundTouches.toE164, w.toE164),
             ...range(outboundTouches.decidedAt, w),
           ),
         )
@@ -66,37 +67,35 @@ export function createActivityQueries(db: Db): ActivityQueries {
         .limit(w.limit),
 
     async findTouch(orgId, touchId) {
-      return first(
-        db
-          .select()
-          .from(outboundTouches)
-          .where(and(eq(outboundTouches.orgId, orgId), eq(outboundTouches.id, touchId))),
-      );
+      const [t] = await orgRows(db, outboundTouches, orgId, [eq(outboundTouches.id, touchId)], []);
+      return t ?? null;
     },
 
     touchAttempts: (orgId, touchId) =>
-      db
-        .select()
-        .from(carrierAttempts)
-        .where(and(eq(carrierAttempts.orgId, orgId), eq(carrierAttempts.touchId, touchId)))
-        .orderBy(asc(carrierAttempts.attempt), asc(carrierAttempts.startedAt)),
+      orgRows(
+        db,
+        carrierAttempts,
+        orgId,
+        [eq(carrierAttempts.touchId, touchId)],
+        [asc(carrierAttempts.attempt), asc(carrierAttempts.startedAt)],
+      ),
 
     /** Consent events as recorded (`since`/`until` on recorded_at), newest first. */
     async listConsentEvents(orgId, w) {
-      const rows = await db
-        .select()
-        .from(consentEvents)
-        .where(
-          and(
-            eq(consentEvents.orgId, orgId),
-            w.after !== undefined ? lt(consentEvents.seq, w.after) : undefined,
-            w.e164 ? eq(consentEvents.e164, w.e164) : undefined,
-            w.kind ? eq(consentEvents.kind, w.kind) : undefined,
-            ...range(consentEvents.recordedAt, w),
-          ),
-        )
-        .orderBy(desc(consentEvents.seq))
-        .limit(w.limit);
+      const where = [
+        w.after !== undefined ? lt(consentEvents.seq, w.after) : undefined,
+        eqIfGiven(consentEvents.e164, w.e164),
+        eqIfGiven(consentEvents.kind, w.kind),
+        ...range(consentEvents.recordedAt, w),
+      ];
+      const rows = await orgRows(
+        db,
+        consentEvents,
+        orgId,
+        where,
+        [desc(consentEvents.seq)],
+        w.limit,
+      );
       return rows.map((r) => ({ ...toEvent(r), seq: r.seq, e164: r.e164 }));
     },
 
@@ -107,8 +106,8 @@ export function createActivityQueries(db: Db): ActivityQueries {
         .where(
           and(
             eq(consentEvents.orgId, orgId),
-            f.e164 ? eq(consentEvents.e164, f.e164) : undefined,
-            f.kind ? eq(consentEvents.kind, f.kind) : undefined,
+            eqIfGiven(consentEvents.e164, f.e164),
+            eqIfGiven(consentEvents.kind, f.kind),
             ...range(consentEvents.recordedAt, f),
           ),
         );

@@ -1,9 +1,8 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { ConfigQueries, KeyStatus } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
-import { findCampaign } from '../repos/campaigns.js';
-import { first } from '../rows.js';
 import { apiKeys, campaigns, dniSessions, orgs, trackingNumbers } from '../schema/index.js';
+import { beforeCursor, eqIfGiven, orgRows } from './org-rows.js';
 
 /**
  * Lists of the admin API's configuration rows: organizations, keys, campaigns
@@ -42,26 +41,23 @@ export function createConfigQueries(db: Db): ConfigQueries {
       db
         .select()
         .from(orgs)
-        .where(w.after ? lt(orgs.id, w.after) : undefined)
+        .where(beforeCursor(orgs.id, w.after))
         .orderBy(desc(orgs.id))
         .limit(w.limit),
 
     listKeys: (orgId, w) =>
-      db
-        .select()
-        .from(apiKeys)
-        .where(
-          and(
-            eq(apiKeys.orgId, orgId),
-            w.after ? lt(apiKeys.id, w.after) : undefined,
-            w.status ? keyStatusIs(w.status, w.now) : undefined,
-          ),
-        )
-        .orderBy(desc(apiKeys.id))
-        .limit(w.limit),
+      orgRows(
+        db,
+        apiKeys,
+        orgId,
+        [beforeCursor(apiKeys.id, w.after), w.status ? keyStatusIs(w.status, w.now) : undefined],
+        [desc(apiKeys.id)],
+        w.limit,
+      ),
 
     async findKey(keyId) {
-      return first(db.select().from(apiKeys).where(eq(apiKeys.id, keyId)));
+      const [k] = await db.select().from(apiKeys).where(eq(apiKeys.id, keyId));
+      return k ?? null;
     },
 
     /** Campaigns with the size of their pool, not the pool: a pool may hold thousands of numbers. */
@@ -77,12 +73,15 @@ export function createConfigQueries(db: Db): ConfigQueries {
           >`(select n.e164 from tracking_numbers n where n.campaign_id = ${campaigns.id} and n.role = 'overflow' limit 1)`,
         })
         .from(campaigns)
-        .where(and(eq(campaigns.orgId, orgId), w.after ? lt(campaigns.id, w.after) : undefined))
+        .where(and(eq(campaigns.orgId, orgId), beforeCursor(campaigns.id, w.after)))
         .orderBy(desc(campaigns.id))
         .limit(w.limit);
     },
 
-    findCampaign: (orgId, code) => findCampaign(db, orgId, code),
+    async findCampaign(orgId, code) {
+      const [c] = await orgRows(db, campaigns, orgId, [eq(campaigns.code, code)], []);
+      return c ?? null;
+    },
 
     listNumbers(campaignId, w) {
       const held = gt(trackingNumbers.heldUntil, w.now);
@@ -92,7 +91,7 @@ export function createConfigQueries(db: Db): ConfigQueries {
         campaignId,
         [
           w.after ? gt(trackingNumbers.e164, w.after) : undefined,
-          w.role ? eq(trackingNumbers.role, w.role) : undefined,
+          eqIfGiven(trackingNumbers.role, w.role),
           w.state === 'held' ? held : w.state === 'free' ? free : undefined,
         ],
         w.now,
@@ -102,7 +101,8 @@ export function createConfigQueries(db: Db): ConfigQueries {
     },
 
     async findNumber(campaignId, e164, now) {
-      return first(numbersQuery(db, campaignId, [eq(trackingNumbers.e164, e164)], now));
+      const [n] = await numbersQuery(db, campaignId, [eq(trackingNumbers.e164, e164)], now);
+      return n ?? null;
     },
   };
 }

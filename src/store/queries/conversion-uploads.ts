@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type {
   ConversionQueries,
   DestinationStats,
@@ -8,6 +8,7 @@ import type { Db, Executor } from '../db.js';
 import { listDestinations } from '../repos/conversion-destinations.js';
 import { rowsOf } from '../rows.js';
 import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
+import { beforeCursor, eqIfGiven, orgRows } from './org-rows.js';
 
 /** Admin reads of conversion uploads (docs/conversions.md): lists, attempts, per-destination counts. */
 export function createConversionQueries(db: Db): ConversionQueries {
@@ -21,19 +22,12 @@ export function createConversionQueries(db: Db): ConversionQueries {
 }
 
 function listUploads(ex: Executor, orgId: string, destinationId: string, q: UploadListQuery) {
-  return ex
-    .select()
-    .from(U)
-    .where(
-      and(
-        eq(U.orgId, orgId),
-        eq(U.destinationId, destinationId),
-        q.status ? eq(U.status, q.status) : undefined,
-        q.after ? lt(U.id, q.after) : undefined,
-      ),
-    )
-    .orderBy(desc(U.id))
-    .limit(q.limit);
+  const where = [
+    eq(U.destinationId, destinationId),
+    eqIfGiven(U.status, q.status),
+    beforeCursor(U.id, q.after),
+  ];
+  return orgRows(ex, U, orgId, where, [desc(U.id)], q.limit);
 }
 
 function listUploadAttempts(
@@ -42,18 +36,8 @@ function listUploadAttempts(
   destinationId: string,
   q: { uploadId?: string | undefined; limit: number },
 ) {
-  return ex
-    .select()
-    .from(A)
-    .where(
-      and(
-        eq(A.orgId, orgId),
-        eq(A.destinationId, destinationId),
-        q.uploadId ? eq(A.uploadId, q.uploadId) : undefined,
-      ),
-    )
-    .orderBy(desc(A.finishedAt), desc(A.attempt))
-    .limit(q.limit);
+  const where = [eq(A.destinationId, destinationId), eqIfGiven(A.uploadId, q.uploadId)];
+  return orgRows(ex, A, orgId, where, [desc(A.finishedAt), desc(A.attempt)], q.limit);
 }
 
 /** Per destination: last success, how many wait, how many failed and why. */

@@ -1,5 +1,7 @@
 import {
   type ReportBucket,
+  TOUCH_GROUPS,
+  TRAFFIC_GROUPS,
   TRAFFIC_METRICS,
   type TrafficGroup,
   type TrafficMetric,
@@ -21,18 +23,7 @@ export const TRAFFIC_GRAINS: readonly { grain: number; keys: readonly TrafficGro
     grain: 1,
     keys: ['campaign', 'source', 'medium', 'utm_campaign', 'landing_path', 'attribution'],
   },
-  {
-    grain: 3,
-    keys: [
-      'campaign',
-      'source',
-      'medium',
-      'utm_campaign',
-      'landing_path',
-      'attribution',
-      'tracking_number',
-    ],
-  },
+  { grain: 3, keys: TRAFFIC_GROUPS },
 ];
 
 export function grainFor(needs: readonly TrafficGroup[]): number {
@@ -40,21 +31,11 @@ export function grainFor(needs: readonly TrafficGroup[]): number {
   return g ? g.grain : 3;
 }
 
-/** The column of a group key in the cells and in report_calls. */
-export const GROUP_COLUMN: Record<string, string> = {
-  campaign: 'campaign_id',
-  source: 'source',
-  medium: 'medium',
-  utm_campaign: 'utm_campaign',
-  landing_path: 'landing_path',
-  attribution: 'attribution',
-  tracking_number: 'tracking_number',
-  channel: 'channel',
-  purpose: 'purpose',
-  outcome: 'outcome',
-  reason: 'reason',
-  state: 'state',
-};
+/** The column of a group key in the cells and in report_calls: its name, but a campaign's id. */
+const columnOf = (group: string): string => (group === 'campaign' ? 'campaign_id' : group);
+export const GROUP_COLUMN: Record<string, string> = Object.fromEntries(
+  [...TRAFFIC_GROUPS, ...TOUCH_GROUPS].map((g) => [g, columnOf(g)]),
+);
 
 /**
  * A bucket's start in the zone, for an instant column (`$tz` the zone's parameter). `hour`
@@ -106,12 +87,4 @@ export const TRAFFIC_CELL_METRICS: readonly TrafficMetric[] = TRAFFIC_METRICS.fi
   (m) => m !== 'unique_callers' && m !== 'calls_repeat',
 );
 
-export const TRAFFIC_KEY_COLUMNS = [
-  'campaign_id',
-  'source',
-  'medium',
-  'utm_campaign',
-  'landing_path',
-  'attribution',
-  'tracking_number',
-] as const;
+export const TRAFFIC_KEY_COLUMNS: readonly string[] = TRAFFIC_GROUPS.map(columnOf);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt } from 'drizzle-orm';
 import type { WebhookQueries } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import {
@@ -7,6 +7,7 @@ import {
   webhookEndpoints,
   webhookEvents,
 } from '../schema/webhooks.js';
+import { beforeCursor, eqIfGiven, orgRows } from './org-rows.js';
 
 export function createWebhookQueries(db: Db): WebhookQueries {
   return {
@@ -19,38 +20,31 @@ export function createWebhookQueries(db: Db): WebhookQueries {
           and(
             eq(webhookDeliveries.orgId, orgId),
             eq(webhookDeliveries.endpointId, endpointId),
-            o.state ? eq(webhookDeliveries.state, o.state) : undefined,
-            o.before ? lt(webhookDeliveries.id, o.before) : undefined,
+            eqIfGiven(webhookDeliveries.state, o.state),
+            beforeCursor(webhookDeliveries.id, o.before),
           ),
         )
         .orderBy(desc(webhookDeliveries.id))
         .limit(o.limit),
 
     listEndpoints: (orgId, o) =>
-      db
-        .select()
-        .from(webhookEndpoints)
-        .where(
-          and(
-            eq(webhookEndpoints.orgId, orgId),
-            o.after ? gt(webhookEndpoints.id, o.after) : undefined,
-          ),
-        )
-        .orderBy(asc(webhookEndpoints.id))
-        .limit(o.limit),
+      orgRows(
+        db,
+        webhookEndpoints,
+        orgId,
+        [o.after ? gt(webhookEndpoints.id, o.after) : undefined],
+        [asc(webhookEndpoints.id)],
+        o.limit,
+      ),
 
     listAttempts: (orgId, endpointId, o) =>
-      db
-        .select()
-        .from(webhookAttempts)
-        .where(
-          and(
-            eq(webhookAttempts.orgId, orgId),
-            eq(webhookAttempts.endpointId, endpointId),
-            o.eventId ? eq(webhookAttempts.eventId, o.eventId) : undefined,
-          ),
-        )
-        .orderBy(desc(webhookAttempts.startedAt), desc(webhookAttempts.id))
-        .limit(o.limit),
+      orgRows(
+        db,
+        webhookAttempts,
+        orgId,
+        [eq(webhookAttempts.endpointId, endpointId), eqIfGiven(webhookAttempts.eventId, o.eventId)],
+        [desc(webhookAttempts.startedAt), desc(webhookAttempts.id)],
+        o.limit,
+      ),
   };
 }

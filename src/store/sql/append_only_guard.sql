@@ -8,26 +8,15 @@ BEGIN
 END
 $$;
 
-CREATE OR REPLACE TRIGGER audit_log_no_update_delete
-  BEFORE UPDATE OR DELETE ON audit_log
-  FOR EACH ROW EXECUTE FUNCTION append_only_guard();
-
-CREATE OR REPLACE TRIGGER audit_log_no_truncate
-  BEFORE TRUNCATE ON audit_log
-  FOR EACH STATEMENT EXECUTE FUNCTION append_only_guard();
-
-CREATE OR REPLACE TRIGGER buyer_report_events_no_update_delete
-  BEFORE UPDATE OR DELETE ON buyer_report_events
-  FOR EACH ROW EXECUTE FUNCTION append_only_guard();
-
-CREATE OR REPLACE TRIGGER buyer_report_events_no_truncate
-  BEFORE TRUNCATE ON buyer_report_events
-  FOR EACH STATEMENT EXECUTE FUNCTION append_only_guard();
-
-CREATE OR REPLACE TRIGGER consent_events_no_update_delete
-  BEFORE UPDATE OR DELETE ON consent_events
-  FOR EACH ROW EXECUTE FUNCTION append_only_guard();
-
-CREATE OR REPLACE TRIGGER consent_events_no_truncate
-  BEFORE TRUNCATE ON consent_events
-  FOR EACH STATEMENT EXECUTE FUNCTION append_only_guard();
+-- Two triggers a table: row-level for UPDATE and DELETE, statement-level for TRUNCATE.
+DO $$
+DECLARE t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['audit_log', 'buyer_report_events', 'consent_events'] LOOP
+    EXECUTE format('CREATE OR REPLACE TRIGGER %I BEFORE UPDATE OR DELETE ON %I
+                      FOR EACH ROW EXECUTE FUNCTION append_only_guard()', t || '_no_update_delete', t);
+    EXECUTE format('CREATE OR REPLACE TRIGGER %I BEFORE TRUNCATE ON %I
+                      FOR EACH STATEMENT EXECUTE FUNCTION append_only_guard()', t || '_no_truncate', t);
+  END LOOP;
+END
+$$;
