@@ -1057,6 +1057,17 @@ export interface components {
                 };
             };
         };
+        /**
+         * @example {
+         *       "status": "down",
+         *       "checks": {
+         *         "store": {
+         *           "status": "down"
+         *         }
+         *       }
+         *     }
+         */
+        ReadinessDown: components["schemas"]["Readiness"] | components["schemas"]["ServiceUnavailableError"];
     };
     responses: never;
     parameters: never;
@@ -1089,6 +1100,24 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The process is stopping (SIGTERM): `{"detail":"service_unavailable"}`; ask another */
+            503: {
+                headers: {
+                    /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before trying again. On a 429 it is the seconds until the rate-limit window resets: the `t` of the RateLimit header. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "service_unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServiceUnavailableError"];
                 };
             };
         };
@@ -1126,7 +1155,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description A dependency is down */
+            /** @description A dependency is down (a readiness body), or the process is stopping (SIGTERM: `{"detail":"service_unavailable"}`) */
             503: {
                 headers: {
                     /** @description The request's id: the caller's X-Request-Id when it is 1–128 characters of [A-Za-z0-9._:-], else a generated one. Quote it when reporting a problem. */
@@ -1138,18 +1167,15 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "status": "degraded",
+                     *       "status": "down",
                      *       "checks": {
                      *         "store": {
-                     *           "status": "ok"
-                     *         },
-                     *         "redis": {
-                     *           "status": "degraded"
+                     *           "status": "down"
                      *         }
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["Readiness"];
+                    "application/json": components["schemas"]["ReadinessDown"];
                 };
             };
         };

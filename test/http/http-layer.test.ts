@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { HttpLimits } from '../../src/deps.js';
+import { checkConformance } from '../helpers/conformance.js';
 import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
 import { head, RawClient } from '../helpers/raw-http.js';
 import { expectSpecShape } from '../helpers/spec-shape.js';
@@ -150,6 +151,7 @@ describe('graceful stop', () => {
   let appPort: number;
   beforeAll(async () => {
     app = await buildApp(h.deps, LIMITS);
+    checkConformance(app, 'public');
     await app.listen({ port: 0, host: '127.0.0.1' });
     appPort = (app.server.address() as AddressInfo).port;
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/app.js';
+import { checkConformance } from '../helpers/conformance.js';
 import { ADMIN_TOKEN, type Harness, json, useHarness } from '../helpers/harness.js';
 
 const METRICS_TOKEN = 'met_test_token_0123456789';
@@ -8,6 +9,7 @@ let separate: Awaited<ReturnType<typeof buildAdminApp>>;
 
 beforeAll(async () => {
   separate = await buildAdminApp(h.deps, ADMIN_TOKEN, METRICS_TOKEN);
+  checkConformance(separate, 'admin');
 });
 afterAll(async () => {
   await separate.close();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildAdminApp, buildApp } from '../../src/app.js';
 import { dataDirCheck, readiness, storeCheck } from '../../src/http/readiness.js';
 import { suppressionListCheck } from '../../src/runtime.js';
+import { checkConformance } from '../helpers/conformance.js';
 import { ADMIN_TOKEN, buildDeps, json, TestClock, useHarness } from '../helpers/harness.js';
 import { openTestStore } from '../helpers/store.js';
 
@@ -28,6 +29,7 @@ describe('GET /readyz', () => {
     const store = await openTestStore();
     const { deps } = await buildDeps(store, new TestClock());
     const app = await buildApp(deps);
+    checkConformance(app, 'public');
     await store.close();
     try {
       const res = await app.inject({ method: 'GET', url: '/readyz' });
@@ -49,6 +51,8 @@ describe('GET /readyz', () => {
     deps.readiness = [storeCheck(store), suppressionListCheck(deps.repos, deps.clock)];
     const app = await buildApp(deps);
     const admin = await buildAdminApp(deps, ADMIN_TOKEN);
+    checkConformance(app, 'public');
+    checkConformance(admin, 'admin');
     await store.close();
     try {
       const res = await app.inject({ method: 'GET', url: '/readyz' });

@@ -3,6 +3,7 @@ import { buildAdminApp, buildApp } from '../../src/app.js';
 import { noteText, suppressionListNotes } from '../../src/domain/suppression/freshness.js';
 import { storeCheck } from '../../src/http/readiness.js';
 import { suppressionListCheck } from '../../src/runtime.js';
+import { checkConformance } from '../helpers/conformance.js';
 import { ADMIN_TOKEN, adminCall, type Harness, json, useHarness } from '../helpers/harness.js';
 import {
   adminInject,
@@ -262,6 +263,8 @@ describe('staleness notes and metric', () => {
       { ...h.deps, readiness: [suppressionListCheck(h.deps.repos, h.clock)] },
       ADMIN_TOKEN,
     );
+    checkConformance(app, 'public');
+    checkConformance(admin, 'admin');
     const detailed = async () =>
       json(
         await admin.inject({

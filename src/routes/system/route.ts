@@ -3,6 +3,7 @@ import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
 import { publicView, readiness, readinessLogger, storeCheck } from '../../http/readiness.js';
 import { STORE_RETRY_AFTER_SECONDS } from '../../store/errors.js';
+import { ServiceUnavailableError } from '../common.js';
 import { type Named, reply } from '../openapi.js';
 
 const Health = Type.Object(
@@ -36,7 +37,20 @@ const Readiness = Type.Object(
   },
 );
 
-export const systemSchemas: Named[] = [Health, Readiness];
+/** /readyz's 503: a dependency down, or the process stopping (SIGTERM) before any is asked. */
+const ReadinessDown = Type.Union([Type.Ref('Readiness'), Type.Ref('ServiceUnavailableError')], {
+  $id: 'ReadinessDown',
+  examples: [{ status: 'down', checks: { store: { status: 'down' } } }],
+});
+
+export const systemSchemas: Named[] = [Health, Readiness, ReadinessDown];
+
+const stopping = () =>
+  reply(
+    'The process is stopping (SIGTERM): `{"detail":"service_unavailable"}`; ask another',
+    ServiceUnavailableError,
+    { headers: ['Retry-After'] },
+  );
 
 export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const checks = deps.readiness ?? [storeCheck(deps)];
@@ -54,7 +68,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
       description: 'No key needed. Asks no dependency: see /readyz for those.',
       tags: ['system'],
       security: [],
-      response: { 200: reply('The process is up', Health) },
+      response: { 200: reply('The process is up', Health), 503: stopping() },
     },
     handler: async () => ({ status: 'ok' }),
   });
@@ -72,7 +86,12 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
       security: [],
       response: {
         200: reply('Every dependency is ok or degraded', Readiness),
-        503: reply('A dependency is down', Readiness, { headers: ['Retry-After'] }),
+        503: reply(
+          'A dependency is down (a readiness body), or the process is stopping (SIGTERM: ' +
+            '`{"detail":"service_unavailable"}`)',
+          ReadinessDown,
+          { headers: ['Retry-After'] },
+        ),
       },
     },
     handler: async (_request, reply) => {
