@@ -5,6 +5,7 @@ import { Keyring } from '../../src/domain/auth/keyring.js';
 import type { Store } from '../../src/store/db.js';
 import { startKeyringSync } from '../../src/store/repos/keyring-sync.js';
 import { wireStore } from '../../src/wiring.js';
+import { checkConformance } from './conformance.js';
 import type { Harness } from './harness.js';
 
 export interface SecondProcess {
@@ -32,6 +33,7 @@ export async function secondProcess(
     ...wireStore(store, h.clock),
     keyring,
   });
+  checkConformance(app, 'public');
   await app.ready();
   return {
     app,
