@@ -4,8 +4,9 @@
 // a directory walk (~20 ms) instead of a full `tsc` (15 s on two cores), and a
 // `git pull` followed by `npm start` still runs what was pulled.
 // `--stamp` (run by `npm run build` after tsc) records a finished build.
-// tsc compiles only TypeScript: the stored functions' SQL files (src/store/sql)
-// are copied beside the compiled store, where `migrate()` reads them.
+// tsc compiles only TypeScript: the files the service reads beside its modules (the stored
+// functions' SQL, read by `migrate()`; the console's CSS, script and icon) are copied into dist/,
+// so that dist/ runs alone, as the container image runs it (without src/).
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -14,14 +15,18 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 
-function copySql() {
-  const to = join(root, 'dist/src/store/sql');
-  rmSync(to, { recursive: true, force: true });
-  cpSync(join(root, 'src/store/sql'), to, { recursive: true });
+const BESIDE_MODULES = ['src/store/sql', 'src/console/assets'];
+
+function copyFiles() {
+  for (const dir of BESIDE_MODULES) {
+    const to = join(root, 'dist', dir);
+    rmSync(to, { recursive: true, force: true });
+    cpSync(join(root, dir), to, { recursive: true });
+  }
 }
 
 if (process.argv.includes('--stamp')) {
-  copySql();
+  copyFiles();
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
   process.exit(0);
 }
@@ -65,5 +70,5 @@ try {
   );
   process.exit(1);
 }
-copySql();
+copyFiles();
 writeFileSync(stamp, `${new Date().toISOString()}\n`);

@@ -6,10 +6,12 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 
 const here = dirname(fileURLToPath(import.meta.url));
-/** The console's own files: beside this module in src/, two levels up from dist/src/console. */
-export const ASSETS_DIR = [join(here, 'assets'), join(here, '../../../src/console/assets')].find(
-  (d) => existsSync(join(d, 'console.css')),
-) as string;
+/**
+ * The console's own files: beside this module (src/console, or dist/src/console, where the build
+ * copies them: scripts/ensure-build.mjs), else in src/ beside a dist/ built before that copy.
+ */
+const CANDIDATES = [join(here, 'assets'), join(here, '../../../src/console/assets')];
+export const ASSETS_DIR = CANDIDATES.find((d) => existsSync(join(d, 'console.css')));
 
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
@@ -27,6 +29,11 @@ export interface Asset {
 
 /** Every asset, read and compressed once at start-up. */
 export function loadAssets(dir = ASSETS_DIR): Map<string, Asset> {
+  if (dir === undefined)
+    throw new Error(
+      `the console's files (console.css…) are in none of ${CANDIDATES.join(', ')}: ` +
+        'run `npm run build`, or set CONSOLE_PORT=0 to run without the console',
+    );
   const out = new Map<string, Asset>();
   for (const name of readdirSync(dir)) {
     const type = TYPES[extname(name)];
