@@ -7,30 +7,11 @@
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { childEnv, ROOT, runToEnd } from '../helpers/processes.js';
+import { childEnv, freePort, imageCopies, ROOT, runToEnd } from '../helpers/processes.js';
 import { storeKind } from '../helpers/store.js';
-
-/** What the Containerfile's last stage copies into /app (source in this checkout, destination). */
-function runtimeCopies(): [string, string][] {
-  const file = readFileSync(join(ROOT, 'deploy/Containerfile'), 'utf8');
-  const last = file.slice(file.lastIndexOf('\nFROM '));
-  return [...last.matchAll(/^COPY (?:--from=\S+ )?(\S+) (\S+)$/gm)].map(([, src, dest]) => [
-    src!.replace(/^\/app\//, ''),
-    dest === './' ? src! : dest!.replace(/^\.\//, ''),
-  ]);
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 describe.skipIf(storeKind !== 'pglite')('a directory laid out as the container image', () => {
   const dir = mkdtempSync(join(tmpdir(), 'tracking-image-'));
@@ -42,7 +23,7 @@ describe.skipIf(storeKind !== 'pglite')('a directory laid out as the container i
     const built = await runToEnd(process.execPath, ['scripts/ensure-build.mjs'], {}, 300_000);
     expect(built.code, built.stderr).toBe(0);
     execFileSync('mkdir', ['-p', app]);
-    const copies = runtimeCopies();
+    const copies = imageCopies();
     expect(copies.map(([, dest]) => dest)).toEqual(
       expect.arrayContaining(['node_modules', 'dist', 'package.json', 'scripts', 'bin']),
     );

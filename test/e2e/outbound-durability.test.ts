@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
+import { freePort } from '../helpers/processes.js';
 import { scratchDatabase, storeKind } from '../helpers/store.js';
 
 /**
@@ -19,17 +19,6 @@ const KILL_AFTER_ACKS = 120;
 let dataDir: string | undefined;
 let databaseUrl: string | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Server {
   child: ChildProcess;

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/processes.js';
 import { scratchDatabase, storeKind } from '../helpers/store.js';
 
 /**
@@ -16,17 +16,6 @@ import { scratchDatabase, storeKind } from '../helpers/store.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TOKEN = `adm_${randomBytes(12).toString('hex')}`;
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const s = createServer();
-    s.once('error', fail);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 interface Server {
   child: ChildProcess;

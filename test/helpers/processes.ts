@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { connect } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -61,4 +63,29 @@ export async function listening(port: number, host = '127.0.0.1'): Promise<boole
 export async function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   await once(child, 'exit');
+}
+
+/** A TCP port free on 127.0.0.1 a moment ago, for a child process that must be told its port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * What deploy/Containerfile's last stage copies into /app: [what, where] (`where` relative to
+ * /app; `what` is a path in this checkout, or in the build stage's /app for a --from copy).
+ */
+export function imageCopies(): [string, string][] {
+  const file = readFileSync(join(ROOT, 'deploy/Containerfile'), 'utf8');
+  const last = file.slice(file.lastIndexOf('\nFROM '));
+  return [...last.matchAll(/^COPY (?:--from=\S+ )?(\S+) (\S+)$/gm)].map(([, src, dest]) => [
+    src!.replace(/^\/app\//, ''),
+    dest === './' ? src! : dest!.replace(/^\.\//, ''),
+  ]);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import semver from 'semver';
 import { describe, expect, it } from 'vitest';
+import { imageCopies } from '../../helpers/processes.js';
 
 const root = join(import.meta.dirname, '../../..');
 const read = (p: string) => readFileSync(join(root, p), 'utf8');
@@ -13,13 +14,7 @@ const pkg = JSON.parse(read('package.json')) as {
 };
 
 /** The destinations the Containerfile's last stage copies into /app. */
-function runtimeCopies(): string[] {
-  const file = read('deploy/Containerfile');
-  const last = file.slice(file.lastIndexOf('\nFROM '));
-  return [...last.matchAll(/^COPY (?:--from=\S+ )?(\S+) (\S+)$/gm)].map(([, src, dest]) =>
-    dest === './' ? src! : dest!.replace(/^\.\//, ''),
-  );
-}
+const runtimeCopies = () => imageCopies().map(([, dest]) => dest);
 
 /** The repository files a package script runs with `node <file>`. */
 function scriptFiles(name: string): string[] {
