@@ -42,7 +42,8 @@ export function installGracefulClose(
   // While the port still accepts what is queued (below), readiness already says the process is
   // stopping, so a load balancer stops sending it new connections.
   app.addHook('onRequest', async (request) => {
-    if (draining || (stopping && request.url === '/readyz')) throw errors.shuttingDown();
+    if (draining || (stopping && request.routeOptions.url === '/readyz'))
+      throw errors.shuttingDown();
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     if (draining) reply.header('connection', 'close');

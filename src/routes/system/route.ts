@@ -45,12 +45,11 @@ const ReadinessDown = Type.Union([Type.Ref('Readiness'), Type.Ref('ServiceUnavai
 
 export const systemSchemas: Named[] = [Health, Readiness, ReadinessDown];
 
-const stopping = () =>
-  reply(
-    'The process is stopping (SIGTERM): `{"detail":"service_unavailable"}`; ask another',
-    ServiceUnavailableError,
-    { headers: ['Retry-After'] },
-  );
+const stopping = reply(
+  'The process is stopping (SIGTERM): `{"detail":"service_unavailable"}`; ask another',
+  ServiceUnavailableError,
+  { headers: ['Retry-After'] },
+);
 
 export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
   const checks = deps.readiness ?? [storeCheck(deps)];
@@ -68,7 +67,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
       description: 'No key needed. Asks no dependency: see /readyz for those.',
       tags: ['system'],
       security: [],
-      response: { 200: reply('The process is up', Health), 503: stopping() },
+      response: { 200: reply('The process is up', Health), 503: stopping },
     },
     handler: async () => ({ status: 'ok' }),
   });
