@@ -54,6 +54,7 @@ export async function seedReports(store: Store, n: SeedCounts) {
                  case when i % 6 = 3 then 'spring' || (i % 4) end
                  from (select i, '${start}'::timestamptz + (i * (${span}::float8 / ${n.sessions})) * interval '1 second' as t
                          from generate_series(0, ${n.sessions - 1}) i) x`);
+    // Every step-th session, shifted by j % step, so calls fall on every campaign and source.
     const step = Math.max(1, Math.floor(n.sessions / n.calls));
     await run(`insert into calls (id, org_id, campaign_id, dni_session_id, tracking_number, from_number, started_at,
                  attribution, ambiguous, status, duration_seconds)
@@ -65,7 +66,7 @@ export async function seedReports(store: Store, n: SeedCounts) {
                  case when j % 3 = 0 then 'completed' when j % 3 = 1 then 'no-answer' end,
                  case when j % 3 = 0 then 20 + j % 700 end
                  from generate_series(0, ${n.calls - 1}) j
-                 join dni_sessions s on s.id = 'ds_' || lpad(to_hex(j * ${step}), 24, '0')`);
+                 join dni_sessions s on s.id = 'ds_' || lpad(to_hex(j * ${step} + j % ${step}), 24, '0')`);
     const every = Math.max(1, Math.floor(n.calls / n.reports));
     await run(`insert into buyer_report_events (id, org_id, campaign_id, call_id, report_id, disposition, key_id, at)
                select 'evt_' || substr(c.id, 6), '${org}', c.campaign_id, c.id, 'r' || c.id,

@@ -113,6 +113,44 @@ describe('the worked example of docs/reporting.md', () => {
   });
 });
 
+describe('the fold, the local days and a rebuild from raw rows answer the same', () => {
+  it('before the fold (quarter hours), after it (local days) and after report_rebuild', async () => {
+    const t = await workedExample();
+    const range = 'from=2026-03-01T00:00:00Z&to=2026-04-01T00:00:00Z';
+    const urls = [
+      `bucket=day&group_by=source`,
+      `bucket=week&group_by=campaign,source`,
+      `bucket=month&group_by=landing_path,attribution`,
+      `bucket=day&group_by=source&time_zone=UTC`,
+      `bucket=hour&group_by=medium`,
+      `bucket=none&group_by=tracking_number`,
+      `bucket=day&source=google`,
+    ].map((q) => `/admin/orgs/${t.orgId}/reports/traffic?${range}&${q}`);
+    urls.push(`/admin/orgs/${t.orgId}/reports/touches?${range}&bucket=day&group_by=campaign`);
+    const answers = async () =>
+      Promise.all(
+        urls.map(async (u) => {
+          const res = await get(u);
+          expect(res.statusCode, res.body).toBe(200);
+          return json(res);
+        }),
+      );
+    const before = await answers();
+    expect(before[0].rows.length).toBeGreaterThan(0);
+    await h.store.query('select report_compact(1000000)', []);
+    const [days] = await h.store.query<{ n: number; zone: string }>(
+      `select (select count(*)::int from report_traffic_days where org_id = $1) as n,
+              (select time_zone from report_day_zones where org_id = $1) as zone`,
+      [t.orgId],
+    );
+    expect(days).toEqual({ n: expect.any(Number), zone: 'America/New_York' });
+    expect(days!.n).toBeGreaterThan(0);
+    expect(await answers()).toEqual(before);
+    await h.store.query('select report_rebuild($1)', [t.orgId]);
+    expect(await answers()).toEqual(before);
+  });
+});
+
 describe('drill-down', () => {
   it('lists the calls and sessions behind a cell, paged', async () => {
     const t = await workedExample();

@@ -23,8 +23,11 @@ const RAW_SQL_TABLES = [
   // read by src/store/queries/reports.ts, all raw SQL.
   'report_callers',
   'report_calls',
+  'report_day_zones',
+  'report_touch_days',
   'report_touch_deltas',
   'report_touch_rollups',
+  'report_traffic_days',
   'report_traffic_deltas',
   'report_traffic_rollups',
   'retention_cursors',

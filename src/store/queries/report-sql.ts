@@ -69,6 +69,60 @@ export function bucketOfQuarter(
   return `${starts}[(date_part('epoch', ${quarter} - $2::timestamptz) / 900)::int + 1]`;
 }
 
+/** Day, week and month buckets are unions of local days: in the days' zone they read the days. */
+export const readsDays = (bucket: ReportBucket): boolean =>
+  bucket === 'day' || bucket === 'week' || bucket === 'month';
+
+/** The local dates of an aligned range [$2, $3) in the zone: `day >= first and day < end`. */
+export const dayRange = (tz: string) => ({
+  first: `($2::timestamptz at time zone ${tz})::date`,
+  end: `($3::timestamptz at time zone ${tz})::date`,
+});
+
+/**
+ * The bucket of a local date `day` of the range (migration 0027), from an array computed once
+ * per statement like bucketOfQuarter's: the bucket of the day's noon, an instant every local
+ * day has (a DST change never falls at noon), so each day has the bucket its quarter hours have.
+ */
+export function bucketOfDay(bucket: ReportBucket, tz: string, day: string): string {
+  const { first, end } = dayRange(tz);
+  const starts = `(select array_agg(${bucketExpr(bucket, `((${first} + i) + time '12:00') at time zone ${tz}`, tz)} order by i)
+     from generate_series(0, ${end} - ${first} - 1) i)`;
+  return `${starts}[(${day} - ${first}) + 1]`;
+}
+
+/**
+ * The buckets of an aligned range as rows (s, e), one per bucket start a quarter hour of the
+ * range has: what a statement reads the calls of, bucket by bucket.
+ */
+export function bucketRanges(
+  bucket: ReportBucket,
+  tz: string,
+  range: { from: Date; to: Date },
+): string {
+  if (bucket === 'none') return `select $2::timestamptz as s, $3::timestamptz as e`;
+  const quarters = Math.max(1, Math.round((range.to.getTime() - range.from.getTime()) / 900_000));
+  return `select s, coalesce(lead(s) over (order by s), $3::timestamptz) as e
+     from (select distinct ${bucketExpr(bucket, `$2::timestamptz + i * interval '15 minutes'`, tz)} as s
+             from generate_series(0, ${quarters - 1}) i) x`;
+}
+
+/**
+ * The report_calls column holding the start of the same caller's previous call with the same
+ * values of `columns` (migration 0027), when one is kept for that set.
+ */
+export function previousCallColumn(columns: readonly string[]): string | undefined {
+  const set = [...new Set(columns)].sort().join(',');
+  return (
+    {
+      '': 'prev_org',
+      campaign_id: 'prev_campaign',
+      source: 'prev_source',
+      'campaign_id,source': 'prev_campaign_source',
+    } as Record<string, string>
+  )[set];
+}
+
 /** The instant one bucket after `start` (a bucket start) in the zone. */
 export function bucketEndExpr(bucket: ReportBucket, start: string, tz: string): string {
   if (bucket === 'hour') return `(${start} + interval '1 hour')`;

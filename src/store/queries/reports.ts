@@ -8,6 +8,7 @@ import type {
   TrafficRow,
 } from '../../domain/reports/types.js';
 import {
+  type ReportBucket,
   TOUCH_METRICS,
   type TrafficGroup,
   type TrafficMetric,
@@ -18,13 +19,17 @@ import { trafficRates } from './report-rates.js';
 import {
   bucketEndExpr,
   bucketExpr,
+  bucketOfDay,
   bucketOfQuarter,
+  bucketRanges,
+  dayRange,
   GROUP_COLUMN,
   grainFor,
   keyValue,
   num,
+  previousCallColumn,
+  readsDays,
   TRAFFIC_CELL_METRICS,
-  TRAFFIC_KEY_COLUMNS,
 } from './report-sql.js';
 
 type Row = Record<string, unknown>;
@@ -84,56 +89,84 @@ function keysOf<G extends string>(r: Row, groupBy: readonly G[], codes: Map<stri
   return keys;
 }
 
+/**
+ * The cells of a statement, bucketed: the local days when the bucket is a union of days and
+ * the grain has days (0 and 1), else the quarter hours; the deltas not folded yet either way.
+ * Whether the days are kept in the report's zone is read in the same statement (one snapshot),
+ * so a zone changed since the last fold falls back to the quarter hours, exact.
+ */
+function cellsFrom(
+  table: 'traffic' | 'touch',
+  bucket: ReportBucket,
+  range: { from: Date; to: Date },
+  s: { where: string[]; keys: string[]; tz: string },
+  metrics: readonly string[],
+  withDays: boolean,
+): string {
+  const none = bucket === 'none';
+  const cols = (b: string) => [`${b} as bucket_start`, ...s.keys, ...metrics].join(', ');
+  const quarter = none ? 'null::timestamptz' : bucketOfQuarter(bucket, s.tz, range, 'bucket');
+  const cond = s.where.join(' and ');
+  const quarters = (t: string, extra = '') =>
+    `select ${cols(quarter)} from report_${table}_${t} where ${cond}${extra}`;
+  if (!withDays || none || !readsDays(bucket)) {
+    return `${quarters('rollups')} union all ${quarters('deltas')}`;
+  }
+  const kept = `exists (select 1 from report_day_zones z where z.org_id = $1 and z.time_zone = ${s.tz})`;
+  const { first, end } = dayRange(s.tz);
+  // The shape's first three conditions are the organization and the range; the rest filter.
+  const days = [s.where[0], `day >= ${first}`, `day < ${end}`, ...s.where.slice(3), kept];
+  return `select ${cols(bucketOfDay(bucket, s.tz, 'day'))} from report_${table}_days where ${days.join(' and ')}
+    union all ${quarters('rollups', ` and not ${kept}`)} union all ${quarters('deltas')}`;
+}
+
 async function trafficRows(
   store: Store,
   orgId: string,
   q: TrafficQuery,
   range: { from: Date; to: Date },
-  grouped: boolean,
 ) {
-  const sub = {
-    ...q,
-    groupBy: grouped ? q.groupBy : [],
-    bucket: grouped ? q.bucket : 'none',
-  } as const;
-  const needs: TrafficGroup[] = [...sub.groupBy];
+  const needs: TrafficGroup[] = [...q.groupBy];
   if (q.campaignId) needs.push('campaign');
   if (q.source) needs.push('source');
-  const { params, where, keys, tz } = shape(sub, range, orgId, 'bucket');
-  const cond = `${where.join(' and ')} and grain = $${params.push(grainFor(needs))}`;
-  const sel = ['bucket', ...TRAFFIC_KEY_COLUMNS, ...TRAFFIC_CELL_METRICS].join(', ');
+  const s = shape(q, range, orgId, 'bucket');
+  const grain = grainFor(needs);
+  s.where.push(`grain = $${s.params.push(grain)}`);
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
-  const none = sub.bucket === 'none';
-  const groupCols = (quarter: string, zone: string) => [
-    `${none ? 'null::timestamptz' : bucketOfQuarter(sub.bucket, zone, range, quarter)} as bucket_start`,
-    ...keys,
-  ];
   // The bucket, then the keys.
-  const positions = [0, ...keys].map((_, i) => i + 1).join(', ');
-  // Totals of counters are the sum of the grouped rows (trafficReport): only distinct counts
-  // need a statement of their own.
-  const cells = !grouped
-    ? []
-    : await store.query<Row>(
-        `select ${groupCols('c.bucket', tz).join(', ')}, ${sums}
-       from (select ${sel} from report_traffic_rollups where ${cond}
-             union all select ${sel} from report_traffic_deltas where ${cond}) c
+  const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
+  const cells = await store.query<Row>(
+    `select bucket_start, ${[...s.keys, sums].join(', ')}
+       from (${cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain <= 1)}) c
       group by ${positions} order by ${positions}`,
-        params,
-      );
-  // Distinct callers cannot be summed from cells: counted from the calls' facts, each
-  // (bucket, keys, caller) once by hashing (count(distinct) sorts every call).
-  const f = shape(sub, range, orgId, 'started_at');
+    s.params,
+  );
+  // Distinct callers cannot be summed from cells. A caller counts once in a bucket, by the call
+  // whose previous call with the same keys started before the bucket (report_calls.prev_*,
+  // migration 0027), and once in the range by the one whose previous call started before the
+  // range: filtered counts over the calls of each bucket, read bucket by bucket through the
+  // index on their start. Keys without such a column are counted distinct.
+  const f = shape(q, range, orgId, 'started_at');
+  const filters = [q.campaignId ? 'campaign_id' : '', q.source ? 'source' : ''].filter(Boolean);
+  const inRange = previousCallColumn(filters) as string;
+  const inBucket = previousCallColumn([...f.keys, ...filters]);
+  const none = q.bucket === 'none';
   const callers = await store.query<Row>(
-    `select bucket_start, ${[...keys, ''].join(', ')} count(*)::float8 as unique_callers
-       from (select distinct ${groupCols('report_quarter(started_at)', f.tz).join(', ')}, caller
-               from report_calls
-              where ${f.where.join(' and ')}) x
-      group by ${positions}`,
+    `select ${none ? 'null::timestamptz' : 'b.s'} as bucket_start, ${[...f.keys.map((k) => `x.${k}`), ''].join(', ')}
+            x.unique_callers, x.unique_in_range
+       from (${bucketRanges(q.bucket, f.tz, range)}) b
+      cross join lateral (
+        select ${[...f.keys, ''].join(', ')}
+          (${inBucket ? `count(*) filter (where ${inBucket} is null or ${inBucket} < b.s)` : 'count(distinct caller)'})::float8 as unique_callers,
+          (count(*) filter (where ${inRange} is null or ${inRange} < $2::timestamptz))::float8 as unique_in_range
+          from report_calls
+         where ${[f.where[0], 'started_at >= b.s', 'started_at < b.e', ...f.where.slice(3)].join(' and ')}
+         ${f.keys.length ? `group by ${f.keys.join(', ')}` : ''}) x`,
     f.params,
   );
-  const unique = new Map(callers.map((r) => [rowKey(r, keys), num(r.unique_callers)]));
-  return { cells, unique, keys };
+  const unique = new Map(callers.map((r) => [rowKey(r, s.keys), num(r.unique_callers)]));
+  const uniqueInRange = callers.reduce((a, r) => a + num(r.unique_in_range), 0);
+  return { cells, unique, uniqueInRange, keys: s.keys };
 }
 
 function trafficRow(
@@ -165,8 +198,7 @@ export async function trafficReport(
 ): Promise<Report<TrafficRow>> {
   const range = await alignRange(store, q);
   const codes = await campaignCodes(store, orgId);
-  const grouped = await trafficRows(store, orgId, q, range, true);
-  const total = await trafficRows(store, orgId, q, range, false);
+  const grouped = await trafficRows(store, orgId, q, range);
   const t: Row = { bucket_start: null };
   for (const m of TRAFFIC_CELL_METRICS) t[m] = grouped.cells.reduce((a, r) => a + num(r[m]), 0);
   const rows = grouped.cells
@@ -174,11 +206,7 @@ export async function trafficReport(
     .map((r) =>
       trafficRow(r, grouped.unique.get(rowKey(r, grouped.keys)) ?? 0, keysOf(r, q.groupBy, codes)),
     );
-  return {
-    ...range,
-    rows,
-    totals: trafficRow({ ...t, bucket_start: null }, total.unique.get(rowKey(t, [])) ?? 0, {}),
-  };
+  return { ...range, rows, totals: trafficRow(t, grouped.uniqueInRange, {}) };
 }
 
 async function touchRows(
@@ -190,36 +218,14 @@ async function touchRows(
 ) {
   const groupBy = grouped ? q.groupBy : [];
   const bucket = grouped ? q.bucket : 'none';
-  const { params, where, keys, tz } = shape(
-    { ...q, groupBy, bucket, source: undefined },
-    range,
-    orgId,
-    'bucket',
-  );
-  where.push(groupBy.includes('reason') ? "reason <> ''" : "reason = ''");
-  const cols = [
-    'org_id',
-    'bucket',
-    'campaign_id',
-    'channel',
-    'purpose',
-    'outcome',
-    'state',
-    'reason',
-    ...TOUCH_METRICS,
-  ].join(', ');
-  const groupCols = [
-    `${bucket === 'none' ? 'null::timestamptz' : bucketOfQuarter(bucket, tz, range, 'c.bucket')} as bucket_start`,
-    ...keys,
-  ];
-  const cond = where.join(' and ');
+  const s = shape({ ...q, groupBy, bucket, source: undefined }, range, orgId, 'bucket');
+  s.where.push(groupBy.includes('reason') ? "reason <> ''" : "reason = ''");
+  const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
   return store.query<Row>(
-    `select ${groupCols.join(', ')}, ${TOUCH_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ')}
-       from (select ${cols} from report_touch_rollups where ${cond}
-             union all select ${cols} from report_touch_deltas where ${cond}) c
-      group by ${groupCols.map((_, i) => i + 1).join(', ')}
-      order by ${groupCols.map((_, i) => i + 1).join(', ')}`,
-    params,
+    `select bucket_start, ${[...s.keys, ...TOUCH_METRICS.map((m) => `sum(${m}::float8) as ${m}`)].join(', ')}
+       from (${cellsFrom('touch', bucket, range, s, TOUCH_METRICS, true)}) c
+      group by ${positions} order by ${positions}`,
+    s.params,
   );
 }
 

@@ -36,6 +36,39 @@ BEGIN
     END IF;
   END IF;
   f.first_time := v_first;
+  -- The caller's report_callers row is locked from here (inserted, or selected FOR UPDATE), so
+  -- the caller's calls are seen whole. Each key set's previous call, and the next call that
+  -- this one now precedes (when recorded late) takes it as its previous.
+  SELECT max(r.started_at),
+         max(r.started_at) FILTER (WHERE r.campaign_id = f.campaign_id),
+         max(r.started_at) FILTER (WHERE r.source = f.source),
+         max(r.started_at) FILTER (WHERE r.campaign_id = f.campaign_id AND r.source = f.source)
+    INTO f.prev_org, f.prev_campaign, f.prev_source, f.prev_campaign_source
+    FROM report_calls r
+   WHERE r.org_id = f.org_id AND r.caller = f.caller AND (r.started_at, r.call_id) < (f.started_at, f.call_id);
+  IF EXISTS (SELECT 1 FROM report_calls n WHERE n.org_id = f.org_id AND n.caller = f.caller
+               AND (n.started_at, n.call_id) > (f.started_at, f.call_id)) THEN
+    UPDATE report_calls r SET prev_org = f.started_at
+     WHERE r.call_id = (SELECT n.call_id FROM report_calls n
+                         WHERE n.org_id = f.org_id AND n.caller = f.caller
+                           AND (n.started_at, n.call_id) > (f.started_at, f.call_id)
+                         ORDER BY n.started_at, n.call_id LIMIT 1);
+    UPDATE report_calls r SET prev_campaign = f.started_at
+     WHERE r.call_id = (SELECT n.call_id FROM report_calls n
+                         WHERE n.org_id = f.org_id AND n.caller = f.caller AND n.campaign_id = f.campaign_id
+                           AND (n.started_at, n.call_id) > (f.started_at, f.call_id)
+                         ORDER BY n.started_at, n.call_id LIMIT 1);
+    UPDATE report_calls r SET prev_source = f.started_at
+     WHERE r.call_id = (SELECT n.call_id FROM report_calls n
+                         WHERE n.org_id = f.org_id AND n.caller = f.caller AND n.source = f.source
+                           AND (n.started_at, n.call_id) > (f.started_at, f.call_id)
+                         ORDER BY n.started_at, n.call_id LIMIT 1);
+    UPDATE report_calls r SET prev_campaign_source = f.started_at
+     WHERE r.call_id = (SELECT n.call_id FROM report_calls n
+                         WHERE n.org_id = f.org_id AND n.caller = f.caller AND n.campaign_id = f.campaign_id
+                           AND n.source = f.source AND (n.started_at, n.call_id) > (f.started_at, f.call_id)
+                         ORDER BY n.started_at, n.call_id LIMIT 1);
+  END IF;
   INSERT INTO report_calls VALUES (f.*);
   v_state := report_call_state(NEW, 1);
   PERFORM report_add_call(f, (SELECT array_agg(a + b ORDER BY o) FROM unnest(
