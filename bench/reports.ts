@@ -17,6 +17,7 @@ import type { TouchQuery, TrafficQuery } from '../src/domain/reports/types.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { touchReport, trafficReport } from '../src/store/queries/reports.js';
 import { openSessions } from '../src/store/repos/dni.js';
+import { benchConsolePages } from './console-pages.js';
 import { seededBefore, seedReports } from './reports-seed.js';
 
 const DAY = 86_400_000;
@@ -141,6 +142,8 @@ async function benchStore(kind: 'postgres' | 'pglite') {
           groupBy: ['landing_path', 'attribution'],
         }),
       ),
+      // The console's pages over the same organization and 30 days (bench/console-pages.ts).
+      ...(await benchConsolePages(store, seeded.orgId, seeded.end, time)),
     ];
     const loops = kind === 'postgres' ? 4 : 1;
     const rates: Record<string, number[]> = { without: [], with: [] };

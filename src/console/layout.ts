@@ -168,19 +168,29 @@ export function table<T>(o: {
   rows: T[];
   empty: Html | string;
   csv?: Html;
+  /**
+   * On a phone, each row is a card of label and value lines instead of a table that scrolls
+   * sideways: for rows with long text (an opt-out's words), which would otherwise wrap a word
+   * per line in a squeezed column or hide off screen.
+   */
+  stacked?: boolean;
 }): Html {
+  const classes = [o.columns.length <= 4 ? 'compact' : '', o.stacked ? 'stacked' : '']
+    .filter(Boolean)
+    .join(' ');
+  const label = (c: Column<T>) => (o.stacked ? html` data-label="${c.label}"` : '');
   return html`<section class="table-block">
 <div class="table-head"><h2>${o.caption}</h2>${o.csv ?? ''}</div>
 ${
   o.rows.length === 0
     ? html`<p class="empty">${o.empty}</p>`
-    : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table${o.columns.length <= 4 ? html` class="compact"` : ''}>
+    : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table${classes ? html` class="${classes}"` : ''}>
 <thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ''}>${c.label}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
         (r) =>
           html`<tr>${o.columns.map(
             (c) =>
-              html`<td${c.numeric ? html` class="num"` : ''}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
+              html`<td${c.numeric ? html` class="num"` : ''}${label(c)}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
           )}</tr>`,
       )}</tbody>
 </table></div>`

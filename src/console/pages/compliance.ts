@@ -107,8 +107,8 @@ ${table({ caption: 'Touches by reason', columns: touchColumns(ctx, 'reason', 'Re
 ${table({ caption: 'By channel', columns: touchColumns(ctx, 'channel', 'Channel'), rows: channels, csv: csvLink(keep, path, 'channels'), empty: emptyTouches })}
 ${table({ caption: 'By state', columns: touchColumns(ctx, 'state', 'State'), rows: states, csv: csvLink(keep, path, 'states'), empty: emptyTouches })}
 </div>
-${table({ caption: optOutCount > optOuts.length ? `Opt-outs received (the latest ${ctx.num(optOuts.length)} of ${ctx.num(optOutCount)})` : 'Opt-outs received', columns: optOutColumns, rows: optOuts, csv: csvLink(keep, path, 'opt_outs'), empty: 'No opt-out in this range. STOP replies and keypress opt-outs show here.' })}
-${table({ caption: 'Suppression lists', columns: listColumns, rows: lists, csv: csvLink(keep, path, 'lists'), empty: '' })}`,
+${table({ caption: optOutCount > optOuts.length ? `Opt-outs received (the latest ${ctx.num(optOuts.length)} of ${ctx.num(optOutCount)})` : 'Opt-outs received', columns: optOutColumns, rows: optOuts, csv: csvLink(keep, path, 'opt_outs'), stacked: true, empty: 'No opt-out in this range. STOP replies and keypress opt-outs show here.' })}
+${table({ caption: 'Suppression lists', columns: listColumns, rows: lists, csv: csvLink(keep, path, 'lists'), stacked: true, empty: '' })}`,
     };
   });
 }
