@@ -24,6 +24,7 @@ const DAY = 86_400_000;
 const scale = Number(process.env.BENCH_REPORT_SCALE ?? 1);
 const runs = Number(process.env.BENCH_REPORT_RUNS ?? 20);
 const dniSeconds = Number(process.env.BENCH_REPORT_DNI_SECONDS ?? 5);
+const dniRounds = Number(process.env.BENCH_REPORT_DNI_ROUNDS ?? 1);
 const pgUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const only = process.env.BENCH_STORES?.split(',') ?? ['postgres', 'pglite'];
 /** BENCH_REPORT_KEEP=1 keeps the PostgreSQL database; BENCH_REPORT_DB=name times one kept before. */
@@ -148,8 +149,12 @@ async function benchStore(kind: 'postgres' | 'pglite') {
     const loops = kind === 'postgres' ? 4 : 1;
     const rates: Record<string, number[]> = { without: [], with: [] };
     let phaseBase = seeded.end + DAY;
-    for (let i = 0; i < 2; i++) {
-      for (const mode of ['without', 'with'] as const) {
+    // One warm-up phase, not counted; then without, with, with, without per round (ABBA), so
+    // the machine's drift over the run (the seed's checkpoints, caches) weighs on both alike.
+    await dniPhase(store, seeded.orgId, loops, true, phaseBase);
+    phaseBase += DAY;
+    for (let i = 0; i < dniRounds; i++) {
+      for (const mode of ['without', 'with', 'with', 'without'] as const) {
         rates[mode]!.push(await dniPhase(store, seeded.orgId, loops, mode === 'with', phaseBase));
         phaseBase += DAY;
       }
@@ -157,7 +162,7 @@ async function benchStore(kind: 'postgres' | 'pglite') {
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const dni = { without: mean(rates.without!), with: mean(rates.with!) };
     console.log(
-      `  DNI batches (64 per statement, ${loops} in flight): without rollups ${dni.without.toFixed(0)}/s, with ${dni.with.toFixed(0)}/s, ratio ${(dni.with / dni.without).toFixed(3)}`,
+      `  DNI batches (64 per statement, ${loops} in flight): without rollups ${dni.without.toFixed(0)}/s, with ${dni.with.toFixed(0)}/s, ratio ${(dni.with / dni.without).toFixed(3)} (phases without ${rates.without!.map((r) => r.toFixed(0)).join(', ')}; with ${rates.with!.map((r) => r.toFixed(0)).join(', ')})`,
     );
     return { kind, counts, results, dni };
   } finally {

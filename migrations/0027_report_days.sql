@@ -116,6 +116,7 @@ FROM (SELECT call_id,
       FROM "report_calls") p
 WHERE p.call_id = r.call_id;--> statement-breakpoint
 DROP INDEX "report_calls_org_started_idx";--> statement-breakpoint
-CREATE INDEX "report_calls_org_started_idx" ON "report_calls" ("org_id", "started_at") INCLUDE ("campaign_id", "source", "caller", "prev_org", "prev_campaign", "prev_source", "prev_campaign_source");--> statement-breakpoint
+-- What the unique-caller counts by campaign and source read, without the table.
+CREATE INDEX "report_calls_org_started_idx" ON "report_calls" ("org_id", "started_at") INCLUDE ("campaign_id", "source", "prev_org", "prev_campaign", "prev_source", "prev_campaign_source");--> statement-breakpoint
 -- A caller's calls in order: the previous call of a new one, and the next of one recorded late.
 CREATE INDEX "report_calls_org_caller_idx" ON "report_calls" ("org_id", "caller", "started_at", "call_id") INCLUDE ("campaign_id", "source");

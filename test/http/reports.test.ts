@@ -126,7 +126,12 @@ describe('the fold, the local days and a rebuild from raw rows answer the same',
       `bucket=none&group_by=tracking_number`,
       `bucket=day&source=google`,
     ].map((q) => `/admin/orgs/${t.orgId}/reports/traffic?${range}&${q}`);
+    // Whole local days in New York: a report without buckets reads the days too.
+    const localDays = 'from=2026-03-01T05:00:00Z&to=2026-04-01T04:00:00Z';
+    urls.push(`/admin/orgs/${t.orgId}/reports/traffic?${localDays}&bucket=none&group_by=source`);
+    urls.push(`/admin/orgs/${t.orgId}/reports/traffic?${localDays}&bucket=none&campaign=${t.code}`);
     urls.push(`/admin/orgs/${t.orgId}/reports/touches?${range}&bucket=day&group_by=campaign`);
+    urls.push(`/admin/orgs/${t.orgId}/reports/touches?${localDays}&bucket=none`);
     const answers = async () =>
       Promise.all(
         urls.map(async (u) => {

@@ -54,11 +54,17 @@ export async function alignRange(store: Store, q: ReportQuery): Promise<{ from: 
  * Filters and grouping of a statement over cells or report_calls: parameters $1 organization,
  * $2 from, $3 to, then the zone when the statement buckets, then the filters'.
  */
-function shape(q: ReportQuery, range: { from: Date; to: Date }, orgId: string, at: string) {
+function shape(
+  q: ReportQuery,
+  range: { from: Date; to: Date },
+  orgId: string,
+  at: string,
+  zone = q.bucket !== 'none',
+) {
   const params: unknown[] = [orgId, range.from, range.to];
   const where = ['org_id = $1', `${at} >= $2`, `${at} < $3`];
-  // Only a statement that buckets names the zone (an unused parameter has no type).
-  const tz = q.bucket === 'none' ? '' : `$${params.push(q.timeZone)}::text`;
+  // Only a statement that names the zone has it (an unused parameter has no type).
+  const tz = zone ? `$${params.push(q.timeZone)}::text` : '';
   if (q.campaignId) where.push(`campaign_id = $${params.push(q.campaignId)}`);
   if (q.source) where.push(`source = $${params.push(q.source.trim().toLowerCase())}`);
   const keys = q.groupBy.map((g) => GROUP_COLUMN[g] as string);
@@ -90,10 +96,11 @@ function keysOf<G extends string>(r: Row, groupBy: readonly G[], codes: Map<stri
 }
 
 /**
- * The cells of a statement, bucketed: the local days when the bucket is a union of days and
- * the grain has days (0 and 1), else the quarter hours; the deltas not folded yet either way.
- * Whether the days are kept in the report's zone is read in the same statement (one snapshot),
- * so a zone changed since the last fold falls back to the quarter hours, exact.
+ * The cells of a statement, bucketed: the local days when the bucket is a union of days (a
+ * range of whole local days for `none`) and the grain has days (0 and 1), else the quarter
+ * hours; the deltas not folded yet either way. Whether the days are kept in the report's zone
+ * is read in the same statement (one snapshot), so a zone changed since the last fold falls
+ * back to the quarter hours, exact. With days, `s.tz` names the zone even for `none`.
  */
 function cellsFrom(
   table: 'traffic' | 'touch',
@@ -109,15 +116,69 @@ function cellsFrom(
   const cond = s.where.join(' and ');
   const quarters = (t: string, extra = '') =>
     `select ${cols(quarter)} from report_${table}_${t} where ${cond}${extra}`;
-  if (!withDays || none || !readsDays(bucket)) {
+  if (!withDays || !(none || readsDays(bucket))) {
     return `${quarters('rollups')} union all ${quarters('deltas')}`;
   }
-  const kept = `exists (select 1 from report_day_zones z where z.org_id = $1 and z.time_zone = ${s.tz})`;
+  const dayStart = (p: string) =>
+    `${p}::timestamptz = date_trunc('day', ${p}::timestamptz, ${s.tz})`;
+  const useDays = `(exists (select 1 from report_day_zones z where z.org_id = $1 and z.time_zone = ${s.tz})${
+    none ? ` and ${dayStart('$2')} and ${dayStart('$3')}` : ''
+  })`;
   const { first, end } = dayRange(s.tz);
   // The shape's first three conditions are the organization and the range; the rest filter.
-  const days = [s.where[0], `day >= ${first}`, `day < ${end}`, ...s.where.slice(3), kept];
-  return `select ${cols(bucketOfDay(bucket, s.tz, 'day'))} from report_${table}_days where ${days.join(' and ')}
-    union all ${quarters('rollups', ` and not ${kept}`)} union all ${quarters('deltas')}`;
+  const days = [s.where[0], `day >= ${first}`, `day < ${end}`, ...s.where.slice(3), useDays];
+  const day = none ? 'null::timestamptz' : bucketOfDay(bucket, s.tz, 'day');
+  return `select ${cols(day)} from report_${table}_days where ${days.join(' and ')}
+    union all ${quarters('rollups', ` and not ${useDays}`)} union all ${quarters('deltas')}`;
+}
+
+/**
+ * Unique callers per bucket and keys, and in the whole range, of the calls in [lo, hi) (a part
+ * of the range). A caller counts once in a bucket, by the call whose previous call with the same
+ * keys started before the bucket (report_calls.prev_*, migration 0027), and once in the range by
+ * the one whose previous call started before the range: counts with a condition, read bucket by
+ * bucket through the index on the calls' start, and exact for any split of the calls in time.
+ * Keys without such a column count (bucket, keys, caller) distinct, by hashing; those parts
+ * split the buckets (by their start), not the calls.
+ */
+function callerCounts(
+  store: Store,
+  orgId: string,
+  q: TrafficQuery,
+  range: { from: Date; to: Date },
+  lo: Date,
+  hi: Date,
+): Promise<Row[]> {
+  const f = shape(q, range, orgId, 'started_at');
+  const filters = [q.campaignId ? 'campaign_id' : '', q.source ? 'source' : ''].filter(Boolean);
+  const inRange = previousCallColumn(filters) as string;
+  const inBucket = previousCallColumn([...f.keys, ...filters]);
+  const $lo = `$${f.params.push(lo)}::timestamptz`;
+  const $hi = `$${f.params.push(hi)}::timestamptz`;
+  const keys = [...f.keys, ''].join(', ');
+  const newInRange = `count(*) filter (where ${inRange} is null or ${inRange} < $2::timestamptz)`;
+  const where = (from: string, to: string) =>
+    [f.where[0], `started_at >= ${from}`, `started_at < ${to}`, ...f.where.slice(3)].join(' and ');
+  const groupBy = (extra: string[]) => {
+    const g = [...f.keys, ...extra];
+    return g.length ? `group by ${g.join(', ')}` : '';
+  };
+  const counted = inBucket
+    ? `select ${keys} (count(*) filter (where ${inBucket} is null or ${inBucket} < b.s))::float8 as unique_callers,
+         (${newInRange})::float8 as unique_in_range
+         from report_calls where ${where(`greatest(b.s, ${$lo})`, `least(b.e, ${$hi})`)} ${groupBy([])}`
+    : `select ${keys} count(*)::float8 as unique_callers, sum(n)::float8 as unique_in_range
+         from (select ${keys} ${newInRange} as n from report_calls
+                where ${where('b.s', 'b.e')} ${groupBy(['caller'])}) y ${groupBy([])}`;
+  const parts = inBucket ? `b.s < ${$hi} and b.e > ${$lo}` : `b.s >= ${$lo} and b.s < ${$hi}`;
+  return store.query<Row>(
+    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')}
+            x.unique_callers, x.unique_in_range
+       from (${bucketRanges(q.bucket, f.tz, range)}) b
+      cross join lateral (${counted}) x
+      where ${parts}`,
+    f.params,
+  );
 }
 
 async function trafficRows(
@@ -129,8 +190,8 @@ async function trafficRows(
   const needs: TrafficGroup[] = [...q.groupBy];
   if (q.campaignId) needs.push('campaign');
   if (q.source) needs.push('source');
-  const s = shape(q, range, orgId, 'bucket');
   const grain = grainFor(needs);
+  const s = shape(q, range, orgId, 'bucket', q.bucket !== 'none' || grain <= 1);
   s.where.push(`grain = $${s.params.push(grain)}`);
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   // The bucket, then the keys.
@@ -141,31 +202,22 @@ async function trafficRows(
       group by ${positions} order by ${positions}`,
     s.params,
   );
-  // Distinct callers cannot be summed from cells. A caller counts once in a bucket, by the call
-  // whose previous call with the same keys started before the bucket (report_calls.prev_*,
-  // migration 0027), and once in the range by the one whose previous call started before the
-  // range: filtered counts over the calls of each bucket, read bucket by bucket through the
-  // index on their start. Keys without such a column are counted distinct.
-  const f = shape(q, range, orgId, 'started_at');
-  const filters = [q.campaignId ? 'campaign_id' : '', q.source ? 'source' : ''].filter(Boolean);
-  const inRange = previousCallColumn(filters) as string;
-  const inBucket = previousCallColumn([...f.keys, ...filters]);
-  const none = q.bucket === 'none';
-  const callers = await store.query<Row>(
-    `select ${none ? 'null::timestamptz' : 'b.s'} as bucket_start, ${[...f.keys.map((k) => `x.${k}`), ''].join(', ')}
-            x.unique_callers, x.unique_in_range
-       from (${bucketRanges(q.bucket, f.tz, range)}) b
-      cross join lateral (
-        select ${[...f.keys, ''].join(', ')}
-          (${inBucket ? `count(*) filter (where ${inBucket} is null or ${inBucket} < b.s)` : 'count(distinct caller)'})::float8 as unique_callers,
-          (count(*) filter (where ${inRange} is null or ${inRange} < $2::timestamptz))::float8 as unique_in_range
-          from report_calls
-         where ${[f.where[0], 'started_at >= b.s', 'started_at < b.e', ...f.where.slice(3)].join(' and ')}
-         ${f.keys.length ? `group by ${f.keys.join(', ')}` : ''}) x`,
-    f.params,
+  // Distinct callers cannot be summed from cells: counted from the calls, in two halves of
+  // the range at once (two connections, two cores; PGlite runs them one after the other).
+  const mid = new Date(
+    range.from.getTime() + Math.floor((range.to.getTime() - range.from.getTime()) / 2),
   );
-  const unique = new Map(callers.map((r) => [rowKey(r, s.keys), num(r.unique_callers)]));
-  const uniqueInRange = callers.reduce((a, r) => a + num(r.unique_in_range), 0);
+  const parts = await Promise.all([
+    callerCounts(store, orgId, q, range, range.from, mid),
+    callerCounts(store, orgId, q, range, mid, range.to),
+  ]);
+  const unique = new Map<string, number>();
+  let uniqueInRange = 0;
+  for (const r of parts.flat()) {
+    const k = rowKey(r, s.keys);
+    unique.set(k, (unique.get(k) ?? 0) + num(r.unique_callers));
+    uniqueInRange += num(r.unique_in_range);
+  }
   return { cells, unique, uniqueInRange, keys: s.keys };
 }
 
@@ -218,7 +270,7 @@ async function touchRows(
 ) {
   const groupBy = grouped ? q.groupBy : [];
   const bucket = grouped ? q.bucket : 'none';
-  const s = shape({ ...q, groupBy, bucket, source: undefined }, range, orgId, 'bucket');
+  const s = shape({ ...q, groupBy, bucket, source: undefined }, range, orgId, 'bucket', true);
   s.where.push(groupBy.includes('reason') ? "reason <> ''" : "reason = ''");
   const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
   return store.query<Row>(

@@ -35,7 +35,9 @@ BEGIN
         FROM calls c
         LEFT JOIN dni_sessions s ON s.id = c.dni_session_id
         JOIN report_callers rc ON rc.org_id = c.org_id AND rc.caller = c.from_number
-        WHERE c.org_id = p_org) f;
+        WHERE c.org_id = p_org) f
+  -- In the order calls arrive, as the trigger writes them: a range of starts is a run of pages.
+  ORDER BY f.started_at, f.call_id;
 
   INSERT INTO report_traffic_rollups (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
   SELECT g.grain, u.org_id, u.bucket, u.campaign_id, u.source,
