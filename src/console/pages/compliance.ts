@@ -5,7 +5,7 @@ import { type OrgContext, reportRange } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime, timeCell } from '../time.js';
+import { dayCell, timeCell } from '../time.js';
 
 const DAY = 86_400_000;
 /** Opt-outs listed on the page (the count above the table is of all of them). */
@@ -72,11 +72,11 @@ export function compliancePages(router: ConsoleRouter): void {
     const listColumns: Column<List>[] = [
       { label: 'List', value: (l) => l.list },
       numberColumn('Entries', (l) => l.entries, ctx.num),
-      { label: 'List date', value: (l) => l.listed_on ?? '' },
+      { label: 'List date', value: (l) => l.listed_on ?? '', cell: (l) => dayCell(l.listed_on) },
       {
         label: 'Last import',
         value: (l) => l.imported_at ?? '',
-        cell: (l) => (l.imported_at ? localTime(new Date(l.imported_at), ctx.zone) : '–'),
+        cell: (l) => (l.imported_at ? timeCell(new Date(l.imported_at), ctx.zone) : '–'),
       },
       { label: 'Freshness', value: freshness },
     ];
