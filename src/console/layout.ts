@@ -170,8 +170,9 @@ export function table<T>(o: {
   csv?: Html;
   /**
    * On a phone, each row is a card of label and value lines instead of a table that scrolls
-   * sideways: for rows with long text (an opt-out's words), which would otherwise wrap a word
-   * per line in a squeezed column or hide off screen.
+   * sideways: for records with long text (an opt-out's words, a URL, an email address, an
+   * audit line) or a button per row, which would otherwise wrap a word per line in a squeezed
+   * column or hide off screen. Tables of numbers to compare down a column keep scrolling.
    */
   stacked?: boolean;
 }): Html {

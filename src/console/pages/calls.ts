@@ -219,6 +219,7 @@ ${table({
   columns: reportColumns,
   rows: reports,
   csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'reports'),
+  stacked: true,
   empty: 'No buyer report yet. The buyer posts one to the buyer-report endpoint with this call id.',
 })}
 ${table({
@@ -226,6 +227,7 @@ ${table({
   columns: auditColumns,
   rows: audit,
   csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'audit'),
+  stacked: true,
   empty: 'Nothing recorded about this call yet.',
 })}`,
     };
