@@ -147,6 +147,11 @@ export interface Column<T> {
   /** Rendered cell; default the value as text. */
   cell?: (row: T) => Html | string;
   numeric?: boolean;
+  /**
+   * A long unbroken value (an audit line's JSON, an event id) that wraps anywhere within a
+   * column of at least 16rem, instead of widening the table past the screen.
+   */
+  long?: boolean;
 }
 
 /**
@@ -180,6 +185,8 @@ export function table<T>(o: {
     .filter(Boolean)
     .join(' ');
   const label = (c: Column<T>) => (o.stacked ? html` data-label="${c.label}"` : '');
+  const cellClass = (c: Column<T>) =>
+    c.numeric ? html` class="num"` : c.long ? html` class="long"` : '';
   return html`<section class="table-block">
 <div class="table-head"><h2>${o.caption}</h2>${o.csv ?? ''}</div>
 ${
@@ -191,7 +198,7 @@ ${
         (r) =>
           html`<tr>${o.columns.map(
             (c) =>
-              html`<td${c.numeric ? html` class="num"` : ''}${label(c)}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
+              html`<td${cellClass(c)}${label(c)}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
           )}</tr>`,
       )}</tbody>
 </table></div>`

@@ -149,13 +149,13 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
             : '';
         },
       },
-      { label: 'Event id', value: (r) => r.id },
+      { label: 'Event id', value: (r) => r.id, long: true },
     ];
     const auditColumns: Column<(typeof audit)[number]>[] = [
       { label: 'When', value: (a) => a.at.toISOString(), cell: (a) => timeCell(a.at, ctx.zone) },
       { label: 'Actor', value: (a) => a.actor },
       { label: 'Action', value: (a) => a.action },
-      { label: 'Detail', value: (a) => JSON.stringify(a.detail) },
+      { label: 'Detail', value: (a) => JSON.stringify(a.detail), long: true },
     ];
     const dl = (pairs: [string, unknown][]) =>
       html`<dl class="facts">${pairs.map(
