@@ -154,6 +154,11 @@ export interface Column<T> {
   long?: boolean;
 }
 
+/** A code word (consent_revoked) that may wrap after its underscores when its column is narrow. */
+export function codeWord(word: string): Html {
+  return html`${word.split('_').map((part, i) => (i === 0 ? part : html`_<wbr>${part}`))}`;
+}
+
 /**
  * A right-aligned number column: `value` is what sorts and goes to the CSV, `show` how the
  * page prints it (ctx.num, ctx.pct).

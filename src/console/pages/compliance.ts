@@ -3,7 +3,7 @@ import type { TouchRow } from '../../domain/reports/types.js';
 import type { TouchGroup } from '../../domain/reports/vocabulary.js';
 import { type OrgContext, reportRange } from '../context.js';
 import { html } from '../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
+import { type Column, codeWord, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { dayCell, timeCell } from '../time.js';
 
@@ -15,7 +15,12 @@ function touchColumns(ctx: OrgContext, key: TouchGroup, label: string): Column<T
   const n = (m: 'touches' | 'placed' | 'blocked') =>
     numberColumn(m[0]!.toUpperCase() + m.slice(1), (r: TouchRow) => r.metrics[m], ctx.num);
   return [
-    { label, value: (r) => r.keys[key] ?? '(none)' },
+    // consent_insufficient wraps after its underscore, so four columns fit a phone's width.
+    {
+      label,
+      value: (r) => r.keys[key] ?? '(none)',
+      cell: (r) => codeWord(r.keys[key] ?? '(none)'),
+    },
     n('touches'),
     n('placed'),
     n('blocked'),
