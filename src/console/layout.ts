@@ -148,8 +148,8 @@ export interface Column<T> {
   cell?: (row: T) => Html | string;
   numeric?: boolean;
   /**
-   * A long unbroken value (an audit line's JSON, an event id) that wraps anywhere within a
-   * column of at least 16rem, instead of widening the table past the screen.
+   * A long unbroken value (an audit line's JSON, an id, who made a link) that wraps anywhere
+   * within a column of at least 14rem, instead of widening the table past the screen.
    */
   long?: boolean;
 }

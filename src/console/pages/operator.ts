@@ -249,8 +249,8 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
       { label: 'Kind', value: (l) => l.kind },
       { label: 'Email', value: (l) => l.email },
       { label: 'Role', value: (l) => (l.kind === 'reset' ? '' : l.role) },
-      { label: 'Organization', value: (l) => l.orgId ?? '' },
-      { label: 'Made by', value: (l) => l.createdBy },
+      { label: 'Organization', value: (l) => l.orgId ?? '', long: true },
+      { label: 'Made by', value: (l) => l.createdBy, long: true },
       {
         label: 'State',
         value: (l) => (l.usedAt ? 'used' : l.expiresAt <= now ? 'expired' : 'open'),
