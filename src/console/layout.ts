@@ -64,7 +64,9 @@ function topBar(ctx: PageContext, org: OrgContext | null): Html {
 </header>`;
 }
 
-function sideNav(ctx: PageContext, org: OrgContext | null, current: string): Html {
+function sideNav(ctx: PageContext, org: OrgContext | null, current: string): Html | string {
+  // A manager's or viewer's Account page has no pages to list: no empty bar or sidebar.
+  if (!org && !ctx.viewer.user.operator) return '';
   const link = (href: string, label: string, key: string) =>
     html`<li><a href="${href}"${key === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
   return html`<nav class="side" aria-label="Pages">
