@@ -64,7 +64,9 @@ function topBar(ctx: PageContext, org: OrgContext | null): Html {
 </header>`;
 }
 
-function sideNav(ctx: PageContext, org: OrgContext | null, current: string): Html {
+function sideNav(ctx: PageContext, org: OrgContext | null, current: string): Html | string {
+  // A manager's or viewer's Account page has no pages to list: no empty bar or sidebar.
+  if (!org && !ctx.viewer.user.operator) return '';
   const link = (href: string, label: string, key: string) =>
     html`<li><a href="${href}"${key === current ? html` aria-current="page"` : ''}>${label}</a></li>`;
   return html`<nav class="side" aria-label="Pages">
@@ -147,6 +149,16 @@ export interface Column<T> {
   /** Rendered cell; default the value as text. */
   cell?: (row: T) => Html | string;
   numeric?: boolean;
+  /**
+   * A long unbroken value (an audit line's JSON, an id, who made a link) that wraps anywhere
+   * within a column of at least 14rem, instead of widening the table past the screen.
+   */
+  long?: boolean;
+}
+
+/** A code word (consent_revoked) that may wrap after its underscores when its column is narrow. */
+export function codeWord(word: string): Html {
+  return html`${word.split('_').map((part, i) => (i === 0 ? part : html`_<wbr>${part}`))}`;
 }
 
 /**
@@ -170,8 +182,9 @@ export function table<T>(o: {
   csv?: Html;
   /**
    * On a phone, each row is a card of label and value lines instead of a table that scrolls
-   * sideways: for rows with long text (an opt-out's words), which would otherwise wrap a word
-   * per line in a squeezed column or hide off screen.
+   * sideways: for records with long text (an opt-out's words, a URL, an email address, an
+   * audit line) or a button per row, which would otherwise wrap a word per line in a squeezed
+   * column or hide off screen. Tables of numbers to compare down a column keep scrolling.
    */
   stacked?: boolean;
 }): Html {
@@ -179,6 +192,8 @@ export function table<T>(o: {
     .filter(Boolean)
     .join(' ');
   const label = (c: Column<T>) => (o.stacked ? html` data-label="${c.label}"` : '');
+  const cellClass = (c: Column<T>) =>
+    c.numeric ? html` class="num"` : c.long ? html` class="long"` : '';
   return html`<section class="table-block">
 <div class="table-head"><h2>${o.caption}</h2>${o.csv ?? ''}</div>
 ${
@@ -190,7 +205,7 @@ ${
         (r) =>
           html`<tr>${o.columns.map(
             (c) =>
-              html`<td${c.numeric ? html` class="num"` : ''}${label(c)}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
+              html`<td${cellClass(c)}${label(c)}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
           )}</tr>`,
       )}</tbody>
 </table></div>`

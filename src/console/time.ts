@@ -79,3 +79,9 @@ export function timeCell(at: Date | null | undefined, zone: string): Html {
   if (!at) return html``;
   return html`<time datetime="${at.toISOString()}">${localTime(at, zone)}</time>`;
 }
+
+/** A local day (YYYY-MM-DD) in a table cell: on one line (a narrow column broke it at a hyphen). */
+export function dayCell(day: string | null | undefined): Html {
+  if (!day) return html``;
+  return html`<time datetime="${day}">${day}</time>`;
+}

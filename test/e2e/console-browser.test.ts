@@ -96,6 +96,35 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
       return { scroll: g.document.scrollingElement.scrollWidth, inner: g.innerWidth };
     });
     expect(widths.scroll, `${name} at 390 px`).toBeLessThanOrEqual(widths.inner);
+    // Nor do tables of records (a card per row) or of four columns, and no time wraps.
+    const squeezed = await page.evaluate(() => {
+      type El = {
+        scrollWidth: number;
+        clientWidth: number;
+        textContent: string;
+        getAttribute(n: string): string | null;
+        querySelector(s: string): { className: string } | null;
+        getClientRects(): { length: number };
+      };
+      const all = (s: string) =>
+        [
+          ...(
+            globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<El> } }
+          ).document.querySelectorAll(s),
+        ] as El[];
+      const fitting = all('.scroll').filter((s) =>
+        /\b(stacked|compact)\b/.test(s.querySelector('table')?.className ?? ''),
+      );
+      return [
+        ...fitting
+          .filter((s) => s.scrollWidth > s.clientWidth)
+          .map((s) => `${s.getAttribute('aria-label')} scrolls sideways`),
+        ...all('td time')
+          .filter((t) => t.getClientRects().length > 1)
+          .map((t) => `${t.textContent} wraps`),
+      ];
+    });
+    expect(squeezed, `${name} at 390 px`).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
     if (SHOTS) {
       for (const width of [1400, 390]) {

@@ -5,7 +5,7 @@ import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { localTime, timeCell } from '../time.js';
 
 const PAGE = 50;
 
@@ -45,7 +45,7 @@ type CallRow = ConsoleCallRow;
 
 function callColumns(ctx: OrgContext): Column<CallRow>[] {
   const link = (r: CallRow) =>
-    html`<a href="${orgPath(ctx.org.id, `calls/${r.call.id}`)}">${localTime(r.call.startedAt, ctx.zone)}</a>`;
+    html`<a href="${orgPath(ctx.org.id, `calls/${r.call.id}`)}">${timeCell(r.call.startedAt, ctx.zone)}</a>`;
   return [
     { label: 'Started', value: (r) => r.call.startedAt.toISOString(), cell: link },
     { label: 'Campaign', value: (r) => r.campaignCode },
@@ -132,7 +132,11 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
     const audit = await reads.callAudit(ctx.org.id, [call.id, ...reports.map((r) => r.id)]);
     const when = (d: Date | null) => localTime(d, ctx.zone);
     const reportColumns: Column<(typeof reports)[number]>[] = [
-      { label: 'Received', value: (r) => r.at.toISOString(), cell: (r) => when(r.at) },
+      {
+        label: 'Received',
+        value: (r) => r.at.toISOString(),
+        cell: (r) => timeCell(r.at, ctx.zone),
+      },
       { label: 'Report id', value: (r) => r.reportId },
       { label: 'Disposition', value: (r) => r.disposition },
       { label: 'Notes', value: (r) => r.notes ?? '' },
@@ -145,13 +149,13 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
             : '';
         },
       },
-      { label: 'Event id', value: (r) => r.id },
+      { label: 'Event id', value: (r) => r.id, long: true },
     ];
     const auditColumns: Column<(typeof audit)[number]>[] = [
-      { label: 'When', value: (a) => a.at.toISOString(), cell: (a) => when(a.at) },
+      { label: 'When', value: (a) => a.at.toISOString(), cell: (a) => timeCell(a.at, ctx.zone) },
       { label: 'Actor', value: (a) => a.actor },
       { label: 'Action', value: (a) => a.action },
-      { label: 'Detail', value: (a) => JSON.stringify(a.detail) },
+      { label: 'Detail', value: (a) => JSON.stringify(a.detail), long: true },
     ];
     const dl = (pairs: [string, unknown][]) =>
       html`<dl class="facts">${pairs.map(
@@ -215,6 +219,7 @@ ${table({
   columns: reportColumns,
   rows: reports,
   csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'reports'),
+  stacked: true,
   empty: 'No buyer report yet. The buyer posts one to the buyer-report endpoint with this call id.',
 })}
 ${table({
@@ -222,6 +227,7 @@ ${table({
   columns: auditColumns,
   rows: audit,
   csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'audit'),
+  stacked: true,
   empty: 'Nothing recorded about this call yet.',
 })}`,
     };

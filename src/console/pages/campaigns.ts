@@ -81,6 +81,7 @@ export function campaignPages(router: ConsoleRouter): void {
         columns,
         rows,
         csv: csvLink({}, path, 'campaigns'),
+        stacked: true,
         empty: canChange(ctx)
           ? 'No campaign yet. Create the first one below with the tracking numbers your site will show.'
           : 'No campaign yet. A manager of this organization can create one.',
@@ -189,7 +190,7 @@ ${
       })}</div>`
 }
 </section>
-${table({ caption: 'Numbers', columns: numberColumns, rows: numbers, csv: csvLink({}, base, 'numbers'), empty: 'No numbers.' })}
+${table({ caption: 'Numbers', columns: numberColumns, rows: numbers, csv: csvLink({}, base, 'numbers'), stacked: true, empty: 'No numbers.' })}
 ${
   canChange(ctx)
     ? html`<section class="card"><h2>Add numbers</h2>

@@ -3,9 +3,9 @@ import type { TouchRow } from '../../domain/reports/types.js';
 import type { TouchGroup } from '../../domain/reports/vocabulary.js';
 import { type OrgContext, reportRange } from '../context.js';
 import { html } from '../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
+import { type Column, codeWord, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime, timeCell } from '../time.js';
+import { dayCell, timeCell } from '../time.js';
 
 const DAY = 86_400_000;
 /** Opt-outs listed on the page (the count above the table is of all of them). */
@@ -15,7 +15,12 @@ function touchColumns(ctx: OrgContext, key: TouchGroup, label: string): Column<T
   const n = (m: 'touches' | 'placed' | 'blocked') =>
     numberColumn(m[0]!.toUpperCase() + m.slice(1), (r: TouchRow) => r.metrics[m], ctx.num);
   return [
-    { label, value: (r) => r.keys[key] ?? '(none)' },
+    // consent_insufficient wraps after its underscore, so four columns fit a phone's width.
+    {
+      label,
+      value: (r) => r.keys[key] ?? '(none)',
+      cell: (r) => codeWord(r.keys[key] ?? '(none)'),
+    },
     n('touches'),
     n('placed'),
     n('blocked'),
@@ -72,11 +77,11 @@ export function compliancePages(router: ConsoleRouter): void {
     const listColumns: Column<List>[] = [
       { label: 'List', value: (l) => l.list },
       numberColumn('Entries', (l) => l.entries, ctx.num),
-      { label: 'List date', value: (l) => l.listed_on ?? '' },
+      { label: 'List date', value: (l) => l.listed_on ?? '', cell: (l) => dayCell(l.listed_on) },
       {
         label: 'Last import',
         value: (l) => l.imported_at ?? '',
-        cell: (l) => (l.imported_at ? localTime(new Date(l.imported_at), ctx.zone) : '–'),
+        cell: (l) => (l.imported_at ? timeCell(new Date(l.imported_at), ctx.zone) : '–'),
       },
       { label: 'Freshness', value: freshness },
     ];

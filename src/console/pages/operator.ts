@@ -72,6 +72,7 @@ ${table({
   caption: 'Organizations',
   columns,
   rows: orgs,
+  stacked: true,
   empty: 'No organization yet. Create the first one above, then invite its manager.',
 })}`,
     };
@@ -149,15 +150,15 @@ ${extra.secret ?? ''}
 </fieldset>
 <div><button type="submit">Issue key</button></div>
 </form></section>
-${table({ caption: 'API keys', columns: keyColumns, rows: keys, empty: 'No key yet. Issue one above; it is shown once.' })}
+${table({ caption: 'API keys', columns: keyColumns, rows: keys, stacked: true, empty: 'No key yet. Issue one above; it is shown once.' })}
 <section class="card"><h2>Invite someone</h2>
 <form method="post" action="/operator/orgs/${org.id}/invitations" class="grid-form">${csrfField(ctx)}
 <label>Email <input name="email" type="email" required maxlength="320"></label>
 <label>Role <select name="role"><option value="manager">manager: also campaigns, numbers, webhooks</option><option value="viewer">viewer: read only</option></select></label>
 <div><button type="submit">Make invitation link</button></div>
 </form></section>
-${table({ caption: 'People', ...access.members, empty: 'Nobody yet. Invite the first manager above.' })}
-${table({ caption: 'Invitations', ...access.invitations, empty: 'No invitation made yet.' })}`,
+${table({ caption: 'People', ...access.members, stacked: true, empty: 'Nobody yet. Invite the first manager above.' })}
+${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: 'No invitation made yet.' })}`,
     };
   };
 
@@ -248,8 +249,8 @@ ${table({ caption: 'Invitations', ...access.invitations, empty: 'No invitation m
       { label: 'Kind', value: (l) => l.kind },
       { label: 'Email', value: (l) => l.email },
       { label: 'Role', value: (l) => (l.kind === 'reset' ? '' : l.role) },
-      { label: 'Organization', value: (l) => l.orgId ?? '' },
-      { label: 'Made by', value: (l) => l.createdBy },
+      { label: 'Organization', value: (l) => l.orgId ?? '', long: true },
+      { label: 'Made by', value: (l) => l.createdBy, long: true },
       {
         label: 'State',
         value: (l) => (l.usedAt ? 'used' : l.expiresAt <= now ? 'expired' : 'open'),
@@ -274,8 +275,8 @@ ${table({ caption: 'Invitations', ...access.invitations, empty: 'No invitation m
 <button type="submit">Make reset link</button></form>
 <p class="hint">Using it sets a new password and ends every session of that person.</p></section>
 </div>
-${table({ caption: 'Users', columns: userColumns, rows: users, empty: 'No users.' })}
-${table({ caption: 'Invitation and reset links', columns: linkColumns, rows: links, empty: 'No link made yet.' })}`,
+${table({ caption: 'Users', columns: userColumns, rows: users, stacked: true, empty: 'No users.' })}
+${table({ caption: 'Invitation and reset links', columns: linkColumns, rows: links, stacked: true, empty: 'No link made yet.' })}`,
     };
   };
 

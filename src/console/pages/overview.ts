@@ -5,7 +5,7 @@ import { type OrgContext, reportRange } from '../context.js';
 import { type Html, html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { addDays, type DayRange, previousRange } from '../time.js';
+import { addDays, type DayRange, dayCell, previousRange } from '../time.js';
 
 const COLOURS = { sessions: '#1d4ed8', calls: '#b45309', success: '#047857' } as const;
 
@@ -91,7 +91,7 @@ export function overviewPage(router: ConsoleRouter): void {
     }));
     type DayRow = (typeof dayRows)[number];
     const dayColumns: Column<DayRow>[] = [
-      { label: 'Day', value: (r) => r.day },
+      { label: 'Day', value: (r) => r.day, cell: (r) => dayCell(r.day) },
       numberColumn('Sessions', (r) => r.sessions, ctx.num),
       numberColumn('Calls', (r) => r.calls, ctx.num),
       numberColumn('Buyer successes', (r) => r.success, ctx.num),

@@ -86,8 +86,8 @@ ${
 <p class="hint">The link works once and expires in ${deps.console.linkHours} hours. Operators are invited by an operator.</p></section>`
     : html`<p class="hint">Viewers see who has access. A manager of this organization invites people.</p>`
 }
-${table({ caption: 'People', ...access.members, empty: manager ? 'Nobody yet. Invite the first person above.' : 'Nobody yet.' })}
-${table({ caption: 'Invitations', ...access.invitations, empty: 'No invitation made yet.' })}`,
+${table({ caption: 'People', ...access.members, stacked: true, empty: manager ? 'Nobody yet. Invite the first person above.' : 'Nobody yet.' })}
+${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: 'No invitation made yet.' })}`,
     };
   };
 

@@ -117,11 +117,12 @@ ${table({
   columns: endpointColumns,
   rows: endpoints,
   csv: csvLink(keep, path, 'endpoints'),
+  stacked: true,
   empty:
     'No webhook endpoint. Your operator registers one with tracking-admin webhook create; events (call.received, buyer_report.recorded…) are then signed and sent to it.',
 })}
-${table({ caption: 'Failed deliveries', columns: deliveryColumns, rows: failures, csv: csvLink(keep, path, 'failures'), empty: 'No failed delivery in this range.' })}
-${table({ caption: 'Recent deliveries', columns: deliveryColumns, rows: deliveries.slice(0, 100), csv: csvLink(keep, path, 'deliveries'), empty: 'No delivery in this range.' })}
+${table({ caption: 'Failed deliveries', columns: deliveryColumns, rows: failures, csv: csvLink(keep, path, 'failures'), stacked: true, empty: 'No failed delivery in this range.' })}
+${table({ caption: 'Recent deliveries', columns: deliveryColumns, rows: deliveries.slice(0, 100), csv: csvLink(keep, path, 'deliveries'), stacked: true, empty: 'No delivery in this range.' })}
 <section class="card"><h2>Conversion exports</h2>
 ${
   campaigns.length === 0
