@@ -16,9 +16,10 @@
 --   * report_calls.prev_*: the start of the same caller's previous call in the
 --     organization, and within the same campaign, source, and both. A caller is
 --     counted once in a bucket by the call whose previous one (with the same
---     keys) started before the bucket: a filtered count over the calls of the
---     range instead of a distinct over their callers, and the range's total is
---     the same count with the range's start.
+--     keys) started before the bucket, so a bucket's unique callers are its
+--     calls less its repeats (calls whose previous call started in the same
+--     bucket), read through a partial index on each column: only the repeats
+--     are read, not every call of the range.
 
 -- A delta leaves the counters it does not move null: a DNI batch's row carries
 -- five session counters, and sixteen zero call counters were 128 bytes of every
@@ -116,7 +117,13 @@ FROM (SELECT call_id,
       FROM "report_calls") p
 WHERE p.call_id = r.call_id;--> statement-breakpoint
 DROP INDEX "report_calls_org_started_idx";--> statement-breakpoint
--- What the unique-caller counts by campaign and source read, without the table.
-CREATE INDEX "report_calls_org_started_idx" ON "report_calls" ("org_id", "started_at") INCLUDE ("campaign_id", "source", "prev_org", "prev_campaign", "prev_source", "prev_campaign_source");--> statement-breakpoint
+-- The calls of a range (drill-downs, unique callers by other keys).
+CREATE INDEX "report_calls_org_started_idx" ON "report_calls" ("org_id", "started_at") INCLUDE ("campaign_id", "source", "caller");--> statement-breakpoint
+-- Repeats, by the start of their previous call: a bucket's unique callers are its calls
+-- less the calls whose previous call (same keys) started in the bucket, read here alone.
+CREATE INDEX "report_calls_prev_org_idx" ON "report_calls" ("org_id", "prev_org") INCLUDE ("started_at", "campaign_id", "source") WHERE "prev_org" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "report_calls_prev_campaign_idx" ON "report_calls" ("org_id", "prev_campaign") INCLUDE ("started_at", "campaign_id", "source") WHERE "prev_campaign" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "report_calls_prev_source_idx" ON "report_calls" ("org_id", "prev_source") INCLUDE ("started_at", "campaign_id", "source") WHERE "prev_source" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "report_calls_prev_campaign_source_idx" ON "report_calls" ("org_id", "prev_campaign_source") INCLUDE ("started_at", "campaign_id", "source") WHERE "prev_campaign_source" IS NOT NULL;--> statement-breakpoint
 -- A caller's calls in order: the previous call of a new one, and the next of one recorded late.
 CREATE INDEX "report_calls_org_caller_idx" ON "report_calls" ("org_id", "caller", "started_at", "call_id") INCLUDE ("campaign_id", "source");

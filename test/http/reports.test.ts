@@ -140,8 +140,15 @@ describe('the fold, the local days and a rebuild from raw rows answer the same',
           return json(res);
         }),
       );
+    // 03-09 in New York alone: +15550001 called then (c1) and again on 03-10 (c2, a repeat
+    // whose previous call is in this range but which is not): one unique caller, one call.
+    urls.push(
+      `/admin/orgs/${t.orgId}/reports/traffic?from=2026-03-09T04:00:00Z&to=2026-03-10T04:00:00Z&bucket=none`,
+    );
     const before = await answers();
     expect(before[0].rows.length).toBeGreaterThan(0);
+    const monday = before.at(-1);
+    expect([monday.totals.calls, monday.totals.unique_callers]).toEqual([1, 1]);
     await h.store.query('select report_compact(1000000)', []);
     const [days] = await h.store.query<{ n: number; zone: string }>(
       `select (select count(*)::int from report_traffic_days where org_id = $1) as n,

@@ -133,15 +133,54 @@ function cellsFrom(
 }
 
 /**
- * Unique callers per bucket and keys, and in the whole range, of the calls in [lo, hi) (a part
- * of the range). A caller counts once in a bucket, by the call whose previous call with the same
- * keys started before the bucket (report_calls.prev_*, migration 0027), and once in the range by
- * the one whose previous call started before the range: counts with a condition, read bucket by
- * bucket through the index on the calls' start, and exact for any split of the calls in time.
- * Keys without such a column count (bucket, keys, caller) distinct, by hashing; those parts
- * split the buckets (by their start), not the calls.
+ * Repeats per bucket and keys: calls whose previous call by the same caller with the same keys
+ * started in the same bucket (report_calls.prev_*, migration 0027). A bucket's unique callers
+ * are its calls less its repeats (a caller counts once, by the call whose previous one started
+ * before the bucket), so only repeats are read, through the partial index on the column.
  */
-function callerCounts(
+function bucketRepeats(
+  store: Store,
+  orgId: string,
+  q: TrafficQuery,
+  range: { from: Date; to: Date },
+  previous: string,
+): Promise<Row[]> {
+  const f = shape(q, range, orgId, 'started_at');
+  const where = [f.where[0], `${previous} >= b.s`, `${previous} < b.e`, 'started_at < b.e'];
+  return store.query<Row>(
+    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')} x.repeats
+       from (${bucketRanges(q.bucket, f.tz, range)}) b
+      cross join lateral (
+        select ${[...f.keys, ''].join(', ')} count(*)::float8 as repeats from report_calls
+         where ${[...where, ...f.where.slice(3)].join(' and ')}
+         ${f.keys.length ? `group by ${f.keys.join(', ')}` : ''}) x`,
+    f.params,
+  );
+}
+
+/** The calls of the range whose previous call (with the filters' keys) started in the range. */
+async function rangeRepeats(
+  store: Store,
+  orgId: string,
+  q: TrafficQuery,
+  range: { from: Date; to: Date },
+  previous: string,
+): Promise<number> {
+  const r = shape({ ...q, bucket: 'none', groupBy: [] }, range, orgId, 'started_at');
+  const where = [r.where[0], `${previous} >= $2`, `${previous} < $3`, 'started_at < $3'];
+  const [row] = await store.query<{ repeats: number }>(
+    `select count(*)::float8 as repeats from report_calls
+      where ${[...where, ...r.where.slice(3)].join(' and ')}`,
+    r.params,
+  );
+  return num(row?.repeats);
+}
+
+/**
+ * Unique callers per bucket and keys that have no previous-call column (medium, landing path, …):
+ * (bucket, keys, caller) distinct, by hashing, over the buckets starting in [lo, hi).
+ */
+function distinctCallers(
   store: Store,
   orgId: string,
   q: TrafficQuery,
@@ -150,33 +189,18 @@ function callerCounts(
   hi: Date,
 ): Promise<Row[]> {
   const f = shape(q, range, orgId, 'started_at');
-  const filters = [q.campaignId ? 'campaign_id' : '', q.source ? 'source' : ''].filter(Boolean);
-  const inRange = previousCallColumn(filters) as string;
-  const inBucket = previousCallColumn([...f.keys, ...filters]);
   const $lo = `$${f.params.push(lo)}::timestamptz`;
   const $hi = `$${f.params.push(hi)}::timestamptz`;
-  const keys = [...f.keys, ''].join(', ');
-  const newInRange = `count(*) filter (where ${inRange} is null or ${inRange} < $2::timestamptz)`;
-  const where = (from: string, to: string) =>
-    [f.where[0], `started_at >= ${from}`, `started_at < ${to}`, ...f.where.slice(3)].join(' and ');
-  const groupBy = (extra: string[]) => {
-    const g = [...f.keys, ...extra];
-    return g.length ? `group by ${g.join(', ')}` : '';
-  };
-  const counted = inBucket
-    ? `select ${keys} (count(*) filter (where ${inBucket} is null or ${inBucket} < b.s))::float8 as unique_callers,
-         (${newInRange})::float8 as unique_in_range
-         from report_calls where ${where(`greatest(b.s, ${$lo})`, `least(b.e, ${$hi})`)} ${groupBy([])}`
-    : `select ${keys} count(*)::float8 as unique_callers, sum(n)::float8 as unique_in_range
-         from (select ${keys} ${newInRange} as n from report_calls
-                where ${where('b.s', 'b.e')} ${groupBy(['caller'])}) y ${groupBy([])}`;
-  const parts = inBucket ? `b.s < ${$hi} and b.e > ${$lo}` : `b.s >= ${$lo} and b.s < ${$hi}`;
+  const where = [f.where[0], 'started_at >= b.s', 'started_at < b.e', ...f.where.slice(3)];
   return store.query<Row>(
-    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')}
-            x.unique_callers, x.unique_in_range
+    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')} x.unique_callers
        from (${bucketRanges(q.bucket, f.tz, range)}) b
-      cross join lateral (${counted}) x
-      where ${parts}`,
+      cross join lateral (
+        select ${[...f.keys, ''].join(', ')} count(*)::float8 as unique_callers
+          from (select distinct ${[...f.keys, 'caller'].join(', ')} from report_calls
+                 where ${where.join(' and ')}) y
+         ${f.keys.length ? `group by ${f.keys.join(', ')}` : ''}) x
+      where b.s >= ${$lo} and b.s < ${$hi}`,
     f.params,
   );
 }
@@ -196,28 +220,44 @@ async function trafficRows(
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   // The bucket, then the keys.
   const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
-  const cells = await store.query<Row>(
+  const cellsRead = store.query<Row>(
     `select bucket_start, ${[...s.keys, sums].join(', ')}
        from (${cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain <= 1)}) c
       group by ${positions} order by ${positions}`,
     s.params,
   );
-  // Distinct callers cannot be summed from cells: counted from the calls, in two halves of
-  // the range at once (two connections, two cores; PGlite runs them one after the other).
+  // Distinct callers cannot be summed from cells. With a previous-call column for the keys, a
+  // row's unique callers are its calls less its repeats (bucketRepeats); without one, they are
+  // counted distinct, in two halves of the buckets at once. The range's are its calls less its
+  // repeats (rangeRepeats). The statements run at once (several connections and cores; PGlite
+  // runs them one after the other).
+  const filters = [q.campaignId ? 'campaign_id' : '', q.source ? 'source' : ''].filter(Boolean);
+  const inRange = previousCallColumn(filters) as string;
+  const inBucket = previousCallColumn([...s.keys, ...filters]);
   const mid = new Date(
     range.from.getTime() + Math.floor((range.to.getTime() - range.from.getTime()) / 2),
   );
-  const parts = await Promise.all([
-    callerCounts(store, orgId, q, range, range.from, mid),
-    callerCounts(store, orgId, q, range, mid, range.to),
+  const [cells, repeatsInRange, perRow] = await Promise.all([
+    cellsRead,
+    rangeRepeats(store, orgId, q, range, inRange),
+    inBucket
+      ? bucketRepeats(store, orgId, q, range, inBucket)
+      : Promise.all([
+          distinctCallers(store, orgId, q, range, range.from, mid),
+          distinctCallers(store, orgId, q, range, mid, range.to),
+        ]).then((halves) => halves.flat()),
   ]);
-  const unique = new Map<string, number>();
-  let uniqueInRange = 0;
-  for (const r of parts.flat()) {
-    const k = rowKey(r, s.keys);
-    unique.set(k, (unique.get(k) ?? 0) + num(r.unique_callers));
-    uniqueInRange += num(r.unique_in_range);
-  }
+  const calls = (r: Row) => num(r.calls);
+  const counted = new Map(
+    perRow.map((r) => [rowKey(r, s.keys), num(inBucket ? r.repeats : r.unique_callers)]),
+  );
+  const unique = new Map(
+    cells.map((r) => {
+      const k = rowKey(r, s.keys);
+      return [k, inBucket ? calls(r) - (counted.get(k) ?? 0) : (counted.get(k) ?? 0)];
+    }),
+  );
+  const uniqueInRange = cells.reduce((n, r) => n + calls(r), 0) - repeatsInRange;
   return { cells, unique, uniqueInRange, keys: s.keys };
 }
 
