@@ -97,7 +97,10 @@ select p.numbers, p.held,
   from (select count(*) as numbers, count(*) filter (where held_until > $2::timestamptz) as held
           from tracking_numbers where campaign_id = $1 and role = 'pool') p`;
 
-/** Reads a campaign's pool, sessions and calls in [since, now]. */
+/**
+ * Reads a campaign's pool, sessions and calls in [since, now]. The statements are
+ * independent: on the server's pool they run at once, each on its own connection.
+ */
 export async function observePool(
   ex: Executor,
   campaignId: string,
@@ -105,16 +108,19 @@ export async function observePool(
   now: Date,
 ): Promise<PoolObservation> {
   const win = [campaignId, since, now];
-  const [nums] = await rowsOf<{ numbers: Num; overflow: Num; held: Num }>(
-    ex,
-    positional(NUMBERS_SQL, [campaignId, now]),
-  );
-  const peaks = await rowsOf<{ hour: Date | string; peak: Num }>(ex, positional(PEAKS_SQL, win));
-  const arrivals = await rowsOf<
-    { hour: Date | string; arrivals: Num } & Record<string, Num | null>
-  >(ex, positional(ARRIVALS_SQL, win));
-  // The lateness list travels as text: postgres.js leaves numeric[] unparsed.
-  const [c] = await rowsOf<Record<string, Num | null>>(ex, positional(CALLS_SQL, win));
+  const [[nums], peaks, arrivals, [c]] = await Promise.all([
+    rowsOf<{ numbers: Num; overflow: Num; held: Num }>(
+      ex,
+      positional(NUMBERS_SQL, [campaignId, now]),
+    ),
+    rowsOf<{ hour: Date | string; peak: Num }>(ex, positional(PEAKS_SQL, win)),
+    rowsOf<{ hour: Date | string; arrivals: Num } & Record<string, Num | null>>(
+      ex,
+      positional(ARRIVALS_SQL, win),
+    ),
+    // The lateness list travels as text: postgres.js leaves numeric[] unparsed.
+    rowsOf<Record<string, Num | null>>(ex, positional(CALLS_SQL, win)),
+  ]);
   const n = (v: unknown) => Number(v ?? 0);
   const byHour = new Map(arrivals.map((r) => [new Date(r.hour).getTime(), n(r.arrivals)]));
   const s = arrivals[0];
