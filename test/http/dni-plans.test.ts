@@ -107,7 +107,7 @@ describe.skipIf(storeKind !== 'postgres')(
       // step 2 read the whole partial slot index (100,000 entries, thought to
       // be tiny since `role = 'pool'` matched one row when last analysed), and
       // a visitor's live session was looked for among every session of the
-      // campaign (dni_sessions_campaign_created_idx).
+      // campaign (the campaign index, now dni_sessions_window_idx).
       const filtered = plansRead.filter((p) =>
         [...p.matchAll(/Rows Removed by Filter: (\d+)/g)].some((m) => Number(m[1]) > 100),
       );

@@ -7,57 +7,74 @@ export type { PoolObservation };
 
 type Num = string | number;
 
-// Per-number hold intervals are merged first (a shared number's sessions
-// overlap), then a sweep over starts (+1) and ends (-1) gives the number of
-// held numbers at every instant; hour marks (0) carry the level into hours
-// without any event. Releases sort before holds at the same instant. Live
-// sessions run to their current expiry, so a number taken this instant counts.
-const HOURLY_SQL = `
+// Held numbers per hour. Each number's hold intervals are merged first (a shared
+// number's sessions overlap; range_agg joins closed ranges that overlap or touch),
+// then a sweep over starts (+1) and ends (-1) gives the number of held numbers at
+// every instant; hour marks (0) carry the level into hours without any event.
+// Releases sort before holds at the same instant. Live sessions run to their
+// current expiry, so a number taken this instant counts.
+//
+// The sessions are those held at some instant of [since, now]: created by now
+// and expiring after since. They are read from dni_sessions_window_idx alone
+// (migration 0029) from one day before the window; a session created earlier
+// and still held at since lasted over a day, and those few come from
+// dni_sessions_long_idx, whose predicate this text repeats. A session never ends
+// before it starts (dni_open_sessions sets its expiry to its clock plus the TTL);
+// if one did, it would count as held for an instant.
+const PEAKS_SQL = `
 with s as (
-  select tracking_number as n, greatest(created_at, $2::timestamptz) as a,
-         expires_at as b
+  select tracking_number, kind, created_at, expires_at
     from dni_sessions
-   where campaign_id = $1 and kind <> 'overflow'
-     and created_at <= $3::timestamptz and expires_at > $2::timestamptz
-), o as (
-  select n, a, b, max(b) over (partition by n order by a, b
-                               rows between unbounded preceding and 1 preceding) as prev_end
-    from s
-), g as (
-  select n, a, b, count(*) filter (where prev_end is null or prev_end < a)
-                  over (partition by n order by a, b rows unbounded preceding) as grp
-    from o
+   where campaign_id = $1 and created_at >= $2::timestamptz - interval '1 day'
+     and created_at <= $3::timestamptz
+  union all
+  select tracking_number, kind, created_at, expires_at
+    from dni_sessions
+   where campaign_id = $1 and expires_at - created_at > interval '1 day'
+     and created_at < $2::timestamptz - interval '1 day' and expires_at > $2::timestamptz
 ), iv as (
-  select min(a) as a, max(b) as b from g group by n, grp
+  select unnest(range_agg(tstzrange(greatest(created_at, $2::timestamptz),
+                                    greatest(created_at, $2::timestamptz, expires_at), '[]'))) as r
+    from s
+   where kind <> 'overflow' and expires_at > $2::timestamptz
+   group by tracking_number
 ), ev as (
-  select a as t, 1 as d from iv
-  union all select b, -1 from iv
+  select lower(r) as t, 1 as d from iv
+  union all select upper(r), -1 from iv
   union all select generate_series(date_trunc('hour', $2::timestamptz), $3::timestamptz, '1 hour'), 0
 ), run as (
   select t, d, sum(d) over (order by t, d rows unbounded preceding) as lvl from ev
-), peaks as (
-  select date_trunc('hour', t) as hour, max(lvl) as peak from run group by 1
-), arr as (
-  select date_trunc('hour', created_at) as hour, count(*) as arrivals
+)
+select date_trunc('hour', t) as hour, max(lvl) as peak
+  from run
+ where date_trunc('hour', t) >= date_trunc('hour', $2::timestamptz)
+   and date_trunc('hour', t) <= $3::timestamptz
+ group by 1
+ order by 1`;
+
+// New sessions per hour of the window, and the window's totals on every row. The
+// holds are summed as intervals (exact, and cheaper than a numeric per row), so the
+// mean divides the same numeric sum by the same count as avg() over each session's
+// seconds did.
+const ARRIVALS_SQL = `
+select hour, arrivals,
+       sum(allocated) over () as allocated, sum(sticky) over () as sticky,
+       sum(shared) over () as shared, sum(overflow) over () as overflow,
+       extract(epoch from sum(hold) over ()) / sum(holds) over () as mean_hold
+  from (
+  select date_trunc('hour', created_at) as hour, count(*) as arrivals,
+         count(*) filter (where kind = 'allocated') as allocated,
+         sum(hits - 1) as sticky,
+         count(*) filter (where kind = 'shared') as shared,
+         count(*) filter (where kind = 'overflow') as overflow,
+         sum(expires_at - created_at) filter (where kind <> 'overflow') as hold,
+         count(*) filter (where kind <> 'overflow') as holds
     from dni_sessions
    where campaign_id = $1 and created_at >= $2::timestamptz and created_at <= $3::timestamptz
-   group by 1
-)
-select p.hour, coalesce(a.arrivals, 0) as arrivals, p.peak
-  from peaks p left join arr a on a.hour = p.hour
- where p.hour >= date_trunc('hour', $2::timestamptz) and p.hour <= $3::timestamptz
- order by p.hour`;
+   group by 1) h`;
 
-const SESSIONS_SQL = `
-select count(*) filter (where kind = 'allocated') as allocated,
-       coalesce(sum(hits - 1), 0) as sticky,
-       count(*) filter (where kind = 'shared') as shared,
-       count(*) filter (where kind = 'overflow') as overflow,
-       avg(extract(epoch from expires_at - created_at))
-         filter (where kind <> 'overflow') as mean_hold
-  from dni_sessions
- where campaign_id = $1 and created_at >= $2::timestamptz and created_at <= $3::timestamptz`;
-
+// By the organization too, so calls_org_campaign_idx serves the window (a call's
+// organization is its campaign's: calls_campaign_fk).
 const CALLS_SQL = `
 select count(*) as total,
        count(*) filter (where c.attribution = 'session') as holder,
@@ -70,15 +87,20 @@ select count(*) as total,
        avg(extract(epoch from c.started_at - s.created_at))
          filter (where c.attribution = 'session') as live_delay
   from calls c left join dni_sessions s on s.id = c.dni_session_id
- where c.campaign_id = $1 and c.started_at >= $2::timestamptz and c.started_at <= $3::timestamptz`;
+ where c.org_id = (select org_id from campaigns where id = $1) and c.campaign_id = $1
+   and c.started_at >= $2::timestamptz and c.started_at <= $3::timestamptz`;
 
+// Each role through its partial index, not a scan of every campaign's numbers.
 const NUMBERS_SQL = `
-select count(*) filter (where role = 'pool') as numbers,
-       count(*) filter (where role = 'overflow') as overflow,
-       count(*) filter (where role = 'pool' and held_until > $2::timestamptz) as held
-  from tracking_numbers where campaign_id = $1`;
+select p.numbers, p.held,
+       (select count(*) from tracking_numbers where campaign_id = $1 and role = 'overflow') as overflow
+  from (select count(*) as numbers, count(*) filter (where held_until > $2::timestamptz) as held
+          from tracking_numbers where campaign_id = $1 and role = 'pool') p`;
 
-/** Reads a campaign's pool, sessions and calls in [since, now]. */
+/**
+ * Reads a campaign's pool, sessions and calls in [since, now]. The statements are
+ * independent: on the server's pool they run at once, each on its own connection.
+ */
 export async function observePool(
   ex: Executor,
   campaignId: string,
@@ -86,27 +108,30 @@ export async function observePool(
   now: Date,
 ): Promise<PoolObservation> {
   const win = [campaignId, since, now];
-  const [nums] = await rowsOf<{ numbers: Num; overflow: Num; held: Num }>(
-    ex,
-    positional(NUMBERS_SQL, [campaignId, now]),
-  );
-  const hours = await rowsOf<{ hour: Date | string; arrivals: Num; peak: Num }>(
-    ex,
-    positional(HOURLY_SQL, win),
-  );
-  const [s] = await rowsOf<Record<string, Num | null>>(ex, positional(SESSIONS_SQL, win));
-  // The lateness list travels as text: postgres.js leaves numeric[] unparsed.
-  const [c] = await rowsOf<Record<string, Num | null>>(ex, positional(CALLS_SQL, win));
+  const [[nums], peaks, arrivals, [c]] = await Promise.all([
+    rowsOf<{ numbers: Num; overflow: Num; held: Num }>(
+      ex,
+      positional(NUMBERS_SQL, [campaignId, now]),
+    ),
+    rowsOf<{ hour: Date | string; peak: Num }>(ex, positional(PEAKS_SQL, win)),
+    rowsOf<{ hour: Date | string; arrivals: Num } & Record<string, Num | null>>(
+      ex,
+      positional(ARRIVALS_SQL, win),
+    ),
+    // The lateness list travels as text: postgres.js leaves numeric[] unparsed.
+    rowsOf<Record<string, Num | null>>(ex, positional(CALLS_SQL, win)),
+  ]);
   const n = (v: unknown) => Number(v ?? 0);
+  const byHour = new Map(arrivals.map((r) => [new Date(r.hour).getTime(), n(r.arrivals)]));
+  const s = arrivals[0];
   return {
     numbers: n(nums?.numbers),
     hasOverflow: n(nums?.overflow) > 0,
     heldNow: n(nums?.held),
-    hours: hours.map((r) => ({
-      hour: new Date(r.hour),
-      arrivals: n(r.arrivals),
-      peakHeld: n(r.peak),
-    })),
+    hours: peaks.map((r) => {
+      const hour = new Date(r.hour);
+      return { hour, arrivals: byHour.get(hour.getTime()) ?? 0, peakHeld: n(r.peak) };
+    }),
     sessions: {
       allocated: n(s?.allocated),
       sticky: n(s?.sticky),
