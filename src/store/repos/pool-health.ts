@@ -16,7 +16,7 @@ type Num = string | number;
 //
 // The sessions are those held at some instant of [since, now]: created by now
 // and expiring after since. They are read from dni_sessions_window_idx alone
-// (migration 0029) from one day before the window; a session created earlier
+// (migration 0028) from one day before the window; a session created earlier
 // and still held at since lasted over a day, and those few come from
 // dni_sessions_long_idx, whose predicate this text repeats. A session never ends
 // before it starts (dni_open_sessions sets its expiry to its clock plus the TTL);

@@ -181,9 +181,9 @@ export const dniSessions = pgTable(
     index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
     index('dni_sessions_unflagged_idx').on(t.trackingNumber).where(sql`NOT ambiguous`),
     // Also INCLUDE (tracking_number, expires_at, kind, hits), which Drizzle cannot say
-    // (migration 0029): pool health reads a campaign's window from the index alone.
+    // (migration 0028): pool health reads a campaign's window from the index alone.
     index('dni_sessions_window_idx').on(t.campaignId, t.createdAt),
-    // Sessions held longer than a day, which pool health reads apart (migration 0029).
+    // Sessions held longer than a day, which pool health reads apart (migration 0028).
     index('dni_sessions_long_idx')
       .on(t.campaignId, t.expiresAt)
       .where(sql`expires_at - created_at > interval '1 day'`),
