@@ -119,7 +119,10 @@ describe('PostgreSQL connections killed under load', () => {
     expect(wrong.slice(0, 5)).toEqual([]);
     // The test only proves something if the kills landed on requests.
     expect(failed503).toBeGreaterThan(0);
-    expect(sessions.size + events.size + touches.size).toBeGreaterThan(100);
+    // And enough writes were acknowledged to check below: how many fit between kills every
+    // 150 ms depends on the machine (over 100 on some days, 26–48 on a slower one, the code
+    // the same), so the bar is what the checks need, not a throughput.
+    expect(sessions.size + events.size + touches.size).toBeGreaterThan(20);
 
     // The connections come back without a restart. A pooled connection killed
     // in the last round may still fail one request (503 + Retry-After, as the
