@@ -140,5 +140,3 @@ export const num = (v: unknown): number => (v === null || v === undefined ? 0 : 
 export const TRAFFIC_CELL_METRICS: readonly TrafficMetric[] = TRAFFIC_METRICS.filter(
   (m) => m !== 'unique_callers' && m !== 'calls_repeat',
 );
-
-export const TRAFFIC_KEY_COLUMNS: readonly string[] = TRAFFIC_GROUPS.map(columnOf);

@@ -147,13 +147,38 @@ function bucketRepeats(
 ): Promise<Row[]> {
   const f = shape(q, range, orgId, 'started_at');
   const where = [f.where[0], `${previous} >= b.s`, `${previous} < b.e`, 'started_at < b.e'];
+  return perBucket(
+    store,
+    q,
+    range,
+    f,
+    'repeats',
+    (groupBy) =>
+      `select ${[...f.keys, ''].join(', ')} count(*)::float8 as repeats from report_calls
+      where ${[...where, ...f.where.slice(3)].join(' and ')} ${groupBy}`,
+  );
+}
+
+/**
+ * One row per bucket and keys of `column`, counted by `counted` (a statement over report_calls
+ * for bucket b, given its group-by clause) bucket by bucket, for the buckets that `buckets`
+ * (a condition on b) keeps.
+ */
+function perBucket(
+  store: Store,
+  q: TrafficQuery,
+  range: { from: Date; to: Date },
+  f: ReturnType<typeof shape>,
+  column: string,
+  counted: (groupBy: string) => string,
+  buckets = 'true',
+): Promise<Row[]> {
+  const groupBy = f.keys.length ? `group by ${f.keys.join(', ')}` : '';
   return store.query<Row>(
-    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')} x.repeats
+    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')} x.${column}
        from (${bucketRanges(q.bucket, f.tz, range)}) b
-      cross join lateral (
-        select ${[...f.keys, ''].join(', ')} count(*)::float8 as repeats from report_calls
-         where ${[...where, ...f.where.slice(3)].join(' and ')}
-         ${f.keys.length ? `group by ${f.keys.join(', ')}` : ''}) x`,
+      cross join lateral (${counted(groupBy)}) x
+      where ${buckets}`,
     f.params,
   );
 }
@@ -192,16 +217,17 @@ function distinctCallers(
   const $lo = `$${f.params.push(lo)}::timestamptz`;
   const $hi = `$${f.params.push(hi)}::timestamptz`;
   const where = [f.where[0], 'started_at >= b.s', 'started_at < b.e', ...f.where.slice(3)];
-  return store.query<Row>(
-    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')} x.unique_callers
-       from (${bucketRanges(q.bucket, f.tz, range)}) b
-      cross join lateral (
-        select ${[...f.keys, ''].join(', ')} count(*)::float8 as unique_callers
-          from (select distinct ${[...f.keys, 'caller'].join(', ')} from report_calls
-                 where ${where.join(' and ')}) y
-         ${f.keys.length ? `group by ${f.keys.join(', ')}` : ''}) x
-      where b.s >= ${$lo} and b.s < ${$hi}`,
-    f.params,
+  return perBucket(
+    store,
+    q,
+    range,
+    f,
+    'unique_callers',
+    (groupBy) =>
+      `select ${[...f.keys, ''].join(', ')} count(*)::float8 as unique_callers
+         from (select distinct ${[...f.keys, 'caller'].join(', ')} from report_calls
+                where ${where.join(' and ')}) y ${groupBy}`,
+    `b.s >= ${$lo} and b.s < ${$hi}`,
   );
 }
 
