@@ -163,6 +163,51 @@ describe('the fold, the local days and a rebuild from raw rows answer the same',
   });
 });
 
+describe('unique callers by keys without a previous-call column', () => {
+  it('count a caller once per landing path and day, by the first call of that day', async () => {
+    const t = await createTenant(h, { numbers: 10 });
+    let visitor = 0;
+    const call = async (at: string, path: string, from: string) => {
+      const start = new Date(at).getTime();
+      const n = await session(
+        h,
+        t,
+        new Date(start - 120_000).toISOString(),
+        `u${visitor++}`,
+        `https://ex.org/${path}`,
+      );
+      await recordCall(h, t, { to: n, from, startedAt: at });
+    };
+    const [x, y] = ['+12125550011', '+12125550012'];
+    await call('2026-05-01T10:00:00Z', 'a', x);
+    await call('2026-05-02T08:30:00Z', 'b', y);
+    await call('2026-05-02T09:00:00Z', 'b', x);
+    await call('2026-05-02T09:30:00Z', 'a', y);
+    await call('2026-05-02T10:00:00Z', 'a', x);
+    await call('2026-05-02T10:30:00Z', 'a', y);
+    await call('2026-05-02T11:00:00Z', 'b', x);
+    const res = await get(
+      `/admin/orgs/${t.orgId}/reports/traffic?from=2026-05-01T00:00:00Z&to=2026-05-03T00:00:00Z&bucket=day&group_by=landing_path`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    const body = json(res);
+    const rows = body.rows.map((r: Record<string, unknown>) => [
+      r.bucket_start,
+      r.landing_path,
+      r.calls,
+      r.unique_callers,
+    ]);
+    // 05-02 /a: x at 10:00 (x called /a on 05-01, another day), y at 09:30 and 10:30: two
+    // callers. /b: y at 08:30, x at 09:00 and 11:00: two callers.
+    expect(rows).toEqual([
+      ['2026-05-01T00:00:00Z', '/a', 1, 1],
+      ['2026-05-02T00:00:00Z', '/a', 3, 2],
+      ['2026-05-02T00:00:00Z', '/b', 3, 2],
+    ]);
+    expect([body.totals.calls, body.totals.unique_callers]).toEqual([7, 2]);
+  });
+});
+
 describe('drill-down', () => {
   it('lists the calls and sessions behind a cell, paged', async () => {
     const t = await workedExample();

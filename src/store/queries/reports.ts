@@ -133,52 +133,46 @@ function cellsFrom(
 }
 
 /**
- * Repeats per bucket and keys: calls whose previous call by the same caller with the same keys
- * started in the same bucket (report_calls.prev_*, migration 0027). A bucket's unique callers
- * are its calls less its repeats (a caller counts once, by the call whose previous one started
- * before the bucket), so only repeats are read, through the partial index on the column.
+ * Repeats per bucket and keys: calls whose caller made an earlier call in the same bucket with the
+ * same keys. A bucket's unique callers are its calls less its repeats (a caller counts once, by
+ * the first call of the bucket), so only repeats are read. With a previous-call column for the
+ * keys and filters (report_calls.prev_*, migration 0027) a repeat is a call whose previous one
+ * started in the bucket, read through the column's partial index. Other keys (medium, landing
+ * path, …) start from the calls whose previous call in the organization (prev_org) started in
+ * the bucket, and keep those that have an earlier call of the bucket by the same caller with the
+ * same `columns` (report_calls_org_caller_idx): a few index probes per repeat, not a distinct
+ * count over every call of the range.
  */
 function bucketRepeats(
   store: Store,
   orgId: string,
   q: TrafficQuery,
   range: { from: Date; to: Date },
-  previous: string,
+  columns: readonly string[],
 ): Promise<Row[]> {
   const f = shape(q, range, orgId, 'started_at');
-  const where = [f.where[0], `${previous} >= b.s`, `${previous} < b.e`, 'started_at < b.e'];
-  return perBucket(
-    store,
-    q,
-    range,
-    f,
-    'repeats',
-    (groupBy) =>
-      `select ${[...f.keys, ''].join(', ')} count(*)::float8 as repeats from report_calls
-      where ${[...where, ...f.where.slice(3)].join(' and ')} ${groupBy}`,
-  );
-}
-
-/**
- * One row per bucket and keys of `column`, counted by `counted` (a statement over report_calls
- * for bucket b, given its group-by clause) bucket by bucket, for the buckets that `buckets`
- * (a condition on b) keeps.
- */
-function perBucket(
-  store: Store,
-  q: TrafficQuery,
-  range: { from: Date; to: Date },
-  f: ReturnType<typeof shape>,
-  column: string,
-  counted: (groupBy: string) => string,
-  buckets = 'true',
-): Promise<Row[]> {
+  const previous = previousCallColumn(columns);
+  const prev = previous ?? 'prev_org';
+  const where = [
+    f.where[0],
+    `${prev} >= b.s`,
+    `${prev} < b.e`,
+    'started_at < b.e',
+    ...f.where.slice(3),
+  ];
+  if (!previous) {
+    const same = [...new Set(columns)].map((k) => ` and e.${k} = c.${k}`).join('');
+    where.push(`exists (select 1 from report_calls e
+       where e.org_id = c.org_id and e.caller = c.caller and e.started_at >= b.s
+         and (e.started_at, e.call_id) < (c.started_at, c.call_id)${same})`);
+  }
   const groupBy = f.keys.length ? `group by ${f.keys.join(', ')}` : '';
   return store.query<Row>(
-    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')} x.${column}
+    `select ${q.bucket === 'none' ? 'null::timestamptz' : 'b.s'} as bucket_start, ${f.keys.map((k) => `x.${k}, `).join('')} x.repeats
        from (${bucketRanges(q.bucket, f.tz, range)}) b
-      cross join lateral (${counted(groupBy)}) x
-      where ${buckets}`,
+      cross join lateral (
+        select ${[...f.keys, ''].join(', ')} count(*)::float8 as repeats from report_calls c
+         where ${where.join(' and ')} ${groupBy}) x`,
     f.params,
   );
 }
@@ -199,36 +193,6 @@ async function rangeRepeats(
     r.params,
   );
   return num(row?.repeats);
-}
-
-/**
- * Unique callers per bucket and keys that have no previous-call column (medium, landing path, …):
- * (bucket, keys, caller) distinct, by hashing, over the buckets starting in [lo, hi).
- */
-function distinctCallers(
-  store: Store,
-  orgId: string,
-  q: TrafficQuery,
-  range: { from: Date; to: Date },
-  lo: Date,
-  hi: Date,
-): Promise<Row[]> {
-  const f = shape(q, range, orgId, 'started_at');
-  const $lo = `$${f.params.push(lo)}::timestamptz`;
-  const $hi = `$${f.params.push(hi)}::timestamptz`;
-  const where = [f.where[0], 'started_at >= b.s', 'started_at < b.e', ...f.where.slice(3)];
-  return perBucket(
-    store,
-    q,
-    range,
-    f,
-    'unique_callers',
-    (groupBy) =>
-      `select ${[...f.keys, ''].join(', ')} count(*)::float8 as unique_callers
-         from (select distinct ${[...f.keys, 'caller'].join(', ')} from report_calls
-                where ${where.join(' and ')}) y ${groupBy}`,
-    `b.s >= ${$lo} and b.s < ${$hi}`,
-  );
 }
 
 async function trafficRows(
@@ -252,38 +216,24 @@ async function trafficRows(
       group by ${positions} order by ${positions}`,
     s.params,
   );
-  // Distinct callers cannot be summed from cells. With a previous-call column for the keys, a
-  // row's unique callers are its calls less its repeats (bucketRepeats); without one, they are
-  // counted distinct, in two halves of the buckets at once. The range's are its calls less its
-  // repeats (rangeRepeats). The statements run at once (several connections and cores; PGlite
-  // runs them one after the other).
+  // Distinct callers cannot be summed from cells: a row's unique callers are its calls less its
+  // repeats (bucketRepeats), the range's its calls less the calls whose previous call (with the
+  // filters' keys) started in the range (rangeRepeats). The statements run at once (several
+  // connections and cores; PGlite runs them one after the other).
   const filters = [q.campaignId ? 'campaign_id' : '', q.source ? 'source' : ''].filter(Boolean);
-  const inRange = previousCallColumn(filters) as string;
-  const inBucket = previousCallColumn([...s.keys, ...filters]);
-  const mid = new Date(
-    range.from.getTime() + Math.floor((range.to.getTime() - range.from.getTime()) / 2),
-  );
-  const [cells, repeatsInRange, perRow] = await Promise.all([
+  const [cells, repeatsInRange, repeats] = await Promise.all([
     cellsRead,
-    rangeRepeats(store, orgId, q, range, inRange),
-    inBucket
-      ? bucketRepeats(store, orgId, q, range, inBucket)
-      : Promise.all([
-          distinctCallers(store, orgId, q, range, range.from, mid),
-          distinctCallers(store, orgId, q, range, mid, range.to),
-        ]).then((halves) => halves.flat()),
+    rangeRepeats(store, orgId, q, range, previousCallColumn(filters) as string),
+    bucketRepeats(store, orgId, q, range, [...s.keys, ...filters]),
   ]);
-  const calls = (r: Row) => num(r.calls);
-  const counted = new Map(
-    perRow.map((r) => [rowKey(r, s.keys), num(inBucket ? r.repeats : r.unique_callers)]),
-  );
+  const counted = new Map(repeats.map((r) => [rowKey(r, s.keys), num(r.repeats)]));
   const unique = new Map(
     cells.map((r) => {
       const k = rowKey(r, s.keys);
-      return [k, inBucket ? calls(r) - (counted.get(k) ?? 0) : (counted.get(k) ?? 0)];
+      return [k, num(r.calls) - (counted.get(k) ?? 0)];
     }),
   );
-  const uniqueInRange = cells.reduce((n, r) => n + calls(r), 0) - repeatsInRange;
+  const uniqueInRange = cells.reduce((n, r) => n + num(r.calls), 0) - repeatsInRange;
   return { cells, unique, uniqueInRange, keys: s.keys };
 }
 
