@@ -57,14 +57,15 @@ export async function seedReports(store: Store, n: SeedCounts) {
     // Every step-th session, shifted by j % step, so calls fall on every campaign and source.
     const step = Math.max(1, Math.floor(n.sessions / n.calls));
     await run(`insert into calls (id, org_id, campaign_id, dni_session_id, tracking_number, from_number, started_at,
-                 attribution, ambiguous, status, duration_seconds)
+                 attribution, ambiguous, status, duration_seconds, session_created_at, session_expires_at)
                select 'call_' || lpad(to_hex(j), 24, '0'), '${org}', s.campaign_id,
                  case when j % 5 <> 0 then s.id end, s.tracking_number,
                  '+1212' || lpad(((j::bigint * 7919) % ${Math.max(1, Math.floor(n.calls * 0.6))})::text, 7, '0'),
                  s.created_at + interval '5 minutes',
                  case when j % 5 <> 0 then 'session' else 'campaign' end, s.ambiguous,
                  case when j % 3 = 0 then 'completed' when j % 3 = 1 then 'no-answer' end,
-                 case when j % 3 = 0 then 20 + j % 700 end
+                 case when j % 3 = 0 then 20 + j % 700 end,
+                 case when j % 5 <> 0 then s.created_at end, case when j % 5 <> 0 then s.expires_at end
                  from generate_series(0, ${n.calls - 1}) j
                  join dni_sessions s on s.id = 'ds_' || lpad(to_hex(j * ${step} + j % ${step}), 24, '0')`);
     const every = Math.max(1, Math.floor(n.calls / n.reports));

@@ -1,4 +1,4 @@
-import { type Attribution, attributeCall } from '../src/domain/dni/attribution.js';
+import { type Attribution, attributeCall, holdOf } from '../src/domain/dni/attribution.js';
 import type { Store } from '../src/store/db.js';
 
 export interface SimCall {
@@ -27,9 +27,10 @@ select u.o, s.id, s.created_at, s.expires_at
 
 const INSERT_SQL = `
 insert into calls (id, org_id, campaign_id, dni_session_id, tracking_number, from_number,
-                   started_at, attribution, ambiguous)
+                   started_at, attribution, ambiguous, session_created_at, session_expires_at)
 select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-                     $7::timestamptz[], $8::text[], $9::boolean[])`;
+                     $7::timestamptz[], $8::text[], $9::boolean[], $10::timestamptz[],
+                     $11::timestamptz[])`;
 
 /**
  * Attributes a batch of calls (in time order) of one campaign by the carrier
@@ -64,6 +65,7 @@ export async function attributeCalls(
     if (a.sessionId !== null) repeatOf.set(c.from, a.sessionId);
     return a;
   });
+  const holds = out.map((a, i) => holdOf(a, held[i]!));
   await store.query(INSERT_SQL, [
     calls.map(() => `call_sim_${campaign.run}_${seq.next++}`),
     calls.map(() => campaign.orgId),
@@ -74,6 +76,8 @@ export async function attributeCalls(
     calls.map((c) => c.at.toISOString()),
     out.map((a) => a.kind),
     out.map((a) => a.ambiguous),
+    holds.map((h) => h?.createdAt.toISOString() ?? null),
+    holds.map((h) => h?.expiresAt.toISOString() ?? null),
   ]);
   return out;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { observePool } from '../../src/store/repos/pool-health.js';
 import {
   ADMIN_TOKEN,
   adminCall,
@@ -77,6 +78,17 @@ describe('pool health of a campaign with traffic', () => {
     expect(body.recommendation.mean_hold_seconds).toBe(320);
     expect(body.recommendation.size).toBeGreaterThanOrEqual(1);
     expect(body.accuracy.estimated).toBeGreaterThan(0);
+    // What the model reads of the calls: the holds that attributed them, as they stood then.
+    // n2's holder call at +200 came 80 s after v2's session opened (+120), the shared n1's at
+    // +200 20 s after v3's (+180, the newest live holder); the grace call at +600 came 180 s
+    // after v2's hold ended (+420).
+    const [c] = await h.store.query<{ id: string }>(
+      'select id from campaigns where org_id = $1 and code = $2',
+      [t.orgId, t.code],
+    );
+    const o = await observePool(h.store.db, c!.id, new Date(at(-3600)), new Date(at(4 * 3600)));
+    expect(o.liveCallDelaySeconds).toBe(50);
+    expect(o.graceLateness).toEqual([180]);
     expect(body.rules_of_thumb.map((r: { source: string }) => r.source)).toEqual([
       'CallTrackingMetrics',
       'Nimbata',

@@ -55,3 +55,16 @@ export function attributeCall(
   }
   return { kind: 'campaign', sessionId: null, ambiguous: false };
 }
+
+/**
+ * The session whose hold of the number attributed the call (rules `session` and
+ * `recent_holder`), among the rows attributeCall was given; null for the other rules.
+ * Its creation and expiry as they stood at the call are what pool sizing measures.
+ */
+export function holdOf(
+  a: Attribution,
+  sessionsOfNumber: readonly HeldSession[],
+): HeldSession | null {
+  if (a.kind !== 'session' && a.kind !== 'recent_holder') return null;
+  return sessionsOfNumber.find((s) => s.id === a.sessionId) ?? null;
+}

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, lte } from 'drizzle-orm';
 import type { InboundCall, RecordedCall } from '../../domain/carrier-inbound/ports.js';
-import { attributeCall } from '../../domain/dni/attribution.js';
+import { attributeCall, holdOf } from '../../domain/dni/attribution.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
 import { calls, campaigns, dniSessions, trackingNumbers } from '../schema/index.js';
@@ -62,6 +62,7 @@ export async function recordInboundCall(
     .orderBy(desc(calls.startedAt))
     .limit(1);
   const attribution = attributeCall(call.startedAt, held, repeat?.sessionId ?? null);
+  const hold = holdOf(attribution, held);
 
   const callId = newId('call', now.getTime());
   await ex.insert(calls).values({
@@ -74,6 +75,8 @@ export async function recordInboundCall(
     startedAt: call.startedAt,
     attribution: attribution.kind,
     ambiguous: attribution.ambiguous,
+    sessionCreatedAt: hold?.createdAt ?? null,
+    sessionExpiresAt: hold?.expiresAt ?? null,
     carrier: call.carrier?.name ?? null,
     carrierCallSid: call.carrier?.callSid ?? null,
     status: call.carrier?.status ?? null,

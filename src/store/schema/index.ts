@@ -203,6 +203,13 @@ export const calls = pgTable(
     /** session | recent_holder | repeat_caller | campaign */
     attribution: text('attribution').notNull(),
     ambiguous: boolean('ambiguous').notNull().default(false),
+    /**
+     * The attributing session's creation and expiry as they stood when the call was recorded
+     * (attribution session or recent_holder; else null): pool sizing's live-call delay and grace
+     * lateness, read without a lookup of each call's session (migration 0029).
+     */
+    sessionCreatedAt: ts('session_created_at'),
+    sessionExpiresAt: ts('session_expires_at'),
     /** 'twilio' for a carrier webhook; null for a call recorded through the admin API. */
     carrier: text('carrier'),
     /** The carrier's id for the call (Twilio CallSid): status callbacks find the call by it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attributeCall, type HeldSession } from '../../../src/domain/dni/attribution.js';
+import { attributeCall, type HeldSession, holdOf } from '../../../src/domain/dni/attribution.js';
 
 const at = (iso: string) => new Date(iso);
 const s = (id: string, created: string, expires: string): HeldSession => ({
@@ -61,5 +61,24 @@ describe('attributeCall', () => {
       sessionId: null,
       ambiguous: false,
     });
+  });
+});
+
+describe('holdOf', () => {
+  const a = s('a', '2026-03-02T10:00:00Z', '2026-03-02T10:30:00Z');
+  const b = s('b', '2026-03-02T09:00:00Z', '2026-03-02T09:30:00Z');
+
+  it('is the session whose hold attributed the call: live, or the recent holder', () => {
+    const live = attributeCall(at('2026-03-02T10:10:00Z'), [a, b], null);
+    expect(holdOf(live, [a, b])).toBe(a);
+    const grace = attributeCall(at('2026-03-02T10:40:00Z'), [a, b], null);
+    expect(holdOf(grace, [a, b])).toBe(a);
+  });
+
+  it('is null for a repeat caller and a campaign-only call', () => {
+    const repeat = attributeCall(at('2026-03-02T12:00:00Z'), [a, b], 'b');
+    expect(repeat.kind).toBe('repeat_caller');
+    expect(holdOf(repeat, [a, b])).toBeNull();
+    expect(holdOf(attributeCall(at('2026-03-02T12:00:00Z'), [a], null), [a])).toBeNull();
   });
 });
