@@ -28,8 +28,8 @@ export interface PageTiming {
 /** Warms once, then times `runs` calls and prints p50 and p95 (bench/reports.ts). */
 export type Timer = (label: string, f: () => Promise<unknown>) => Promise<PageTiming>;
 
-/** A campaign of the seeded traffic (bench/reports-seed.ts: b0–b4; bd is the DNI phases'). */
-const CAMPAIGN = 'b0';
+/** The campaigns of the seeded traffic (bench/reports-seed.ts; bd is the DNI phases'). */
+const CAMPAIGNS = ['b0', 'b1', 'b2', 'b3', 'b4'];
 const PASSWORD = 'a long bench passphrase';
 const FORM = 'application/x-www-form-urlencoded';
 
@@ -104,7 +104,10 @@ export async function benchConsolePages(
       ['calls, first page', calls],
       ['call detail', `${org}/calls/${callId}?${range}`],
       ['campaigns and pools', `${org}/campaigns`],
-      [`campaign ${CAMPAIGN}`, `${org}/campaigns/${CAMPAIGN}?${range}`],
+      ...CAMPAIGNS.map((c): [string, string] => [
+        `campaign ${c}`,
+        `${org}/campaigns/${c}?${range}`,
+      ]),
       ['compliance', `${org}/compliance?${range}`],
       ['webhooks and exports', `${org}/webhooks?${range}`],
       ['people', `${org}/people`],
