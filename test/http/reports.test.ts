@@ -163,6 +163,34 @@ describe('the fold, the local days and a rebuild from raw rows answer the same',
   });
 });
 
+describe('deltas of every grain, as writers before grain-3-only deltas appended them', () => {
+  it('count once: readers and the fold take the grain-3 row of each event', async () => {
+    const t = await createTenant(h);
+    await session(h, t, '2026-06-01T10:00:00Z', 'g1', 'https://ex.org/a?utm_source=News');
+    // What the earlier writers appended beside it: the same event at grains 0 and 1.
+    const copied = await h.store.query(
+      `insert into report_traffic_deltas (grain, org_id, bucket, campaign_id, source, medium,
+         utm_campaign, landing_path, attribution, tracking_number, sessions)
+       select g, org_id, bucket, campaign_id, source, case when g = 1 then medium else '' end,
+         case when g = 1 then utm_campaign else '' end,
+         case when g = 1 then landing_path else '' end, '', '', sessions
+         from report_traffic_deltas, (values (0), (1)) v(g) where org_id = $1 and grain = 3
+       returning grain`,
+      [t.orgId],
+    );
+    expect(copied).toHaveLength(2);
+    const url = `/admin/orgs/${t.orgId}/reports/traffic?from=2026-06-01T00:00:00Z&to=2026-06-02T00:00:00Z&bucket=day`;
+    const sessions = async (q: string) => json(await get(`${url}${q}`)).totals.sessions;
+    const queries = ['&group_by=source', '&group_by=landing_path', '&group_by=tracking_number'];
+    for (const q of queries) expect(await sessions(q)).toBe(1);
+    await h.store.query('select report_compact(1000000)', []);
+    expect(
+      await h.store.query('select 1 from report_traffic_deltas where org_id = $1', [t.orgId]),
+    ).toHaveLength(0);
+    for (const q of queries) expect(await sessions(q)).toBe(1);
+  });
+});
+
 describe('unique callers by keys without a previous-call column', () => {
   it('count a caller once per landing path and day, by the first call of that day', async () => {
     const t = await createTenant(h, { numbers: 10 });

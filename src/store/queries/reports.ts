@@ -100,7 +100,8 @@ function keysOf<G extends string>(r: Row, groupBy: readonly G[], codes: Map<stri
  * range of whole local days for `none`) and the grain has days (0 and 1), else the quarter
  * hours; the deltas not folded yet either way. Whether the days are kept in the report's zone
  * is read in the same statement (one snapshot), so a zone changed since the last fold falls
- * back to the quarter hours, exact. With days, `s.tz` names the zone even for `none`.
+ * back to the quarter hours, exact. With days, `s.tz` names the zone even for `none`. `grain`:
+ * the traffic cells' (TRAFFIC_GRAINS); touch cells have none.
  */
 function cellsFrom(
   table: 'traffic' | 'touch',
@@ -108,16 +109,19 @@ function cellsFrom(
   range: { from: Date; to: Date },
   s: { where: string[]; keys: string[]; tz: string },
   metrics: readonly string[],
-  withDays: boolean,
+  grain?: number,
 ): string {
   const none = bucket === 'none';
   const cols = (b: string) => [`${b} as bucket_start`, ...s.keys, ...metrics].join(', ');
   const quarter = none ? 'null::timestamptz' : bucketOfQuarter(bucket, s.tz, range, 'bucket');
-  const cond = s.where.join(' and ');
-  const quarters = (t: string, extra = '') =>
-    `select ${cols(quarter)} from report_${table}_${t} where ${cond}${extra}`;
+  // Traffic cells of the grain; deltas hold every key (grain 3) and are summed by the keys.
+  const of = (g: number | undefined) => (g === undefined ? '' : ` and grain = ${g}`);
+  const quarters = (t: string, g: number | undefined, extra = '') =>
+    `select ${cols(quarter)} from report_${table}_${t} where ${s.where.join(' and ')}${of(g)}${extra}`;
+  const deltas = quarters('deltas', grain === undefined ? undefined : 3);
+  const withDays = grain === undefined || grain <= 1;
   if (!withDays || !(none || readsDays(bucket))) {
-    return `${quarters('rollups')} union all ${quarters('deltas')}`;
+    return `${quarters('rollups', grain)} union all ${deltas}`;
   }
   const dayStart = (p: string) =>
     `${p}::timestamptz = date_trunc('day', ${p}::timestamptz, ${s.tz})`;
@@ -128,8 +132,8 @@ function cellsFrom(
   // The shape's first three conditions are the organization and the range; the rest filter.
   const days = [s.where[0], `day >= ${first}`, `day < ${end}`, ...s.where.slice(3), useDays];
   const day = none ? 'null::timestamptz' : bucketOfDay(bucket, s.tz, 'day');
-  return `select ${cols(day)} from report_${table}_days where ${days.join(' and ')}
-    union all ${quarters('rollups', ` and not ${useDays}`)} union all ${quarters('deltas')}`;
+  return `select ${cols(day)} from report_${table}_days where ${days.join(' and ')}${of(grain)}
+    union all ${quarters('rollups', grain, ` and not ${useDays}`)} union all ${deltas}`;
 }
 
 /**
@@ -206,13 +210,12 @@ async function trafficRows(
   if (q.source) needs.push('source');
   const grain = grainFor(needs);
   const s = shape(q, range, orgId, 'bucket', q.bucket !== 'none' || grain <= 1);
-  s.where.push(`grain = $${s.params.push(grain)}`);
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   // The bucket, then the keys.
   const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
   const cellsRead = store.query<Row>(
     `select bucket_start, ${[...s.keys, sums].join(', ')}
-       from (${cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain <= 1)}) c
+       from (${cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain)}) c
       group by ${positions} order by ${positions}`,
     s.params,
   );
@@ -291,7 +294,7 @@ async function touchRows(
   const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
   return store.query<Row>(
     `select bucket_start, ${[...s.keys, ...TOUCH_METRICS.map((m) => `sum(${m}::float8) as ${m}`)].join(', ')}
-       from (${cellsFrom('touch', bucket, range, s, TOUCH_METRICS, true)}) c
+       from (${cellsFrom('touch', bucket, range, s, TOUCH_METRICS)}) c
       group by ${positions} order by ${positions}`,
     s.params,
   );

@@ -1,8 +1,9 @@
 /**
  * The DNI batch statement with its report counters (docs/reporting.md, "Read
- * model"): the same statement appends one delta row per cell and grain to
- * report_traffic_deltas, so a batch of 64 sessions costs one grouped insert,
- * not 64 trigger calls, and takes no lock another batch waits for.
+ * model"): the same statement appends one delta row per cell, with every key
+ * (grain 3; report_compact adds it to every grain), to report_traffic_deltas,
+ * so a batch of 64 sessions costs one grouped insert, not 64 trigger calls,
+ * and takes no lock another batch waits for.
  *
  * A new session counts in the cell of its creation, with the keys of its own
  * request; a renewal (outcome `sticky`) in the cell of the renewal, with the
@@ -47,19 +48,15 @@ export function withSessionRollups(batch: string): string {
     insert into report_traffic_deltas (grain, org_id, bucket, campaign_id, source, medium,
       utm_campaign, landing_path, attribution, tracking_number,
       sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals)
-    select g.grain, k.org_id, k.bucket, k.campaign_id, k.source,
-      case when g.grain in (1, 3) then k.medium else '' end,
-      case when g.grain in (1, 3) then k.utm_campaign else '' end,
-      case when g.grain in (1, 3) then k.landing_path else '' end,
-      '',
-      case when g.grain >= 2 then k.tracking_number else '' end,
+    select 3, k.org_id, k.bucket, k.campaign_id, k.source, k.medium, k.utm_campaign,
+      k.landing_path, '', k.tracking_number,
       count(*) filter (where k.outcome <> 'sticky'),
       count(*) filter (where k.outcome = 'shared'),
       count(*) filter (where k.outcome = 'overflow'),
       count(*) filter (where k.outcome in ('shared', 'overflow')),
       count(*) filter (where k.outcome = 'sticky')
-    from k cross join (values (0), (1), (3)) g(grain)
-    group by 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+    from k
+    group by 2, 3, 4, 5, 6, 7, 8, 10
   )
   select b.* from b`;
 }

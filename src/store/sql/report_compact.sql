@@ -16,10 +16,23 @@ BEGIN
      USING (SELECT seq FROM report_traffic_deltas ORDER BY seq LIMIT p_limit) x
      WHERE d.seq = x.seq
     RETURNING d.*
+  ), cells AS (
+    -- Writers append one delta per event with every key (grain 3); each becomes a cell of every
+    -- grain here. A delta of another grain (written before the writers did this) repeats its
+    -- event's grain-3 delta and is dropped.
+    SELECT g.grain, m.org_id, m.bucket, m.campaign_id, m.source,
+      CASE WHEN g.grain IN (1, 3) THEN m.medium ELSE '' END AS medium,
+      CASE WHEN g.grain IN (1, 3) THEN m.utm_campaign ELSE '' END AS utm_campaign,
+      CASE WHEN g.grain IN (1, 3) THEN m.landing_path ELSE '' END AS landing_path,
+      CASE WHEN g.grain > 0 THEN m.attribution ELSE '' END AS attribution,
+      CASE WHEN g.grain >= 2 THEN m.tracking_number ELSE '' END AS tracking_number,
+      m.sessions, m.sessions_shared, m.sessions_overflow, m.sessions_ambiguous, m.session_renewals, m.calls, m.calls_with_session, m.calls_on_shared_number, m.calls_first_time, m.calls_answered, m.calls_missed, m.calls_under_30s, m.calls_30s_to_2m, m.calls_2m_to_10m, m.calls_over_10m, m.buyer_reports, m.buyer_corrections, m.buyer_success, m.buyer_rejected, m.buyer_reported_calls, m.buyer_report_seconds_sum
+      FROM moved m CROSS JOIN (VALUES (0), (1), (3)) g(grain)
+     WHERE m.grain = 3
   ), folded AS (
     INSERT INTO report_traffic_rollups AS r (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
     SELECT grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, coalesce(sum(sessions), 0), coalesce(sum(sessions_shared), 0), coalesce(sum(sessions_overflow), 0), coalesce(sum(sessions_ambiguous), 0), coalesce(sum(session_renewals), 0), coalesce(sum(calls), 0), coalesce(sum(calls_with_session), 0), coalesce(sum(calls_on_shared_number), 0), coalesce(sum(calls_first_time), 0), coalesce(sum(calls_answered), 0), coalesce(sum(calls_missed), 0), coalesce(sum(calls_under_30s), 0), coalesce(sum(calls_30s_to_2m), 0), coalesce(sum(calls_2m_to_10m), 0), coalesce(sum(calls_over_10m), 0), coalesce(sum(buyer_reports), 0), coalesce(sum(buyer_corrections), 0), coalesce(sum(buyer_success), 0), coalesce(sum(buyer_rejected), 0), coalesce(sum(buyer_reported_calls), 0), coalesce(sum(buyer_report_seconds_sum), 0)
-      FROM moved GROUP BY grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number
+      FROM cells GROUP BY grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number
     ON CONFLICT ("org_id", "grain", "bucket", "campaign_id", "source", "medium", "utm_campaign", "landing_path", "attribution", "tracking_number") DO UPDATE SET
     "sessions" = r."sessions" + excluded."sessions",
     "sessions_shared" = r."sessions_shared" + excluded."sessions_shared",
@@ -45,7 +58,7 @@ BEGIN
   ), days AS (
     INSERT INTO report_traffic_days AS r (grain, org_id, day, campaign_id, source, medium, utm_campaign, landing_path, attribution, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
     SELECT m.grain, m.org_id, (m.bucket AT TIME ZONE z.time_zone)::date, m.campaign_id, m.source, m.medium, m.utm_campaign, m.landing_path, m.attribution, coalesce(sum(m.sessions), 0), coalesce(sum(m.sessions_shared), 0), coalesce(sum(m.sessions_overflow), 0), coalesce(sum(m.sessions_ambiguous), 0), coalesce(sum(m.session_renewals), 0), coalesce(sum(m.calls), 0), coalesce(sum(m.calls_with_session), 0), coalesce(sum(m.calls_on_shared_number), 0), coalesce(sum(m.calls_first_time), 0), coalesce(sum(m.calls_answered), 0), coalesce(sum(m.calls_missed), 0), coalesce(sum(m.calls_under_30s), 0), coalesce(sum(m.calls_30s_to_2m), 0), coalesce(sum(m.calls_2m_to_10m), 0), coalesce(sum(m.calls_over_10m), 0), coalesce(sum(m.buyer_reports), 0), coalesce(sum(m.buyer_corrections), 0), coalesce(sum(m.buyer_success), 0), coalesce(sum(m.buyer_rejected), 0), coalesce(sum(m.buyer_reported_calls), 0), coalesce(sum(m.buyer_report_seconds_sum), 0)
-      FROM moved m JOIN report_day_zones z ON z.org_id = m.org_id
+      FROM cells m JOIN report_day_zones z ON z.org_id = m.org_id
      WHERE m.grain IN (0, 1)
      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
     ON CONFLICT ("org_id", "grain", "day", "campaign_id", "source", "medium", "utm_campaign", "landing_path", "attribution") DO UPDATE SET

@@ -1,15 +1,13 @@
--- One event's counters (p_m in the order of the columns) in every grain.
+-- One event's counters (p_m in the order of the columns): one delta row with every key
+-- (grain 3), which report_compact adds to the cells of every grain.
 CREATE OR REPLACE FUNCTION report_traffic_add(
   p_org text, p_bucket timestamptz, p_campaign text, p_source text, p_medium text,
   p_utm_campaign text, p_path text, p_attribution text, p_number text, p_m bigint[]
 ) RETURNS void LANGUAGE sql AS $$
   INSERT INTO report_traffic_deltas (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
-  SELECT g.grain, p_org, p_bucket, p_campaign, p_source,
-    CASE WHEN g.grain IN (1, 3) THEN coalesce(p_medium, '') ELSE '' END,
-    CASE WHEN g.grain IN (1, 3) THEN coalesce(p_utm_campaign, '') ELSE '' END,
-    CASE WHEN g.grain IN (1, 3) THEN coalesce(p_path, '') ELSE '' END,
-    CASE WHEN g.grain > 0 THEN coalesce(p_attribution, '') ELSE '' END,
-    CASE WHEN g.grain >= 2 THEN coalesce(p_number, '') ELSE '' END,
+  SELECT 3, p_org, p_bucket, p_campaign, p_source, coalesce(p_medium, ''),
+    coalesce(p_utm_campaign, ''), coalesce(p_path, ''), coalesce(p_attribution, ''),
+    coalesce(p_number, ''),
     p_m[1],
     p_m[2],
     p_m[3],
@@ -31,5 +29,4 @@ CREATE OR REPLACE FUNCTION report_traffic_add(
     p_m[19],
     p_m[20],
     p_m[21]
-  FROM (VALUES (0), (1), (3)) g(grain)
 $$;
