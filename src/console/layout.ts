@@ -173,6 +173,9 @@ export function numberColumn<T>(
   return { label, value, cell: (row) => show(value(row)), numeric: true };
 }
 
+/** Cards a stacked table shows on a phone before its "Show all" link. */
+export const PHONE_CARDS = 10;
+
 /** A table with a caption, its CSV link, and an empty state that says what to do. */
 export function table<T>(o: {
   caption: string;
@@ -191,10 +194,15 @@ export function table<T>(o: {
   const classes = [o.columns.length <= 4 ? 'compact' : '', o.stacked ? 'stacked' : '']
     .filter(Boolean)
     .join(' ');
+  // A long list of cards shows its first PHONE_CARDS on a phone, then a link to the rest (the
+  // section as the URL's target, CSS alone: no script).
+  const folded = o.stacked === true && o.rows.length > PHONE_CARDS;
+  const id = `table-${o.caption.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+  const more = (i: number) => (folded && i >= PHONE_CARDS ? html` class="phone-more"` : '');
   const label = (c: Column<T>) => (o.stacked ? html` data-label="${c.label}"` : '');
   const cellClass = (c: Column<T>) =>
     c.numeric ? html` class="num"` : c.long ? html` class="long"` : '';
-  return html`<section class="table-block">
+  return html`<section class="table-block"${folded ? html` id="${id}"` : ''}>
 <div class="table-head"><h2>${o.caption}</h2>${o.csv ?? ''}</div>
 ${
   o.rows.length === 0
@@ -202,13 +210,13 @@ ${
     : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table${classes ? html` class="${classes}"` : ''}>
 <thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ''}>${c.label}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
-        (r) =>
-          html`<tr>${o.columns.map(
+        (r, i) =>
+          html`<tr${more(i)}>${o.columns.map(
             (c) =>
               html`<td${cellClass(c)}${label(c)}>${c.cell ? c.cell(r) : (c.value(r) ?? '')}</td>`,
           )}</tr>`,
       )}</tbody>
-</table></div>`
+</table></div>${folded ? html`<a class="show-all" href="#${id}">Show all ${o.rows.length} ${o.caption.toLowerCase()}</a>` : ''}`
 }
 </section>`;
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PHONE_CARDS } from '../../src/console/layout.js';
 import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
 import { freshEmail, makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { ADMIN_TOKEN, adminCall, freshNumbers, useHarness } from '../helpers/harness.js';
@@ -507,6 +508,27 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
           .count(),
       ).toBe(sum('failed'));
       expect(await page.locator('main').textContent()).toContain(badHook.url);
+      // At a phone's width a long list of cards shows its first ones, then a link to the rest.
+      const recent = page
+        .locator('section.table-block')
+        .filter({ has: page.getByRole('heading', { name: 'Recent deliveries', exact: true }) });
+      const shownCards = () =>
+        recent
+          .locator('tbody tr')
+          .evaluateAll(
+            (trs) =>
+              (trs as unknown as { getClientRects(): { length: number } }[]).filter(
+                (t) => t.getClientRects().length > 0,
+              ).length,
+          );
+      const all = Math.min(sum('total'), 100);
+      expect(all).toBeGreaterThan(PHONE_CARDS);
+      expect(await shownCards()).toBe(all);
+      await page.setViewportSize({ width: 390, height: 800 });
+      expect(await shownCards()).toBe(PHONE_CARDS);
+      await recent.getByRole('link', { name: `Show all ${all} recent deliveries` }).click();
+      expect(await shownCards()).toBe(all);
+      await page.setViewportSize({ width: 1280, height: 800 });
       await page.close();
     } finally {
       await ok.close();
