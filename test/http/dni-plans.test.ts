@@ -8,7 +8,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { openManySql } from '../../src/store/repos/dni.js';
+import { openManyParams, openManySql } from '../../src/store/repos/dni.js';
 import { type ScratchDatabase, scratchDatabase, storeKind } from '../helpers/store.js';
 
 const POOL = 100_000;
@@ -63,14 +63,19 @@ describe.skipIf(storeKind !== 'postgres')(
       const n = visitors.length;
       const ids = visitors.map((v) => `ds_${v}_${at.getTime()}`);
       // The statement the service sends: the batch function inside its report counters.
-      const { rows } = await c.query<{ outcome: string }>(OPEN_MANY, [
-        Array(n).fill('org_p'),
-        Array(n).fill('pln'),
-        visitors,
-        Array(n).fill(at.toISOString()),
-        ids,
-        Array(n).fill('{}'),
-      ]);
+      const { rows } = await c.query<{ outcome: string }>(
+        OPEN_MANY,
+        openManyParams(
+          visitors.map((visitorId, i) => ({
+            orgId: 'org_p',
+            campaignCode: 'pln',
+            visitorId,
+            now: at,
+            newSessionId: ids[i]!,
+            attrs: {},
+          })),
+        ),
+      );
       return rows.map((r) => r.outcome);
     }
 

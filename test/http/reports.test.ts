@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids.js';
+import { openSessions } from '../../src/store/repos/dni.js';
 import {
   ADMIN_TOKEN,
   adminCall,
@@ -160,6 +162,38 @@ describe('the fold, the local days and a rebuild from raw rows answer the same',
     expect(await answers()).toEqual(before);
     await h.store.query('select report_rebuild($1)', [t.orgId]);
     expect(await answers()).toEqual(before);
+  });
+});
+
+describe('a renewal in the batch that opened its session', () => {
+  it("counts with the opening request's keys, as the server worked them out", async () => {
+    const t = await createTenant(h);
+    const at = new Date('2026-06-02T10:00:00Z');
+    const request = (attrs: Record<string, string>) => ({
+      orgId: t.orgId,
+      campaignCode: t.code,
+      visitorId: 'same-visitor',
+      now: at,
+      newSessionId: newId('ds', at.getTime()),
+      attrs,
+    });
+    const opened = await openSessions(h.store, [
+      request({ utm_source: ' Spring ', landing_url: 'https://ex.org/x?y=1' }),
+      request({ utm_source: 'Other', landing_url: 'https://ex.org/z' }),
+    ]);
+    expect(opened.map((o) => o.outcome)).toEqual(['allocated', 'sticky']);
+    const res = await get(
+      `/admin/orgs/${t.orgId}/reports/traffic?from=2026-06-02T00:00:00Z&to=2026-06-03T00:00:00Z&bucket=day&group_by=source,landing_path`,
+    );
+    expect(res.statusCode, res.body).toBe(200);
+    expect(
+      json(res).rows.map((r: Record<string, unknown>) => [
+        r.source,
+        r.landing_path,
+        r.sessions,
+        r.session_renewals,
+      ]),
+    ).toEqual([['spring', '/x', 1, 1]]);
   });
 });
 

@@ -5,6 +5,7 @@ import type {
   SessionOutcome,
   SessionStore,
 } from '../../domain/dni/ports.js';
+import { sessionReportKeys } from '../../domain/reports/session-keys.js';
 import type { Store } from '../db.js';
 import { classifyStoreError } from '../errors.js';
 import { withSessionRollups } from './session-rollups.js';
@@ -21,10 +22,32 @@ interface BatchRow extends Record<string, unknown> {
 /** The batch statement; `fn` is dni_open_sessions or, in the simulator only, a policy to compare with. */
 /** Without `rollups`: the statement alone (npm run bench measures what the report counters cost). */
 export const openManySql = (fn: string, rollups = true) => {
+  // With the counters, $7–$10 are the requests' report keys (openManyParams).
   const batch = `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`;
   return rollups ? withSessionRollups(batch) : batch;
 };
 const OPEN_MANY_SQL = openManySql('dni_open_sessions');
+
+/** The batch statement's parameters: the requests, then (with the counters) their report keys. */
+export function openManyParams(requests: readonly SessionOpenRequest[], rollups = true): unknown[] {
+  const params: unknown[] = [
+    requests.map((r) => r.orgId),
+    requests.map((r) => r.campaignCode),
+    requests.map((r) => r.visitorId),
+    requests.map((r) => r.now.toISOString()),
+    requests.map((r) => r.newSessionId),
+    requests.map((r) => JSON.stringify(r.attrs)),
+  ];
+  if (!rollups) return params;
+  const keys = requests.map((r) => sessionReportKeys(r.attrs));
+  return [
+    ...params,
+    keys.map((k) => k.source),
+    keys.map((k) => k.medium),
+    keys.map((k) => k.utmCampaign),
+    keys.map((k) => k.landingPath),
+  ];
+}
 
 /**
  * Many DNI requests (any organizations and campaigns) in one statement and
@@ -44,14 +67,7 @@ export async function openSessions(
     policyFunction || !rollups
       ? openManySql(policyFunction ?? 'dni_open_sessions', rollups)
       : OPEN_MANY_SQL;
-  const rows = await store.query<BatchRow>(text, [
-    requests.map((r) => r.orgId),
-    requests.map((r) => r.campaignCode),
-    requests.map((r) => r.visitorId),
-    requests.map((r) => r.now.toISOString()),
-    requests.map((r) => r.newSessionId),
-    requests.map((r) => JSON.stringify(r.attrs)),
-  ]);
+  const rows = await store.query<BatchRow>(text, openManyParams(requests, rollups));
   const results: SessionOpenResult[] = new Array(requests.length);
   for (const r of rows) {
     results[r.ord - 1] =

@@ -19,29 +19,37 @@ export function withSessionRollups(batch: string): string {
   r as materialized (
     select b.ord, b.outcome, b.campaign_id, b.tracking_number, ($1::text[])[b.ord] as org_id,
       ($4::timestamptz[])[b.ord] as at,
-      case when b.outcome <> 'sticky' then ($6::jsonb[])[b.ord]
-           when n.a is not null then n.a
-           -- By key, for this row alone: a join here was planned, on a table without
-           -- statistics, as a hash of a sequential scan of every session, per batch.
-           else (select jsonb_build_object('utm_source', s.utm_source, 'gclid', s.gclid,
-                   'gbraid', s.gbraid, 'wbraid', s.wbraid, 'fbclid', s.fbclid, 'fbc', s.fbc,
-                   'msclkid', s.msclkid, 'utm_medium', s.utm_medium,
-                   'utm_campaign', s.utm_campaign, 'landing_url', s.landing_url)
-                   from dni_sessions s where s.id = b.session_id)
+      -- The request whose keys ($7–$10, worked out by the server) the row counts with: its own,
+      -- or for a renewal of a session opened earlier in the batch, that request's.
+      case when b.outcome <> 'sticky' then b.ord else n.ord end as keyed,
+      -- Else a renewal's keys come from the session row it renews. By key, for this row alone:
+      -- a join here was planned, on a table without statistics, as a hash of a sequential scan
+      -- of every session, per batch.
+      case when b.outcome = 'sticky' and n.ord is null then
+        (select jsonb_build_object('utm_source', s.utm_source, 'gclid', s.gclid,
+           'gbraid', s.gbraid, 'wbraid', s.wbraid, 'fbclid', s.fbclid, 'fbc', s.fbc,
+           'msclkid', s.msclkid, 'utm_medium', s.utm_medium,
+           'utm_campaign', s.utm_campaign, 'landing_url', s.landing_url)
+           from dni_sessions s where s.id = b.session_id)
       end as a
     from b
     left join lateral (
-      select ($6::jsonb[])[b2.ord] as a from b b2
+      select b2.ord from b b2
        where b.outcome = 'sticky' and b2.session_id = b.session_id and b2.outcome <> 'sticky'
        limit 1) n on true
     where b.outcome in ('allocated', 'shared', 'overflow', 'sticky')
   ),
   k as (
     select r.org_id, report_quarter(r.at) as bucket, r.campaign_id, r.tracking_number, r.outcome,
-      report_source(r.a->>'utm_source', r.a->>'gclid', r.a->>'gbraid', r.a->>'wbraid',
-        r.a->>'fbclid', r.a->>'fbc', r.a->>'msclkid') as source,
-      coalesce(r.a->>'utm_medium', '') as medium, coalesce(r.a->>'utm_campaign', '') as utm_campaign,
-      coalesce(report_path(r.a->>'landing_url'), '') as landing_path
+      case when r.keyed is not null then lower(($7::text[])[r.keyed])
+        else report_source(r.a->>'utm_source', r.a->>'gclid', r.a->>'gbraid', r.a->>'wbraid',
+          r.a->>'fbclid', r.a->>'fbc', r.a->>'msclkid') end as source,
+      case when r.keyed is not null then ($8::text[])[r.keyed]
+        else coalesce(r.a->>'utm_medium', '') end as medium,
+      case when r.keyed is not null then ($9::text[])[r.keyed]
+        else coalesce(r.a->>'utm_campaign', '') end as utm_campaign,
+      case when r.keyed is not null then ($10::text[])[r.keyed]
+        else coalesce(report_path(r.a->>'landing_url'), '') end as landing_path
     from r
   ),
   d as (
