@@ -1,4 +1,5 @@
 import type { ConsoleCallRow } from '../../domain/admin/queries.js';
+import { clickNetwork } from '../../domain/reports/session-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, encodeCursor, ID_SHAPE } from '../../routes/admin/paging.js';
 import type { OrgContext } from '../context.js';
@@ -24,11 +25,7 @@ type Session = {
 /** Contract §8: the UTM source, else the network of the click id, else direct. */
 export function sourceOf(s: Session): string {
   if (!s) return 'unattributed';
-  if (s.utmSource) return s.utmSource;
-  if (s.gclid || s.gbraid || s.wbraid) return 'google';
-  if (s.fbclid || s.fbc) return 'meta';
-  if (s.msclkid) return 'microsoft';
-  return 'direct';
+  return s.utmSource || clickNetwork(s);
 }
 
 export const ATTRIBUTION_WORDS: Record<string, string> = {

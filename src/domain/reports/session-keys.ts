@@ -15,27 +15,36 @@ export interface SessionReportKeys {
   landingPath: string;
 }
 
-const blank = (v: string | null | undefined) => v === null || v === undefined || v === '';
+/** A visit's click ids, as requests and session rows name them. */
+export interface ClickIds {
+  gclid?: string | null;
+  gbraid?: string | null;
+  wbraid?: string | null;
+  fbclid?: string | null;
+  fbc?: string | null;
+  msclkid?: string | null;
+}
 
-/** report_source without its lower(): the trimmed utm_source, else the click id's network. */
-export function reportSourceOf(a: SessionAttributes): string {
-  const utm = (a.utm_source ?? '').replace(/^ +| +$/g, '');
-  if (utm !== '') return utm;
-  if (!blank(a.gclid) || !blank(a.gbraid) || !blank(a.wbraid)) return 'google';
-  if (!blank(a.fbclid) || !blank(a.fbc)) return 'meta';
-  if (!blank(a.msclkid)) return 'microsoft';
+/** The network of a visit's click id (contract §8), else `direct`. */
+export function clickNetwork(c: ClickIds): string {
+  if (c.gclid || c.gbraid || c.wbraid) return 'google';
+  if (c.fbclid || c.fbc) return 'meta';
+  if (c.msclkid) return 'microsoft';
   return 'direct';
 }
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
-const AFTER_AUTHORITY = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^?#]*)/;
-const BEFORE_QUERY = /^([^?#]*)/;
+/** report_source without its lower(): the trimmed utm_source, else the click id's network. */
+export function reportSourceOf(a: SessionAttributes): string {
+  return (a.utm_source ?? '').replace(/^ +| +$/g, '') || clickNetwork(a);
+}
+
+/** report_path's two expressions in one: an optional scheme and authority, then the path. */
+const PATH = /^(?:[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*)?([^?#]*)/;
 
 /** coalesce(report_path(url), ''): the URL's path, '/' when empty, '' without a URL. */
 export function reportPathOf(url: string | null | undefined): string {
   if (url === null || url === undefined || url === '') return '';
-  const m = (SCHEME.test(url) ? AFTER_AUTHORITY : BEFORE_QUERY).exec(url);
-  return m?.[1] || '/';
+  return PATH.exec(url)?.[1] || '/';
 }
 
 export function sessionReportKeys(a: SessionAttributes): SessionReportKeys {
