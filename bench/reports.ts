@@ -72,7 +72,7 @@ async function dniPhase(
         newSessionId: newId('ds', now),
         attrs: { utm_source: seq % 2 ? 'google' : null, landing_url: `https://ex.org/p${seq % 9}` },
       }));
-      await openSessions(store, requests as never, undefined, rollups);
+      await openSessions(store, requests as never, rollups ? undefined : 'dni_open_sessions');
       done += requests.length;
     }
   };

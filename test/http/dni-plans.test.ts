@@ -12,7 +12,7 @@ import { openManyParams, openManySql } from '../../src/store/repos/dni.js';
 import { type ScratchDatabase, scratchDatabase, storeKind } from '../helpers/store.js';
 
 const POOL = 100_000;
-const OPEN_MANY = openManySql('dni_open_sessions');
+const OPEN_MANY = openManySql();
 const TABLES = ['tracking_numbers', 'dni_sessions', 'campaigns'];
 
 describe.skipIf(storeKind !== 'postgres')(
@@ -60,9 +60,8 @@ describe.skipIf(storeKind !== 'postgres')(
     });
 
     async function open(c: pg.Client, visitors: string[], at: Date): Promise<string[]> {
-      const n = visitors.length;
       const ids = visitors.map((v) => `ds_${v}_${at.getTime()}`);
-      // The statement the service sends: the batch function inside its report counters.
+      // The statement the service sends: dni_open_sessions inside dni_open_sessions_counted.
       const { rows } = await c.query<{ outcome: string }>(
         OPEN_MANY,
         openManyParams(

@@ -8,7 +8,6 @@ import type {
 import { sessionReportKeys } from '../../domain/reports/session-keys.js';
 import type { Store } from '../db.js';
 import { classifyStoreError } from '../errors.js';
-import { withSessionRollups } from './session-rollups.js';
 
 interface BatchRow extends Record<string, unknown> {
   ord: number;
@@ -19,17 +18,26 @@ interface BatchRow extends Record<string, unknown> {
   campaign_id: string | null;
 }
 
-/** The batch statement; `fn` is dni_open_sessions or, in the simulator only, a policy to compare with. */
-/** Without `rollups`: the statement alone (npm run bench measures what the report counters cost). */
-export const openManySql = (fn: string, rollups = true) => {
-  // With the counters, $7–$10 are the requests' report keys (openManyParams).
-  const batch = `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[])`;
-  return rollups ? withSessionRollups(batch) : batch;
-};
-const OPEN_MANY_SQL = openManySql('dni_open_sessions');
+/** The service's batch function: dni_open_sessions with the report counters. */
+export const COUNTED = 'dni_open_sessions_counted';
 
-/** The batch statement's parameters: the requests, then (with the counters) their report keys. */
-export function openManyParams(requests: readonly SessionOpenRequest[], rollups = true): unknown[] {
+/**
+ * The batch statement of `fn`: the service's (COUNTED, whose $7–$10 are the requests' report
+ * keys: openManyParams), or one with dni_open_sessions's arguments alone: dni_open_sessions
+ * itself (npm run bench -- reports measures what the counters cost) or, in the simulator, a
+ * policy to compare with.
+ */
+export const openManySql = (fn: string = COUNTED) =>
+  `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[]${
+    fn === COUNTED ? ', $7::text[], $8::text[], $9::text[], $10::text[]' : ''
+  })`;
+const OPEN_MANY_SQL = openManySql();
+
+/** The batch statement's parameters: the requests, then (for COUNTED) their report keys. */
+export function openManyParams(
+  requests: readonly SessionOpenRequest[],
+  fn: string = COUNTED,
+): unknown[] {
   const params: unknown[] = [
     requests.map((r) => r.orgId),
     requests.map((r) => r.campaignCode),
@@ -38,7 +46,7 @@ export function openManyParams(requests: readonly SessionOpenRequest[], rollups 
     requests.map((r) => r.newSessionId),
     requests.map((r) => JSON.stringify(r.attrs)),
   ];
-  if (!rollups) return params;
+  if (fn !== COUNTED) return params;
   const keys = requests.map((r) => sessionReportKeys(r.attrs));
   return [
     ...params,
@@ -53,21 +61,17 @@ export function openManyParams(requests: readonly SessionOpenRequest[], rollups 
  * Many DNI requests (any organizations and campaigns) in one statement and
  * one transaction: the batch commits before any of its answers is used. One
  * result per request, in order; each request sees those before it (a visitor
- * twice in a batch gets one session). See dni_open_sessions (migration 0017).
+ * twice in a batch gets one session). See dni_open_sessions and dni_open_sessions_counted
+ * (src/store/sql).
  */
 export async function openSessions(
   store: Store,
   requests: readonly SessionOpenRequest[],
-  /** npm run simulate only: another allocation policy's function with the same signature. */
-  policyFunction?: string,
-  /** npm run bench -- reports only: false measures the batch without its report counters. */
-  rollups = true,
+  /** Bench and simulator only: a function with dni_open_sessions's arguments (openManySql). */
+  fn: string = COUNTED,
 ): Promise<SessionOpenResult[]> {
-  const text =
-    policyFunction || !rollups
-      ? openManySql(policyFunction ?? 'dni_open_sessions', rollups)
-      : OPEN_MANY_SQL;
-  const rows = await store.query<BatchRow>(text, openManyParams(requests, rollups));
+  const text = fn === COUNTED ? OPEN_MANY_SQL : openManySql(fn);
+  const rows = await store.query<BatchRow>(text, openManyParams(requests, fn));
   const results: SessionOpenResult[] = new Array(requests.length);
   for (const r of rows) {
     results[r.ord - 1] =
