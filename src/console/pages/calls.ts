@@ -1,5 +1,4 @@
 import type { ConsoleCallRow } from '../../domain/admin/queries.js';
-import { clickNetwork } from '../../domain/reports/session-keys.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, encodeCursor, ID_SHAPE } from '../../routes/admin/paging.js';
 import type { OrgContext } from '../context.js';
@@ -9,24 +8,6 @@ import type { ConsoleRouter, PageResult } from '../router.js';
 import { localTime, timeCell } from '../time.js';
 
 const PAGE = 50;
-
-type Session = {
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  gclid: string | null;
-  gbraid: string | null;
-  wbraid: string | null;
-  fbclid: string | null;
-  fbc: string | null;
-  msclkid: string | null;
-} | null;
-
-/** Contract §8: the UTM source, else the network of the click id, else direct. */
-export function sourceOf(s: Session): string {
-  if (!s) return 'unattributed';
-  return s.utmSource || clickNetwork(s);
-}
 
 export const ATTRIBUTION_WORDS: Record<string, string> = {
   session: 'the visitor’s session held the number when the call came in',
@@ -48,7 +29,7 @@ function callColumns(ctx: OrgContext): Column<CallRow>[] {
     { label: 'Campaign', value: (r) => r.campaignCode },
     { label: 'Caller', value: (r) => r.call.fromNumber },
     { label: 'Tracking number', value: (r) => r.call.trackingNumber },
-    { label: 'Source', value: (r) => (r.session ? sourceOf(r.session) : 'unattributed') },
+    { label: 'Source', value: (r) => r.source },
     { label: 'UTM campaign', value: (r) => r.session?.utmCampaign ?? '' },
     { label: 'Attribution', value: (r) => r.call.attribution },
     { label: 'Shared number', value: (r) => (r.call.ambiguous ? 'yes' : 'no') },
@@ -182,7 +163,7 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
 <section class="card"><h2>Attribution</h2>${dl([
         ['Rule', call.attribution],
         ['Meaning', ATTRIBUTION_WORDS[call.attribution] ?? call.attribution],
-        ['Source', session ? sourceOf(session) : 'unattributed'],
+        ['Source', row.source],
         [
           'Shared number',
           call.ambiguous

@@ -106,6 +106,8 @@ export interface CallRow {
   };
   campaignCode: string;
   session: SessionRow | null;
+  /** The call's source as reports name it (docs/reporting.md): `unattributed` without a session. */
+  source: string;
 }
 
 export interface CallFilter extends TimeRange {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { ActivityQueries, TimeRange } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { toEvent } from '../repos/consents.js';
@@ -18,11 +18,17 @@ function range(column: Parameters<typeof gte>[0], r: TimeRange): (SQL | undefine
 
 /**
  * A call with its campaign's code and the session it was attributed to, when there is one (the
- * whole session row: the console's call page shows its number, kind and hits too).
+ * whole session row: the console's call page shows its number, kind and hits too), and its source
+ * as reports name it: report_source of the session (trimmed and lowercased by the database, as
+ * the report triggers store it), `unattributed` without one.
  */
+const d = dniSessions;
+const callSource = sql<string>`case when ${d.id} is null then 'unattributed'
+  else report_source(${d.utmSource}, ${d.gclid}, ${d.gbraid}, ${d.wbraid}, ${d.fbclid}, ${d.fbc}, ${d.msclkid}) end`;
+
 export function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
   return db
-    .select({ call: calls, campaignCode: campaigns.code, session: dniSessions })
+    .select({ call: calls, campaignCode: campaigns.code, session: dniSessions, source: callSource })
     .from(calls)
     .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
     .leftJoin(dniSessions, eq(dniSessions.id, calls.dniSessionId))
