@@ -58,6 +58,7 @@ const CONNECTION_MESSAGES = [
 const CONFLICT_BY_CONSTRAINT: Record<string, string> = {
   campaigns_org_code_key: 'campaign_code_taken',
   tracking_numbers_pkey: 'number_in_use',
+  number_owners_pkey: 'number_in_use',
 };
 
 interface ErrorLike {

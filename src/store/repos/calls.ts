@@ -3,7 +3,7 @@ import type { InboundCall, RecordedCall } from '../../domain/carrier-inbound/por
 import { attributeCall, holdOf } from '../../domain/dni/attribution.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
-import { calls, campaigns, dniSessions, trackingNumbers } from '../schema/index.js';
+import { calls, campaigns, dniSessions, numberOwners, trackingNumbers } from '../schema/index.js';
 import { writeAudit } from './audit.js';
 import { emitCallReceived } from './webhook-emitters.js';
 
@@ -33,9 +33,18 @@ export async function recordInboundCall(
       code: campaigns.code,
       forwardTo: campaigns.forwardTo,
     })
-    .from(trackingNumbers)
+    // The number's organization first (number_owners), then the number by organization and
+    // number: a read a PostgreSQL sharded by organization sends to one node (docs/scaling.md).
+    .from(numberOwners)
+    .innerJoin(
+      trackingNumbers,
+      and(
+        eq(trackingNumbers.orgId, numberOwners.orgId),
+        eq(trackingNumbers.e164, numberOwners.e164),
+      ),
+    )
     .innerJoin(campaigns, eq(campaigns.id, trackingNumbers.campaignId))
-    .where(eq(trackingNumbers.e164, call.to));
+    .where(eq(numberOwners.e164, call.to));
   if (!number || (orgId !== null && number.orgId !== orgId)) return null;
 
   const held = await ex
@@ -45,7 +54,13 @@ export async function recordInboundCall(
       expiresAt: dniSessions.expiresAt,
     })
     .from(dniSessions)
-    .where(and(eq(dniSessions.trackingNumber, call.to), lte(dniSessions.createdAt, call.startedAt)))
+    .where(
+      and(
+        eq(dniSessions.orgId, number.orgId),
+        eq(dniSessions.trackingNumber, call.to),
+        lte(dniSessions.createdAt, call.startedAt),
+      ),
+    )
     .orderBy(desc(dniSessions.createdAt))
     .limit(SESSIONS_SCANNED);
   const [repeat] = await ex

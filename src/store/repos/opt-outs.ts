@@ -8,7 +8,7 @@ import type {
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
 import { first } from '../rows.js';
-import { campaigns, orgs, trackingNumbers } from '../schema/index.js';
+import { campaigns, numberOwners, orgs, trackingNumbers } from '../schema/index.js';
 import { outboundTouches } from '../schema/outbound.js';
 
 export type { KeypressTouch, NumberOwner };
@@ -31,8 +31,15 @@ function callerIds(config: Config): string[] {
 export async function ownersOfNumber(ex: Executor, e164: string): Promise<NumberOwner[]> {
   const pooled = await ex
     .select({ orgId: trackingNumbers.orgId, campaignId: trackingNumbers.campaignId })
-    .from(trackingNumbers)
-    .where(eq(trackingNumbers.e164, e164));
+    .from(numberOwners)
+    .innerJoin(
+      trackingNumbers,
+      and(
+        eq(trackingNumbers.orgId, numberOwners.orgId),
+        eq(trackingNumbers.e164, numberOwners.e164),
+      ),
+    )
+    .where(eq(numberOwners.e164, e164));
   // Caller ids live in the campaign config; the digits narrow the scan before the exact check.
   const digits = e164.replace(/\D/g, '').slice(-10);
   const candidates = await ex

@@ -148,6 +148,16 @@ export const trackingNumbers = pgTable(
   ],
 );
 
+/**
+ * Whose number is this (migration 0030): one row per tracking number, kept by the trigger
+ * number_owners_sync. The inbound paths find a number's organization here (docs/scaling.md).
+ */
+export const numberOwners = pgTable('number_owners', {
+  e164: text('e164').primaryKey(),
+  /** No foreign key: under Citus a reference table cannot point at the distributed orgs. */
+  orgId: text('org_id').notNull(),
+});
+
 export const dniSessions = pgTable(
   'dni_sessions',
   {
