@@ -16,15 +16,16 @@ function range(column: Parameters<typeof gte>[0], r: TimeRange): (SQL | undefine
   return [r.since ? gte(column, r.since) : undefined, r.until ? lt(column, r.until) : undefined];
 }
 
-/**
- * A call with its campaign's code and the session it was attributed to, when there is one (the
- * whole session row: the console's call page shows its number, kind and hits too), and its source
- * as reports name it: report_source of the session (trimmed and lowercased by the database, as
- * the report triggers store it), `unattributed` without one.
- */
+/** A call's source as reports name it (report_source of its session), `unattributed` without one. */
 const d = dniSessions;
 const callSource = sql<string>`case when ${d.id} is null then 'unattributed'
   else report_source(${d.utmSource}, ${d.gclid}, ${d.gbraid}, ${d.wbraid}, ${d.fbclid}, ${d.fbc}, ${d.msclkid}) end`;
+
+/**
+ * A call with its campaign's code and the session it was attributed to, when there is one (the
+ * whole session row: the console's call page shows its number, kind and hits too), and its source
+ * as reports name it (trimmed and lowercased by the database, as the report triggers store it).
+ */
 
 export function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
   return db

@@ -3,7 +3,14 @@ import type { InboundCall, RecordedCall } from '../../domain/carrier-inbound/por
 import { attributeCall, holdOf } from '../../domain/dni/attribution.js';
 import { newId } from '../../domain/ids.js';
 import type { Executor } from '../db.js';
-import { calls, campaigns, dniSessions, numberOwners, trackingNumbers } from '../schema/index.js';
+import {
+  calls,
+  campaigns,
+  dniSessions,
+  numberOwners,
+  ownedNumber,
+  trackingNumbers,
+} from '../schema/index.js';
 import { writeAudit } from './audit.js';
 import { emitCallReceived } from './webhook-emitters.js';
 
@@ -36,13 +43,7 @@ export async function recordInboundCall(
     // The number's organization first (number_owners), then the number by organization and
     // number: a read a PostgreSQL sharded by organization sends to one node (docs/scaling.md).
     .from(numberOwners)
-    .innerJoin(
-      trackingNumbers,
-      and(
-        eq(trackingNumbers.orgId, numberOwners.orgId),
-        eq(trackingNumbers.e164, numberOwners.e164),
-      ),
-    )
+    .innerJoin(trackingNumbers, ownedNumber())
     .innerJoin(campaigns, eq(campaigns.id, trackingNumbers.campaignId))
     .where(eq(numberOwners.e164, call.to));
   if (!number || (orgId !== null && number.orgId !== orgId)) return null;

@@ -8,7 +8,7 @@ import type {
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import type { Executor } from '../db.js';
 import { first } from '../rows.js';
-import { campaigns, numberOwners, orgs, trackingNumbers } from '../schema/index.js';
+import { campaigns, numberOwners, orgs, ownedNumber, trackingNumbers } from '../schema/index.js';
 import { outboundTouches } from '../schema/outbound.js';
 
 export type { KeypressTouch, NumberOwner };
@@ -32,13 +32,7 @@ export async function ownersOfNumber(ex: Executor, e164: string): Promise<Number
   const pooled = await ex
     .select({ orgId: trackingNumbers.orgId, campaignId: trackingNumbers.campaignId })
     .from(numberOwners)
-    .innerJoin(
-      trackingNumbers,
-      and(
-        eq(trackingNumbers.orgId, numberOwners.orgId),
-        eq(trackingNumbers.e164, numberOwners.e164),
-      ),
-    )
+    .innerJoin(trackingNumbers, ownedNumber())
     .where(eq(numberOwners.e164, e164));
   // Caller ids live in the campaign config; the digits narrow the scan before the exact check.
   const digits = e164.replace(/\D/g, '').slice(-10);

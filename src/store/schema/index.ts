@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   boolean,
@@ -157,6 +157,10 @@ export const numberOwners = pgTable('number_owners', {
   /** No foreign key: under Citus a reference table cannot point at the distributed orgs. */
   orgId: text('org_id').notNull(),
 });
+
+/** A number joined to its owner row: by organization and number (one shard under Citus). */
+export const ownedNumber = () =>
+  and(eq(trackingNumbers.orgId, numberOwners.orgId), eq(trackingNumbers.e164, numberOwners.e164));
 
 export const dniSessions = pgTable(
   'dni_sessions',
