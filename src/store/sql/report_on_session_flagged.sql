@@ -1,6 +1,6 @@
 -- A live session whose number another visitor was given: ambiguous from now
 -- on, counted in the cell of its creation (new sessions are counted by the DNI
--- batch itself, src/store/repos/dni.ts).
+-- batch itself, dni_open_sessions_counted).
 CREATE OR REPLACE FUNCTION report_on_session_flagged() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM report_traffic_add(NEW.org_id, report_quarter(NEW.created_at), NEW.campaign_id,
