@@ -171,6 +171,42 @@ describe.skipIf(storeKind !== 'postgres')(
       }
     });
 
+    it('shares the numbers of a full pool by index too, on a connection opened then', async () => {
+      // Every number held for an hour, and the pool remembered as full (pool_full_until, as the
+      // first batch to find no free number leaves it): each new visitor shares a number among
+      // the 16 slots under the hand and flags that number's live sessions.
+      const t = new Date('2026-11-26T10:03:00Z');
+      await client.query(
+        `update tracking_numbers set held_until = $1::timestamptz + interval '1 hour',
+                last_assigned_at = $1 where campaign_id = 'cmp_p'`,
+        [t],
+      );
+      await client.query(
+        `update campaigns set pool_full_until = $1::timestamptz + interval '1 hour' where id = 'cmp_p'`,
+        [t],
+      );
+      const fresh = new pg.Client({ connectionString: db.url });
+      await fresh.connect();
+      try {
+        let outcomes: string[] = [];
+        const plansRead = await explained(fresh, async () => {
+          outcomes = await open(fresh, ['full_1', 'full_2', 'full_3'], t);
+        });
+        expect(outcomes).toEqual(['shared', 'shared', 'shared']);
+        expectIndexLookups(plansRead);
+        const share = plansRead.find((p) => p.includes('last_assigned_at NULLS FIRST'));
+        expect(share).toMatch(/Index Cond: \(e164 = ANY/);
+        const flag = plansRead.find((p) => p.includes('SET ambiguous = true'));
+        expect(flag).toMatch(/dni_sessions_unflagged_idx/);
+      } finally {
+        await fresh.end();
+        await client.query(
+          `update tracking_numbers set held_until = null where campaign_id = 'cmp_p'`,
+        );
+        await client.query(`update campaigns set pool_full_until = null where id = 'cmp_p'`);
+      }
+    });
+
     it('still hands out the numbers it should', async () => {
       const t = new Date('2026-11-26T10:05:00Z');
       const outcomes = await open(client, ['v1', 'fresh_1', 'fresh_2'], t);

@@ -198,9 +198,20 @@ BEGIN
         -- still on the page (the simulator measured 1-3 points of accuracy
         -- lost that way on tight pools; docs/pool-sizing.md).
         v_slot := nextval(v_clock::regclass) % v_size;
+        -- The 16 slots as two ranges (the second, wrapping round, often
+        -- empty), each read by the slot index, then locked by number: one
+        -- range OR the other, without bitmap scans, was planned as a read of
+        -- the campaign's whole pool filtered row by row, and a list of slots
+        -- as a filter too while the statistics said the table held one row.
         SELECT t.e164 INTO v_num FROM tracking_numbers t
-         WHERE t.campaign_id = v_campaign AND t.role = 'pool'
-           AND (t.slot BETWEEN v_slot AND v_slot + 15 OR t.slot <= v_slot + 15 - v_size)
+         WHERE t.e164 = ANY (ARRAY(
+                 SELECT t1.e164 FROM tracking_numbers t1
+                  WHERE t1.campaign_id = v_campaign AND t1.role = 'pool'
+                    AND t1.slot BETWEEN v_slot AND v_slot + 15
+                 UNION ALL
+                 SELECT t2.e164 FROM tracking_numbers t2
+                  WHERE t2.campaign_id = v_campaign AND t2.role = 'pool'
+                    AND t2.slot BETWEEN 0 AND v_slot + 15 - v_size))
          ORDER BY t.last_assigned_at NULLS FIRST, t.slot
          LIMIT 1
          FOR UPDATE SKIP LOCKED;
@@ -217,8 +228,13 @@ BEGIN
           END IF;
         END IF;
         v_outcome := 'shared';
+        -- By number (dni_sessions_unflagged_idx): expires_at is compared as an
+        -- expression so that no index on it (dni_sessions_visitor_live_idx,
+        -- whose leading campaign and visitor this statement lacks) can be read
+        -- whole for it, as a generic plan made on an empty table did.
         UPDATE dni_sessions s SET ambiguous = true
-         WHERE s.tracking_number = v_num AND s.expires_at > v_now AND NOT s.ambiguous;
+         WHERE s.tracking_number = v_num AND NOT s.ambiguous
+           AND s.expires_at + interval '0 seconds' > v_now;
       END IF;
     END IF;
 
