@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { newId } from '../../src/domain/ids.js';
+import { openSessions } from '../../src/store/repos/dni.js';
 import {
   adminCall,
   createTenant,
@@ -63,6 +65,78 @@ describe('batched opens', () => {
     expect(new Set(live.map((s) => s.tracking_number)).size).toBe(11);
     expect(live.every((s) => s.kind === 'allocated' && !s.ambiguous)).toBe(true);
     expect(await liveSessions(b.orgId)).toEqual([]);
+  });
+});
+
+describe('one batch, one free number', () => {
+  // dni_open_sessions writes a batch's free-number allocations together, after
+  // deciding them: a number handed out earlier in the batch must still be
+  // taken for the requests after it, and a visitor's second request must
+  // find the session its first one opened.
+  it('hands the last free number once: the requests after it share', async () => {
+    const a = await createTenant(h, { numbers: 2 });
+    expect((await dni(h, a.key, { campaign_code: a.code, visitor_id: 'first' })).statusCode).toBe(
+      201,
+    );
+    const now = new Date(h.clock.now());
+    const request = (visitorId: string) => ({
+      orgId: a.orgId,
+      campaignCode: a.code,
+      visitorId,
+      now,
+      newSessionId: newId('ds', now.getTime()),
+      attrs: {},
+    });
+    // One statement: the batcher may split concurrent requests, this cannot.
+    const results = await openSessions(h.store, [request('x'), request('y'), request('x')]);
+    expect(results.map((r) => r.outcome)).toEqual(['allocated', 'shared', 'sticky']);
+    const [x, y, again] = results as { sessionId: string; trackingNumber: string }[];
+    expect(again!.sessionId).toBe(x!.sessionId);
+    const live = await liveSessions(a.orgId);
+    expect(live).toHaveLength(3);
+    const byVisitor = new Map(live.map((s) => [s.visitor_id, s]));
+    // The two numbers went to 'first' and 'x'; 'y' shares one of them, whose sessions are flagged.
+    expect(byVisitor.get('x')).toMatchObject({
+      kind: 'allocated',
+      tracking_number: x!.trackingNumber,
+    });
+    expect(byVisitor.get('first')!.tracking_number).not.toBe(x!.trackingNumber);
+    expect(byVisitor.get('y')).toMatchObject({
+      kind: 'shared',
+      ambiguous: true,
+      tracking_number: y!.trackingNumber,
+    });
+    expect(
+      live.filter((s) => s.tracking_number === y!.trackingNumber).every((s) => s.ambiguous),
+    ).toBe(true);
+    const held = await h.store.query<{ e164: string; held_by: string | null }>(
+      `select e164, held_by from tracking_numbers where e164 = $1`,
+      [x!.trackingNumber],
+    );
+    expect(held[0]!.held_by).not.toBeNull();
+  });
+
+  it('fills the pool within a batch and remembers until when it is full', async () => {
+    const a = await createTenant(h, { numbers: 2 });
+    const now = new Date(h.clock.now());
+    const request = (visitorId: string) => ({
+      orgId: a.orgId,
+      campaignCode: a.code,
+      visitorId,
+      now,
+      newSessionId: newId('ds', now.getTime()),
+      attrs: {},
+    });
+    const results = await openSessions(h.store, ['x', 'y', 'z'].map(request));
+    expect(results.map((r) => r.outcome)).toEqual(['allocated', 'allocated', 'shared']);
+    const [x, y] = results as { trackingNumber: string }[];
+    expect(x!.trackingNumber).not.toBe(y!.trackingNumber);
+    // Both numbers are held until the sessions expire (the default 1,800 s), and so is the pool.
+    const [campaign] = await h.store.query<{ pool_full_until: Date | string | null }>(
+      'select pool_full_until from campaigns where org_id = $1 and code = $2',
+      [a.orgId, a.code],
+    );
+    expect(new Date(campaign!.pool_full_until as string).getTime()).toBe(now.getTime() + 1_800_000);
   });
 });
 

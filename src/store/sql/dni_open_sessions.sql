@@ -18,6 +18,15 @@
 -- outcome per row: allocated | sticky | overflow | shared, or
 -- campaign_not_found | no_numbers (the request's own failure, not the batch's).
 --
+-- Writes in bulk (issue 23): a request given a free number, the common case,
+-- is decided in the loop and written later, with the batch's others, by
+-- dni_write_allocations (one UPDATE of the numbers, one INSERT of the
+-- sessions): a statement per row was about a quarter of the batch. Until then
+-- the loop keeps them in v_pi … v_pkey, and what reads them sees them: the
+-- hand skips a number already handed out (t.e164 <> ALL (v_pnum)), and before
+-- a visitor seen earlier in the batch is looked up, before the pool is found
+-- full, and before an overflow or a share, the pending ones are written.
+--
 -- Plans that do not depend on statistics (issue 23): a database whose pool was
 -- just loaded, with autovacuum off or behind, has no statistics on
 -- tracking_numbers and dni_sessions, and the function runs with
@@ -67,6 +76,12 @@ DECLARE
   v_min timestamptz;
   v_mine text[] := '{}';
   a jsonb;
+  -- Allocations not written yet (see "Writes in bulk" above): each one's
+  -- request, number, expiry, and campaign and visitor as one key.
+  v_pi integer[] := '{}';
+  v_pnum text[] := '{}';
+  v_pexp timestamptz[] := '{}';
+  v_pkey text[] := '{}';
 BEGIN
   -- Each request's campaign (null: not one of that organization's).
   SELECT array_agg(c.id ORDER BY r.o), array_agg(c.session_ttl_seconds ORDER BY r.o),
@@ -119,6 +134,12 @@ BEGIN
     v_size := v_sizes[i];
     campaign_id := v_campaign;
 
+    -- A visitor seen earlier in this batch: what it was given is written first.
+    IF v_campaign || chr(31) || p_visitors[i] = ANY (v_pkey) THEN
+      PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
+      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}';
+    END IF;
+
     SELECT s.id, s.tracking_number INTO v_id, v_num FROM dni_sessions s
      WHERE s.campaign_id = v_campaign AND s.visitor_id = p_visitors[i] AND s.expires_at > v_now
      ORDER BY s.expires_at DESC
@@ -142,7 +163,7 @@ BEGIN
         v_slot := nextval(v_clock::regclass) % v_size;
         SELECT t.e164 INTO v_num FROM tracking_numbers t
          WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot = v_slot
-           AND (t.held_until IS NULL OR t.held_until <= v_now)
+           AND (t.held_until IS NULL OR t.held_until <= v_now) AND t.e164 <> ALL (v_pnum)
          FOR UPDATE SKIP LOCKED;
         EXIT WHEN FOUND;
       END LOOP;
@@ -150,20 +171,25 @@ BEGIN
         -- A crowded pool: the first free slot after the hand, wrapping round.
         SELECT t.e164 INTO v_num FROM tracking_numbers t
          WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot > v_slot
-           AND (t.held_until IS NULL OR t.held_until <= v_now)
+           AND (t.held_until IS NULL OR t.held_until <= v_now) AND t.e164 <> ALL (v_pnum)
          ORDER BY t.slot LIMIT 1
          FOR UPDATE SKIP LOCKED;
         IF NOT FOUND THEN
           SELECT t.e164 INTO v_num FROM tracking_numbers t
            WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot <= v_slot
-             AND (t.held_until IS NULL OR t.held_until <= v_now)
+             AND (t.held_until IS NULL OR t.held_until <= v_now) AND t.e164 <> ALL (v_pnum)
            ORDER BY t.slot LIMIT 1
            FOR UPDATE SKIP LOCKED;
         END IF;
       END IF;
       IF v_num IS NULL THEN
         -- Nothing free: remember until when, for this batch and (if the
-        -- campaign row is not busy) for the next ones.
+        -- campaign row is not busy) for the next ones, with every earlier
+        -- request's number written.
+        IF v_pi <> '{}' THEN
+          PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
+          v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}';
+        END IF;
         SELECT min(t.held_until) INTO v_min FROM tracking_numbers t
          WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot >= 0;
         IF v_min > v_now THEN
@@ -178,64 +204,75 @@ BEGIN
     END IF;
 
     IF v_num IS NOT NULL THEN
-      v_outcome := 'allocated';
+      -- A free number (the common case): written with the others, later.
+      v_pi := v_pi || i; v_pnum := v_pnum || v_num; v_pexp := v_pexp || v_exp;
+      v_pkey := v_pkey || (v_campaign || chr(31) || p_visitors[i]);
+      v_mine := v_mine || v_num;
+      session_id := p_ids[i]; tracking_number := v_num; expires_at := v_exp; outcome := 'allocated';
+      RETURN NEXT;
+      CONTINUE;
+    END IF;
+
+    -- Overflow, sharing or nothing: read and written with every earlier request in place.
+    IF v_pi <> '{}' THEN
+      PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
+      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}';
+    END IF;
+    SELECT t.e164 INTO v_num FROM tracking_numbers t
+     WHERE t.campaign_id = v_campaign AND t.role = 'overflow'
+     LIMIT 1;
+    IF FOUND THEN
+      v_outcome := 'overflow';
+    ELSIF v_size = 0 THEN
+      session_id := NULL; tracking_number := NULL; expires_at := NULL;
+      outcome := 'no_numbers';
+      RETURN NEXT;
+      CONTINUE;
     ELSE
+      -- Exhausted, no overflow: share the number assigned longest ago among
+      -- the 16 under the hand. Not simply the one under it: a crowded search
+      -- takes free numbers beyond the hand without moving it, so the numbers
+      -- just ahead of it may have been handed out a moment ago, to visitors
+      -- still on the page (the simulator measured 1-3 points of accuracy
+      -- lost that way on tight pools; docs/pool-sizing.md).
+      v_slot := nextval(v_clock::regclass) % v_size;
+      -- The 16 slots as two ranges (the second, wrapping round, often
+      -- empty), each read by the slot index, then locked by number: one
+      -- range OR the other, without bitmap scans, was planned as a read of
+      -- the campaign's whole pool filtered row by row, and a list of slots
+      -- as a filter too while the statistics said the table held one row.
       SELECT t.e164 INTO v_num FROM tracking_numbers t
-       WHERE t.campaign_id = v_campaign AND t.role = 'overflow'
-       LIMIT 1;
-      IF FOUND THEN
-        v_outcome := 'overflow';
-      ELSIF v_size = 0 THEN
-        session_id := NULL; tracking_number := NULL; expires_at := NULL;
-        outcome := 'no_numbers';
-        RETURN NEXT;
-        CONTINUE;
-      ELSE
-        -- Exhausted, no overflow: share the number assigned longest ago among
-        -- the 16 under the hand. Not simply the one under it: a crowded search
-        -- takes free numbers beyond the hand without moving it, so the numbers
-        -- just ahead of it may have been handed out a moment ago, to visitors
-        -- still on the page (the simulator measured 1-3 points of accuracy
-        -- lost that way on tight pools; docs/pool-sizing.md).
-        v_slot := nextval(v_clock::regclass) % v_size;
-        -- The 16 slots as two ranges (the second, wrapping round, often
-        -- empty), each read by the slot index, then locked by number: one
-        -- range OR the other, without bitmap scans, was planned as a read of
-        -- the campaign's whole pool filtered row by row, and a list of slots
-        -- as a filter too while the statistics said the table held one row.
+       WHERE t.e164 = ANY (ARRAY(
+               SELECT t1.e164 FROM tracking_numbers t1
+                WHERE t1.campaign_id = v_campaign AND t1.role = 'pool'
+                  AND t1.slot BETWEEN v_slot AND v_slot + 15
+               UNION ALL
+               SELECT t2.e164 FROM tracking_numbers t2
+                WHERE t2.campaign_id = v_campaign AND t2.role = 'pool'
+                  AND t2.slot BETWEEN 0 AND v_slot + 15 - v_size))
+       ORDER BY t.last_assigned_at NULLS FIRST, t.slot
+       LIMIT 1
+       FOR UPDATE SKIP LOCKED;
+      IF v_num IS NULL THEN
+        -- Every number under the hand is locked. One this transaction
+        -- already holds needs no wait; holding none, waiting is safe.
         SELECT t.e164 INTO v_num FROM tracking_numbers t
-         WHERE t.e164 = ANY (ARRAY(
-                 SELECT t1.e164 FROM tracking_numbers t1
-                  WHERE t1.campaign_id = v_campaign AND t1.role = 'pool'
-                    AND t1.slot BETWEEN v_slot AND v_slot + 15
-                 UNION ALL
-                 SELECT t2.e164 FROM tracking_numbers t2
-                  WHERE t2.campaign_id = v_campaign AND t2.role = 'pool'
-                    AND t2.slot BETWEEN 0 AND v_slot + 15 - v_size))
-         ORDER BY t.last_assigned_at NULLS FIRST, t.slot
-         LIMIT 1
-         FOR UPDATE SKIP LOCKED;
-        IF v_num IS NULL THEN
-          -- Every number under the hand is locked. One this transaction
-          -- already holds needs no wait; holding none, waiting is safe.
+         WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.e164 = ANY (v_mine)
+         LIMIT 1;
+        IF NOT FOUND THEN
           SELECT t.e164 INTO v_num FROM tracking_numbers t
-           WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.e164 = ANY (v_mine)
-           LIMIT 1;
-          IF NOT FOUND THEN
-            SELECT t.e164 INTO v_num FROM tracking_numbers t
-             WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot = v_slot
-             FOR UPDATE;
-          END IF;
+           WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot = v_slot
+           FOR UPDATE;
         END IF;
-        v_outcome := 'shared';
-        -- By number (dni_sessions_unflagged_idx): expires_at is compared as an
-        -- expression so that no index on it (dni_sessions_visitor_live_idx,
-        -- whose leading campaign and visitor this statement lacks) can be read
-        -- whole for it, as a generic plan made on an empty table did.
-        UPDATE dni_sessions s SET ambiguous = true
-         WHERE s.tracking_number = v_num AND NOT s.ambiguous
-           AND s.expires_at + interval '0 seconds' > v_now;
       END IF;
+      v_outcome := 'shared';
+      -- By number (dni_sessions_unflagged_idx): expires_at is compared as an
+      -- expression so that no index on it (dni_sessions_visitor_live_idx,
+      -- whose leading campaign and visitor this statement lacks) can be read
+      -- whole for it, as a generic plan made on an empty table did.
+      UPDATE dni_sessions s SET ambiguous = true
+       WHERE s.tracking_number = v_num AND NOT s.ambiguous
+         AND s.expires_at + interval '0 seconds' > v_now;
     END IF;
 
     IF v_outcome <> 'overflow' THEN
@@ -264,5 +301,8 @@ BEGIN
     session_id := p_ids[i]; tracking_number := v_num; expires_at := v_exp; outcome := v_outcome;
     RETURN NEXT;
   END LOOP;
+  IF v_pi <> '{}' THEN
+    PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
+  END IF;
 END
 $$;
