@@ -88,10 +88,14 @@ describe('one batch, one free number', () => {
       attrs: {},
     });
     // One statement: the batcher may split concurrent requests, this cannot.
-    const results = await openSessions(h.store, [request('x'), request('y'), request('x')]);
-    expect(results.map((r) => r.outcome)).toEqual(['allocated', 'shared', 'sticky']);
-    const [x, y, again] = results as { sessionId: string; trackingNumber: string }[];
-    expect(again!.sessionId).toBe(x!.sessionId);
+    const results = await openSessions(
+      h.store,
+      ['x', 'y', 'y', 'x'].map((v) => request(v)),
+    );
+    expect(results.map((r) => r.outcome)).toEqual(['allocated', 'shared', 'sticky', 'sticky']);
+    const [x, y, yAgain, xAgain] = results as { sessionId: string; trackingNumber: string }[];
+    expect(xAgain!.sessionId).toBe(x!.sessionId);
+    expect(yAgain!.sessionId).toBe(y!.sessionId);
     const live = await liveSessions(a.orgId);
     expect(live).toHaveLength(3);
     const byVisitor = new Map(live.map((s) => [s.visitor_id, s]));
@@ -114,6 +118,39 @@ describe('one batch, one free number', () => {
       [x!.trackingNumber],
     );
     expect(held[0]!.held_by).not.toBeNull();
+  });
+
+  it('shares with the allocations before it in place, whatever the order of their times', async () => {
+    // The pool was found full until t+1 s. A request at t+2 s finds it free
+    // again and takes the free number; one at t+0.5 s after it in the same
+    // batch still finds the pool full and shares: the least recently handed
+    // number, which is no longer the one just taken.
+    const a = await createTenant(h, { numbers: 2 });
+    const first = json(await dni(h, a.key, { campaign_code: a.code, visitor_id: 'first' }));
+    const t = h.clock.now();
+    await h.store.query(
+      'update campaigns set pool_full_until = $3 where org_id = $1 and code = $2',
+      [a.orgId, a.code, new Date(t + 1_000)],
+    );
+    const request = (visitorId: string, at: number) => ({
+      orgId: a.orgId,
+      campaignCode: a.code,
+      visitorId,
+      now: new Date(at),
+      newSessionId: newId('ds', at),
+      attrs: {},
+    });
+    const results = await openSessions(h.store, [request('x', t + 2_000), request('y', t + 500)]);
+    expect(results.map((r) => r.outcome)).toEqual(['allocated', 'shared']);
+    const [x, y] = results as { trackingNumber: string }[];
+    expect(x!.trackingNumber).not.toBe(first.tracking_number);
+    expect(y!.trackingNumber).toBe(first.tracking_number);
+    const live = await liveSessions(a.orgId);
+    expect(live.find((s) => s.visitor_id === 'x')).toMatchObject({
+      kind: 'allocated',
+      ambiguous: false,
+    });
+    expect(live.find((s) => s.visitor_id === 'first')).toMatchObject({ ambiguous: true });
   });
 
   it('fills the pool within a batch and remembers until when it is full', async () => {

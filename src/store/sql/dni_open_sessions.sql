@@ -18,14 +18,16 @@
 -- outcome per row: allocated | sticky | overflow | shared, or
 -- campaign_not_found | no_numbers (the request's own failure, not the batch's).
 --
--- Writes in bulk (issue 23): a request given a free number, the common case,
--- is decided in the loop and written later, with the batch's others, by
--- dni_write_allocations (one UPDATE of the numbers, one INSERT of the
--- sessions): a statement per row was about a quarter of the batch. Until then
--- the loop keeps them in v_pi … v_pkey, and what reads them sees them: the
--- hand skips a number already handed out (t.e164 <> ALL (v_pnum)), and before
--- a visitor seen earlier in the batch is looked up, before the pool is found
--- full, and before an overflow or a share, the pending ones are written.
+-- Writes in bulk (issue 23): the loop decides each request and keeps what
+-- it opens in v_pi … v_pkind; dni_write_sessions writes them with the
+-- batch's others (one UPDATE of the free numbers handed out, one INSERT of
+-- the sessions): a statement per row was about a quarter of the batch. A
+-- shared number is written at once (the next share orders by it). What reads
+-- the pending ones sees them: the hand skips a number already handed out
+-- (t.e164 <> ALL (v_pnum)), and they are written first before a visitor seen
+-- earlier in the batch is looked up, and, while one is an allocation, before
+-- the pool is found full and before an overflow or a share (which flags the
+-- sessions on its number; shared and overflow sessions are flagged already).
 --
 -- Plans that do not depend on statistics (issue 23): a database whose pool was
 -- just loaded, with autovacuum off or behind, has no statistics on
@@ -75,13 +77,14 @@ DECLARE
   v_outcome text;
   v_min timestamptz;
   v_mine text[] := '{}';
-  a jsonb;
-  -- Allocations not written yet (see "Writes in bulk" above): each one's
-  -- request, number, expiry, and campaign and visitor as one key.
+  -- Sessions not written yet (see "Writes in bulk" above): each one's
+  -- request, number, expiry, campaign and visitor as one key, and outcome.
   v_pi integer[] := '{}';
   v_pnum text[] := '{}';
   v_pexp timestamptz[] := '{}';
   v_pkey text[] := '{}';
+  v_pkind text[] := '{}';
+  v_palloc boolean := false;  -- one of them is an allocation
 BEGIN
   -- Each request's campaign (null: not one of that organization's).
   SELECT array_agg(c.id ORDER BY r.o), array_agg(c.session_ttl_seconds ORDER BY r.o),
@@ -136,8 +139,8 @@ BEGIN
 
     -- A visitor seen earlier in this batch: what it was given is written first.
     IF v_campaign || chr(31) || p_visitors[i] = ANY (v_pkey) THEN
-      PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
-      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}';
+      PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
+      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}'; v_palloc := false;
     END IF;
 
     SELECT s.id, s.tracking_number INTO v_id, v_num FROM dni_sessions s
@@ -186,9 +189,9 @@ BEGIN
         -- Nothing free: remember until when, for this batch and (if the
         -- campaign row is not busy) for the next ones, with every earlier
         -- request's number written.
-        IF v_pi <> '{}' THEN
-          PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
-          v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}';
+        IF v_palloc THEN
+          PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
+          v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}'; v_palloc := false;
         END IF;
         SELECT min(t.held_until) INTO v_min FROM tracking_numbers t
          WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot >= 0;
@@ -207,16 +210,19 @@ BEGIN
       -- A free number (the common case): written with the others, later.
       v_pi := v_pi || i; v_pnum := v_pnum || v_num; v_pexp := v_pexp || v_exp;
       v_pkey := v_pkey || (v_campaign || chr(31) || p_visitors[i]);
+      v_pkind := v_pkind || 'allocated'::text; v_palloc := true;
       v_mine := v_mine || v_num;
       session_id := p_ids[i]; tracking_number := v_num; expires_at := v_exp; outcome := 'allocated';
       RETURN NEXT;
       CONTINUE;
     END IF;
 
-    -- Overflow, sharing or nothing: read and written with every earlier request in place.
-    IF v_pi <> '{}' THEN
-      PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
-      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}';
+    -- Overflow, sharing or nothing: read with every earlier allocation in place
+    -- (a shared number's sessions are flagged; the pending shared and overflow
+    -- sessions are flagged already).
+    IF v_palloc THEN
+      PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
+      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}'; v_palloc := false;
     END IF;
     SELECT t.e164 INTO v_num FROM tracking_numbers t
      WHERE t.campaign_id = v_campaign AND t.role = 'overflow'
@@ -284,25 +290,15 @@ BEGIN
       v_mine := v_mine || v_num;
     END IF;
 
-    a := p_attrs[i];
-    INSERT INTO dni_sessions (
-      id, org_id, campaign_id, visitor_id, tracking_number, kind, ambiguous,
-      created_at, expires_at, last_seen_at, hits,
-      gclid, fbc, fbp, landing_url, fbclid, msclkid, gbraid, wbraid,
-      utm_source, utm_medium, utm_campaign, utm_term, utm_content
-    ) VALUES (
-      p_ids[i], p_orgs[i], v_campaign, p_visitors[i], v_num, v_outcome, v_outcome <> 'allocated',
-      v_now, v_exp, v_now, 1,
-      a->>'gclid', a->>'fbc', a->>'fbp', a->>'landing_url',
-      a->>'fbclid', a->>'msclkid', a->>'gbraid', a->>'wbraid',
-      a->>'utm_source', a->>'utm_medium', a->>'utm_campaign',
-      a->>'utm_term', a->>'utm_content'
-    );
+    -- The session, with the batch's others, later (its number, if shared, is written above).
+    v_pi := v_pi || i; v_pnum := v_pnum || v_num; v_pexp := v_pexp || v_exp;
+    v_pkey := v_pkey || (v_campaign || chr(31) || p_visitors[i]);
+    v_pkind := v_pkind || v_outcome;
     session_id := p_ids[i]; tracking_number := v_num; expires_at := v_exp; outcome := v_outcome;
     RETURN NEXT;
   END LOOP;
   IF v_pi <> '{}' THEN
-    PERFORM dni_write_allocations(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp);
+    PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
   END IF;
 END
 $$;

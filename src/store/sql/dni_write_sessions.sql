@@ -1,13 +1,14 @@
--- The free numbers dni_open_sessions handed out and has not written yet, in
--- two statements: each number held by its session, then the sessions. The
--- arguments are dni_open_sessions's own (the batch's requests and their
--- campaigns), then, per allocation, its request's index, number and expiry.
--- The numbers are already locked by the caller (FOR UPDATE), so this takes no
--- lock the caller does not hold (dni_open_sessions's header: a number before
--- any session on it).
-CREATE OR REPLACE FUNCTION dni_write_allocations(
+-- The sessions dni_open_sessions opened and has not written yet, in two
+-- statements: each free number handed out held by its session, then every
+-- session (allocated, shared or overflow; a shared number is written by the
+-- caller at once). The arguments are dni_open_sessions's own (the batch's
+-- requests and their campaigns), then, per session, its request's index,
+-- number, expiry and outcome. The numbers are already locked by the caller
+-- (FOR UPDATE), so this takes no lock the caller does not hold
+-- (dni_open_sessions's header: a number before any session on it).
+CREATE OR REPLACE FUNCTION dni_write_sessions(
   p_orgs text[], p_visitors text[], p_nows timestamptz[], p_ids text[], p_attrs jsonb[],
-  p_campaigns text[], p_i integer[], p_num text[], p_exp timestamptz[]
+  p_campaigns text[], p_i integer[], p_num text[], p_exp timestamptz[], p_kind text[]
 ) RETURNS void
 LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan
@@ -19,8 +20,8 @@ BEGIN
      SET held_by = p_ids[u.i],
          held_until = GREATEST(COALESCE(t.held_until, u.exp), u.exp),
          last_assigned_at = p_nows[u.i]
-    FROM unnest(p_i, p_num, p_exp) AS u(i, num, exp)
-   WHERE t.e164 = u.num;
+    FROM unnest(p_i, p_num, p_exp, p_kind) AS u(i, num, exp, kind)
+   WHERE t.e164 = u.num AND u.kind = 'allocated';
 
   INSERT INTO dni_sessions (
     id, org_id, campaign_id, visitor_id, tracking_number, kind, ambiguous,
@@ -28,13 +29,13 @@ BEGIN
     gclid, fbc, fbp, landing_url, fbclid, msclkid, gbraid, wbraid,
     utm_source, utm_medium, utm_campaign, utm_term, utm_content
   )
-  SELECT p_ids[u.i], p_orgs[u.i], p_campaigns[u.i], p_visitors[u.i], u.num, 'allocated', false,
+  SELECT p_ids[u.i], p_orgs[u.i], p_campaigns[u.i], p_visitors[u.i], u.num, u.kind, u.kind <> 'allocated',
          p_nows[u.i], u.exp, p_nows[u.i], 1,
          a->>'gclid', a->>'fbc', a->>'fbp', a->>'landing_url',
          a->>'fbclid', a->>'msclkid', a->>'gbraid', a->>'wbraid',
          a->>'utm_source', a->>'utm_medium', a->>'utm_campaign',
          a->>'utm_term', a->>'utm_content'
-    FROM unnest(p_i, p_num, p_exp) WITH ORDINALITY AS u(i, num, exp, o)
+    FROM unnest(p_i, p_num, p_exp, p_kind) WITH ORDINALITY AS u(i, num, exp, kind, o)
     CROSS JOIN LATERAL (SELECT p_attrs[u.i] AS a) x
    ORDER BY u.o;
 END
