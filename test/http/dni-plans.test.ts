@@ -194,8 +194,12 @@ describe.skipIf(storeKind !== 'postgres')(
         });
         expect(outcomes).toEqual(['shared', 'shared', 'shared']);
         expectIndexLookups(plansRead);
+        // The 16 slots under the hand by the slot index, in the order to share them, then the
+        // first one free of other transactions' locks by number.
         const share = plansRead.find((p) => p.includes('last_assigned_at NULLS FIRST'));
-        expect(share).toMatch(/Index Cond: \(e164 = ANY/);
+        expect(share?.match(/Index Scan using tracking_numbers_slot_idx/g)).toHaveLength(2);
+        const lock = plansRead.find((p) => p.includes('t.e164 = v_cand'));
+        expect(lock).toMatch(/Index Scan using tracking_numbers_pkey/);
         const flag = plansRead.find((p) => p.includes('SET ambiguous = true'));
         expect(flag).toMatch(/dni_sessions_unflagged_idx/);
       } finally {

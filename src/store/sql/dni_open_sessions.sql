@@ -77,6 +77,7 @@ DECLARE
   v_outcome text;
   v_min timestamptz;
   v_mine text[] := '{}';
+  v_cand text;
   -- Sessions not written yet (see "Writes in bulk" above): each one's
   -- request, number, expiry, campaign and visitor as one key, and outcome.
   v_pi integer[] := '{}';
@@ -243,22 +244,27 @@ BEGIN
       -- lost that way on tight pools; docs/pool-sizing.md).
       v_slot := nextval(v_clock::regclass) % v_size;
       -- The 16 slots as two ranges (the second, wrapping round, often
-      -- empty), each read by the slot index, then locked by number: one
-      -- range OR the other, without bitmap scans, was planned as a read of
-      -- the campaign's whole pool filtered row by row, and a list of slots
-      -- as a filter too while the statistics said the table held one row.
-      SELECT t.e164 INTO v_num FROM tracking_numbers t
-       WHERE t.e164 = ANY (ARRAY(
-               SELECT t1.e164 FROM tracking_numbers t1
-                WHERE t1.campaign_id = v_campaign AND t1.role = 'pool'
-                  AND t1.slot BETWEEN v_slot AND v_slot + 15
-               UNION ALL
-               SELECT t2.e164 FROM tracking_numbers t2
-                WHERE t2.campaign_id = v_campaign AND t2.role = 'pool'
-                  AND t2.slot BETWEEN 0 AND v_slot + 15 - v_size))
-       ORDER BY t.last_assigned_at NULLS FIRST, t.slot
-       LIMIT 1
-       FOR UPDATE SKIP LOCKED;
+      -- empty), each read by the slot index (one range OR the other, without
+      -- bitmap scans, was planned as a read of the campaign's whole pool
+      -- filtered row by row), in the order to share them; then the first
+      -- that no other transaction holds is locked by number. Locking the 16
+      -- in one statement read each of them again by number.
+      v_num := NULL;
+      FOR v_cand IN
+        SELECT c.e164 FROM (
+          SELECT t1.e164, t1.last_assigned_at, t1.slot FROM tracking_numbers t1
+           WHERE t1.campaign_id = v_campaign AND t1.role = 'pool'
+             AND t1.slot BETWEEN v_slot AND v_slot + 15
+          UNION ALL
+          SELECT t2.e164, t2.last_assigned_at, t2.slot FROM tracking_numbers t2
+           WHERE t2.campaign_id = v_campaign AND t2.role = 'pool'
+             AND t2.slot BETWEEN 0 AND v_slot + 15 - v_size) c
+         ORDER BY c.last_assigned_at NULLS FIRST, c.slot
+      LOOP
+        SELECT t.e164 INTO v_num FROM tracking_numbers t WHERE t.e164 = v_cand
+           FOR UPDATE SKIP LOCKED;
+        EXIT WHEN FOUND;
+      END LOOP;
       IF v_num IS NULL THEN
         -- Every number under the hand is locked. One this transaction
         -- already holds needs no wait; holding none, waiting is safe.
