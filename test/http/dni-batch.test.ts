@@ -69,28 +69,29 @@ describe('batched opens', () => {
 });
 
 describe('one batch, one free number', () => {
-  // dni_open_sessions writes a batch's free-number allocations together, after
-  // deciding them: a number handed out earlier in the batch must still be
-  // taken for the requests after it, and a visitor's second request must
-  // find the session its first one opened.
+  // dni_open_sessions writes a batch's sessions together, after deciding
+  // them: a number handed out earlier in the batch must still be taken for
+  // the requests after it, and a visitor's second request must find the
+  // session its first one opened.
+  /** A request of `a`'s campaign at `at`; openSessions sends a list of them as one statement. */
+  const request = (a: { orgId: string; code: string }, visitorId: string, at = h.clock.now()) => ({
+    orgId: a.orgId,
+    campaignCode: a.code,
+    visitorId,
+    now: new Date(at),
+    newSessionId: newId('ds', at),
+    attrs: {},
+  });
+
   it('hands the last free number once: the requests after it share', async () => {
     const a = await createTenant(h, { numbers: 2 });
     expect((await dni(h, a.key, { campaign_code: a.code, visitor_id: 'first' })).statusCode).toBe(
       201,
     );
-    const now = new Date(h.clock.now());
-    const request = (visitorId: string) => ({
-      orgId: a.orgId,
-      campaignCode: a.code,
-      visitorId,
-      now,
-      newSessionId: newId('ds', now.getTime()),
-      attrs: {},
-    });
     // One statement: the batcher may split concurrent requests, this cannot.
     const results = await openSessions(
       h.store,
-      ['x', 'y', 'y', 'x'].map((v) => request(v)),
+      ['x', 'y', 'y', 'x'].map((v) => request(a, v)),
     );
     expect(results.map((r) => r.outcome)).toEqual(['allocated', 'shared', 'sticky', 'sticky']);
     const [x, y, yAgain, xAgain] = results as { sessionId: string; trackingNumber: string }[];
@@ -132,15 +133,10 @@ describe('one batch, one free number', () => {
       'update campaigns set pool_full_until = $3 where org_id = $1 and code = $2',
       [a.orgId, a.code, new Date(t + 1_000)],
     );
-    const request = (visitorId: string, at: number) => ({
-      orgId: a.orgId,
-      campaignCode: a.code,
-      visitorId,
-      now: new Date(at),
-      newSessionId: newId('ds', at),
-      attrs: {},
-    });
-    const results = await openSessions(h.store, [request('x', t + 2_000), request('y', t + 500)]);
+    const results = await openSessions(h.store, [
+      request(a, 'x', t + 2_000),
+      request(a, 'y', t + 500),
+    ]);
     expect(results.map((r) => r.outcome)).toEqual(['allocated', 'shared']);
     const [x, y] = results as { trackingNumber: string }[];
     expect(x!.trackingNumber).not.toBe(first.tracking_number);
@@ -156,15 +152,10 @@ describe('one batch, one free number', () => {
   it('fills the pool within a batch and remembers until when it is full', async () => {
     const a = await createTenant(h, { numbers: 2 });
     const now = new Date(h.clock.now());
-    const request = (visitorId: string) => ({
-      orgId: a.orgId,
-      campaignCode: a.code,
-      visitorId,
-      now,
-      newSessionId: newId('ds', now.getTime()),
-      attrs: {},
-    });
-    const results = await openSessions(h.store, ['x', 'y', 'z'].map(request));
+    const results = await openSessions(
+      h.store,
+      ['x', 'y', 'z'].map((v) => request(a, v)),
+    );
     expect(results.map((r) => r.outcome)).toEqual(['allocated', 'allocated', 'shared']);
     const [x, y] = results as { trackingNumber: string }[];
     expect(x!.trackingNumber).not.toBe(y!.trackingNumber);
