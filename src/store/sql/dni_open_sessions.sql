@@ -25,9 +25,10 @@
 -- shared number is written at once (the next share orders by it). What reads
 -- the pending ones sees them: the hand skips a number already handed out
 -- (t.e164 <> ALL (v_pnum)), and they are written first before a visitor seen
--- earlier in the batch is looked up, and, while one is an allocation, before
--- the pool is found full and before an overflow or a share (which flags the
--- sessions on its number; shared and overflow sessions are flagged already).
+-- earlier in the batch is looked up, and, while one is an allocation, when no
+-- free number is found, before the pool is marked full, an overflow or a
+-- share (which flags the sessions on its number; shared and overflow sessions
+-- are flagged already).
 --
 -- Plans that do not depend on statistics (issue 23): a database whose pool was
 -- just loaded, with autovacuum off or behind, has no statistics on
@@ -85,7 +86,6 @@ DECLARE
   v_pexp timestamptz[] := '{}';
   v_pkey text[] := '{}';
   v_pkind text[] := '{}';
-  v_palloc boolean := false;  -- one of them is an allocation
 BEGIN
   -- Each request's campaign (null: not one of that organization's).
   SELECT array_agg(c.id ORDER BY r.o), array_agg(c.session_ttl_seconds ORDER BY r.o),
@@ -141,7 +141,7 @@ BEGIN
     -- A visitor seen earlier in this batch: what it was given is written first.
     IF v_campaign || chr(31) || p_visitors[i] = ANY (v_pkey) THEN
       PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
-      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}'; v_palloc := false;
+      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}';
     END IF;
 
     SELECT s.id, s.tracking_number INTO v_id, v_num FROM dni_sessions s
@@ -186,44 +186,39 @@ BEGIN
            FOR UPDATE SKIP LOCKED;
         END IF;
       END IF;
-      IF v_num IS NULL THEN
-        -- Nothing free: remember until when, for this batch and (if the
-        -- campaign row is not busy) for the next ones, with every earlier
-        -- request's number written.
-        IF v_palloc THEN
-          PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
-          v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}'; v_palloc := false;
-        END IF;
-        SELECT min(t.held_until) INTO v_min FROM tracking_numbers t
-         WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot >= 0;
-        IF v_min > v_now THEN
-          FOR k IN i .. n LOOP
-            IF v_campaigns[k] = v_campaign THEN v_full[k] := v_min; END IF;
-          END LOOP;
-          UPDATE campaigns c SET pool_full_until = v_min
-           WHERE c.id = (SELECT c2.id FROM campaigns c2 WHERE c2.id = v_campaign
-                            FOR NO KEY UPDATE SKIP LOCKED);
-        END IF;
-      END IF;
     END IF;
 
     IF v_num IS NOT NULL THEN
       -- A free number (the common case): written with the others, later.
       v_pi := v_pi || i; v_pnum := v_pnum || v_num; v_pexp := v_pexp || v_exp;
       v_pkey := v_pkey || (v_campaign || chr(31) || p_visitors[i]);
-      v_pkind := v_pkind || 'allocated'::text; v_palloc := true;
+      v_pkind := v_pkind || 'allocated'::text;
       v_mine := v_mine || v_num;
       session_id := p_ids[i]; tracking_number := v_num; expires_at := v_exp; outcome := 'allocated';
       RETURN NEXT;
       CONTINUE;
     END IF;
 
-    -- Overflow, sharing or nothing: read with every earlier allocation in place
-    -- (a shared number's sessions are flagged; the pending shared and overflow
-    -- sessions are flagged already).
-    IF v_palloc THEN
+    -- No free number: what follows reads with every earlier allocation in
+    -- place (the pool's holds; a shared number's sessions, which it flags;
+    -- the pending shared and overflow sessions are flagged already).
+    IF 'allocated' = ANY (v_pkind) THEN
       PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
-      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}'; v_palloc := false;
+      v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}';
+    END IF;
+    IF v_size > 0 AND (v_full[i] IS NULL OR v_full[i] <= v_now) THEN
+      -- The pool was searched and nothing was free: remember until when, for
+      -- this batch and (if the campaign row is not busy) for the next ones.
+      SELECT min(t.held_until) INTO v_min FROM tracking_numbers t
+       WHERE t.campaign_id = v_campaign AND t.role = 'pool' AND t.slot >= 0;
+      IF v_min > v_now THEN
+        FOR k IN i .. n LOOP
+          IF v_campaigns[k] = v_campaign THEN v_full[k] := v_min; END IF;
+        END LOOP;
+        UPDATE campaigns c SET pool_full_until = v_min
+         WHERE c.id = (SELECT c2.id FROM campaigns c2 WHERE c2.id = v_campaign
+                          FOR NO KEY UPDATE SKIP LOCKED);
+      END IF;
     END IF;
     SELECT t.e164 INTO v_num FROM tracking_numbers t
      WHERE t.campaign_id = v_campaign AND t.role = 'overflow'
