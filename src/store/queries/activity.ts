@@ -26,7 +26,6 @@ const callSource = sql<string>`case when ${d.id} is null then 'unattributed'
  * whole session row: the console's call page shows its number, kind and hits too), and its source
  * as reports name it (trimmed and lowercased by the database, as the report triggers store it).
  */
-
 export function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
   return db
     .select({ call: calls, campaignCode: campaigns.code, session: dniSessions, source: callSource })
