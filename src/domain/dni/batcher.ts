@@ -22,6 +22,12 @@ interface Waiting {
  * goes at once, alone. Per process and per store: under load the database sees
  * a few large transactions instead of many small ones fighting over the same
  * rows (bench/README.md).
+ *
+ * What waits is shared evenly among the free connections, never all in one
+ * batch while another connection idles: otherwise a closed loop of clients
+ * settles into one batch holding every client, the database idles while Node
+ * answers and reads them, and Node idles while the database runs them
+ * (bench/README.md, eighth session: +10 to +18 % sessions/s).
  */
 export class SessionBatcher {
   private readonly waiting: Waiting[] = [];
@@ -49,7 +55,9 @@ export class SessionBatcher {
 
   private pump(): void {
     while (this.running < this.options.inFlight && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, this.options.maxSize);
+      const free = this.options.inFlight - this.running;
+      const size = Math.min(this.options.maxSize, Math.ceil(this.waiting.length / free));
+      const batch = this.waiting.splice(0, size);
       this.running++;
       this.options.onBatch?.(batch.length);
       void this.send(batch).finally(() => {

@@ -107,6 +107,23 @@ describe('SessionBatcher', () => {
     expect(await Promise.all(all)).toHaveLength(10);
   });
 
+  it('shares what waits evenly among the free connections rather than sending it all in one', async () => {
+    const store = new HeldStore();
+    const b = new SessionBatcher(store, { inFlight: 2, maxSize: 64 });
+    const first = Array.from({ length: 9 }, (_, i) => b.open(req(i)));
+    await turn();
+    // Both connections free: 5 and 4, not 9 and nothing.
+    expect(store.sent.map((s) => s.length)).toEqual([5, 4]);
+    const more = Array.from({ length: 6 }, (_, i) => b.open(req(10 + i)));
+    store.finish();
+    await turn();
+    // One connection free: all six go on it.
+    expect(store.sent.map((s) => s.length)).toEqual([5, 4, 6]);
+    store.finish();
+    store.finish();
+    expect(await Promise.all([...first, ...more])).toHaveLength(15);
+  });
+
   it("gives each request its own outcome: one request's failure is not its batch's", async () => {
     const store = new HeldStore();
     const b = new SessionBatcher(store, { inFlight: 1, maxSize: 64 });
