@@ -149,6 +149,35 @@ describe('one batch, one free number', () => {
     expect(live.find((s) => s.visitor_id === 'first')).toMatchObject({ ambiguous: true });
   });
 
+  it("gives each campaign's full pool its own overflow number, or none, within one batch", async () => {
+    const a = await createTenant(h, { numbers: 1, overflow: true });
+    const b = await createTenant(h, { numbers: 1 });
+    for (const t of [a, b])
+      expect((await dni(h, t.key, { campaign_code: t.code, visitor_id: 'first' })).statusCode).toBe(
+        201,
+      );
+    const results = (await openSessions(h.store, [
+      request(a, 'x'),
+      request(b, 'y'),
+      request(a, 'z'),
+      request(b, 'w'),
+    ])) as { outcome: string; trackingNumber: string }[];
+    expect(results.map((r) => r.outcome)).toEqual(['overflow', 'shared', 'overflow', 'shared']);
+    const [overflowA] = (
+      await h.store.query<{ e164: string }>(
+        `select e164 from tracking_numbers where org_id = $1 and role = 'overflow'`,
+        [a.orgId],
+      )
+    ).map((r) => r.e164);
+    const [poolB] = (
+      await h.store.query<{ e164: string }>(
+        `select e164 from tracking_numbers where org_id = $1 and role = 'pool'`,
+        [b.orgId],
+      )
+    ).map((r) => r.e164);
+    expect(results.map((r) => r.trackingNumber)).toEqual([overflowA, poolB, overflowA, poolB]);
+  });
+
   it('fills the pool within a batch and remembers until when it is full', async () => {
     const a = await createTenant(h, { numbers: 2 });
     const now = new Date(h.clock.now());

@@ -191,15 +191,22 @@ describe.skipIf(storeKind !== 'postgres')(
         let outcomes: string[] = [];
         const plansRead = await explained(fresh, async () => {
           outcomes = await open(fresh, ['full_1', 'full_2', 'full_3'], t);
+          // Then with the hand at the pool's end, where the 16 slots wrap round to slot 0.
+          await fresh.query(`select setval(dni_clock_name('cmp_p')::regclass, $1)`, [POOL - 6]);
+          outcomes.push(...(await open(fresh, ['full_4', 'full_5'], t)));
         });
-        expect(outcomes).toEqual(['shared', 'shared', 'shared']);
+        expect(outcomes).toEqual(['shared', 'shared', 'shared', 'shared', 'shared']);
         expectIndexLookups(plansRead);
-        // The 16 slots under the hand by the slot index, in the order to share them, then the
-        // first one free of other transactions' locks by number.
-        const share = plansRead.find((p) => p.includes('last_assigned_at NULLS FIRST'));
-        expect(share?.match(/Index Scan using tracking_numbers_slot_idx/g)).toHaveLength(2);
-        const lock = plansRead.find((p) => p.includes('t.e164 = v_cand'));
-        expect(lock).toMatch(/Index Scan using tracking_numbers_pkey/);
+        // The 16 slots under the hand as one range of the slot index, in the order to share
+        // them, locked in that order until one is free of other transactions' locks.
+        const share = plansRead.find((p) => p.includes('slot BETWEEN v_slot AND v_slot + 15\n'));
+        expect(share?.match(/Index Scan using tracking_numbers_slot_idx/g)).toHaveLength(1);
+        expect(share).toMatch(/Index Cond: \(\(campaign_id = \$\d+\) AND \(slot >= \$\d+\) AND/);
+        expect(share).toMatch(/LockRows[\s\S]*Sort[\s\S]*Index Scan/);
+        // Wrapping round: each range by the slot index, then the numbers by key.
+        const wrapped = plansRead.find((p) => p.includes('UNION ALL'));
+        expect(wrapped?.match(/Index Scan using tracking_numbers_slot_idx/g)).toHaveLength(2);
+        expect(wrapped).toMatch(/Index Scan using tracking_numbers_pkey/);
         const flag = plansRead.find((p) => p.includes('SET ambiguous = true'));
         expect(flag).toMatch(/dni_sessions_unflagged_idx/);
       } finally {
