@@ -149,6 +149,47 @@ describe('one batch, one free number', () => {
     expect(live.find((s) => s.visitor_id === 'first')).toMatchObject({ ambiguous: true });
   });
 
+  it('shares each number in turn within a batch, the least recently assigned first', async () => {
+    // Both numbers held; the higher one was assigned longer ago. Three shares
+    // in one batch: the higher, then the lower (the higher is now the more
+    // recent), then the higher again. The batch writes its shares together,
+    // so the third finds both numbers shared earlier in the batch.
+    const a = await createTenant(h, { numbers: 2 });
+    for (const v of ['first', 'second'])
+      expect((await dni(h, a.key, { campaign_code: a.code, visitor_id: v })).statusCode).toBe(201);
+    const t = h.clock.now();
+    const numbers = await h.store.query<{ e164: string }>(
+      'select e164 from tracking_numbers where org_id = $1 order by e164',
+      [a.orgId],
+    );
+    const [lo, hi] = numbers.map((n) => n.e164) as [string, string];
+    await h.store.query(
+      `update tracking_numbers set last_assigned_at = $2::timestamptz
+            - case when e164 = $3 then interval '2 seconds' else interval '1 second' end
+        where org_id = $1`,
+      [a.orgId, new Date(t), hi],
+    );
+    const results = (await openSessions(h.store, [
+      request(a, 'x', t + 100),
+      request(a, 'y', t + 200),
+      request(a, 'z', t + 300),
+    ])) as { outcome: string; trackingNumber: string; sessionId: string }[];
+    expect(results.map((r) => r.outcome)).toEqual(['shared', 'shared', 'shared']);
+    expect(results.map((r) => r.trackingNumber)).toEqual([hi, lo, hi]);
+    const held = await h.store.query<{ e164: string; held_by: string; last_assigned_at: Date }>(
+      'select e164, held_by, last_assigned_at from tracking_numbers where org_id = $1 order by e164',
+      [a.orgId],
+    );
+    expect(held.map((n) => [n.e164, n.held_by, new Date(n.last_assigned_at).getTime()])).toEqual([
+      [lo, results[1]!.sessionId, t + 200],
+      [hi, results[2]!.sessionId, t + 300],
+    ]);
+    // The allocated sessions are flagged, once each (their counters count one flag each).
+    const live = await liveSessions(a.orgId);
+    expect(live).toHaveLength(5);
+    expect(live.every((s) => s.ambiguous)).toBe(true);
+  });
+
   it("gives each campaign's full pool its own overflow number, or none, within one batch", async () => {
     const a = await createTenant(h, { numbers: 1, overflow: true });
     const b = await createTenant(h, { numbers: 1 });

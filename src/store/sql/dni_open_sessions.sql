@@ -22,13 +22,15 @@
 -- it opens in v_pi … v_pkind; dni_write_sessions writes them with the
 -- batch's others (one UPDATE of the free numbers handed out, one INSERT of
 -- the sessions): a statement per row was about a quarter of the batch. A
--- shared number is written at once (the next share orders by it). What reads
--- the pending ones sees them: the hand skips a number already handed out
--- (t.e164 <> ALL (v_pnum)), and they are written first before a visitor seen
--- earlier in the batch is looked up, and, while one is an allocation, when no
+-- shared number too, with the flag on its live sessions (a third of a
+-- share's cost: bench/README.md, eighth session). What reads the pending ones
+-- sees them: the hand and a share skip a number already handed out or shared
+-- (t.e164 <> ALL (v_pnum)); they are written first before a visitor seen
+-- earlier in the batch is looked up, before a share finds nothing but
+-- pending numbers under the hand, and, while one is an allocation, when no
 -- free number is found, before the pool is marked full, an overflow or a
--- share (which flags the sessions on its number; shared and overflow sessions
--- are flagged already).
+-- share (which flags the sessions on its number when written; shared and
+-- overflow sessions are flagged already).
 --
 -- Plans that do not depend on statistics (issue 23): a database whose pool was
 -- just loaded, with autovacuum off or behind, has no statistics on
@@ -254,31 +256,41 @@ BEGIN
       -- session). A range, not `slot = ANY (…)`: without statistics the
       -- planner kept that list out of the index condition and read the
       -- campaign's whole pool (test/http/dni-plans.test.ts).
-      IF v_slot + 15 < v_size THEN
-        SELECT t.e164 INTO v_num FROM tracking_numbers t
-         WHERE t.campaign_id = v_campaign AND t.role = 'pool'
-           AND t.slot BETWEEN v_slot AND v_slot + 15
-         ORDER BY t.last_assigned_at NULLS FIRST, t.slot
-         LIMIT 1
-         FOR UPDATE SKIP LOCKED;
-      ELSE
-        -- Wrapping round the pool's end (or a pool of 16 or fewer): two
-        -- ranges, each read by the slot index (one range OR the other was
-        -- planned as a read of the whole pool filtered row by row), then
-        -- the numbers locked by key.
-        SELECT t.e164 INTO v_num FROM tracking_numbers t
-         WHERE t.e164 = ANY (ARRAY(
-                 SELECT t1.e164 FROM tracking_numbers t1
-                  WHERE t1.campaign_id = v_campaign AND t1.role = 'pool'
-                    AND t1.slot BETWEEN v_slot AND v_slot + 15
-                 UNION ALL
-                 SELECT t2.e164 FROM tracking_numbers t2
-                  WHERE t2.campaign_id = v_campaign AND t2.role = 'pool'
-                    AND t2.slot BETWEEN 0 AND v_slot + 15 - v_size))
-         ORDER BY t.last_assigned_at NULLS FIRST, t.slot
-         LIMIT 1
-         FOR UPDATE SKIP LOCKED;
-      END IF;
+      -- A number shared earlier in this batch is not written yet: it is
+      -- left out here, as the one assigned last it would sort last anyway;
+      -- when nothing else is left, the pending ones are written and the 16
+      -- read again.
+      FOR k IN 1 .. 2 LOOP
+        IF v_slot + 15 < v_size THEN
+          SELECT t.e164 INTO v_num FROM tracking_numbers t
+           WHERE t.campaign_id = v_campaign AND t.role = 'pool'
+             AND t.slot BETWEEN v_slot AND v_slot + 15 AND t.e164 <> ALL (v_pnum)
+           ORDER BY t.last_assigned_at NULLS FIRST, t.slot
+           LIMIT 1
+           FOR UPDATE SKIP LOCKED;
+        ELSE
+          -- Wrapping round the pool's end (or a pool of 16 or fewer): two
+          -- ranges, each read by the slot index (one range OR the other was
+          -- planned as a read of the whole pool filtered row by row), then
+          -- the numbers locked by key.
+          SELECT t.e164 INTO v_num FROM tracking_numbers t
+           WHERE t.e164 = ANY (ARRAY(
+                   SELECT t1.e164 FROM tracking_numbers t1
+                    WHERE t1.campaign_id = v_campaign AND t1.role = 'pool'
+                      AND t1.slot BETWEEN v_slot AND v_slot + 15
+                   UNION ALL
+                   SELECT t2.e164 FROM tracking_numbers t2
+                    WHERE t2.campaign_id = v_campaign AND t2.role = 'pool'
+                      AND t2.slot BETWEEN 0 AND v_slot + 15 - v_size))
+             AND t.e164 <> ALL (v_pnum)
+           ORDER BY t.last_assigned_at NULLS FIRST, t.slot
+           LIMIT 1
+           FOR UPDATE SKIP LOCKED;
+        END IF;
+        EXIT WHEN v_num IS NOT NULL OR NOT ('shared' = ANY (v_pkind));
+        PERFORM dni_write_sessions(p_orgs, p_visitors, p_nows, p_ids, p_attrs, v_campaigns, v_pi, v_pnum, v_pexp, v_pkind);
+        v_pi := '{}'; v_pnum := '{}'; v_pexp := '{}'; v_pkey := '{}'; v_pkind := '{}';
+      END LOOP;
       IF v_num IS NULL THEN
         -- Every number under the hand is locked. One this transaction
         -- already holds needs no wait; holding none, waiting is safe.
@@ -291,26 +303,13 @@ BEGIN
            FOR UPDATE;
         END IF;
       END IF;
+      -- The number held by this session and its live sessions flagged
+      -- ambiguous are written with the session (dni_write_sessions).
       v_outcome := 'shared';
-      -- By number (dni_sessions_unflagged_idx): expires_at is compared as an
-      -- expression so that no index on it (dni_sessions_visitor_live_idx,
-      -- whose leading campaign and visitor this statement lacks) can be read
-      -- whole for it, as a generic plan made on an empty table did.
-      UPDATE dni_sessions s SET ambiguous = true
-       WHERE s.tracking_number = v_num AND NOT s.ambiguous
-         AND s.expires_at + interval '0 seconds' > v_now;
-    END IF;
-
-    IF v_outcome <> 'overflow' THEN
-      UPDATE tracking_numbers t
-         SET held_by = p_ids[i],
-             held_until = GREATEST(COALESCE(t.held_until, v_exp), v_exp),
-             last_assigned_at = v_now
-       WHERE t.e164 = v_num;
       v_mine := v_mine || v_num;
     END IF;
 
-    -- The session, with the batch's others, later (its number, if shared, is written above).
+    -- The session, with the batch's others, later.
     v_pi := v_pi || i; v_pnum := v_pnum || v_num; v_pexp := v_pexp || v_exp;
     v_pkey := v_pkey || (v_campaign || chr(31) || p_visitors[i]);
     v_pkind := v_pkind || v_outcome;

@@ -1,11 +1,14 @@
--- The sessions dni_open_sessions opened and has not written yet, in two
--- statements: each free number handed out held by its session, then every
--- session (allocated, shared or overflow; a shared number is written by the
--- caller at once). The arguments are dni_open_sessions's own (the batch's
--- requests and their campaigns), then, per session, its request's index,
--- number, expiry and outcome. The numbers are already locked by the caller
--- (FOR UPDATE), so this takes no lock the caller does not hold
--- (dni_open_sessions's header: a number before any session on it).
+-- The sessions dni_open_sessions opened and has not written yet, in three
+-- statements: each number handed out or shared held by its session; the
+-- live sessions of each shared number flagged ambiguous; then every session
+-- (allocated, shared or overflow). The arguments are dni_open_sessions's own
+-- (the batch's requests and their campaigns), then, per session, its
+-- request's index, number, expiry and outcome; a number handed out or
+-- shared appears once among them. The numbers are already locked by the caller (FOR UPDATE), so this
+-- locks only sessions on numbers the caller holds (dni_open_sessions's
+-- header: a number before any session on it). Joins are nested loops of
+-- index lookups, one per pending session, whatever the statistics: a merge
+-- or hash join would read a whole index or table.
 CREATE OR REPLACE FUNCTION dni_write_sessions(
   p_orgs text[], p_visitors text[], p_nows timestamptz[], p_ids text[], p_attrs jsonb[],
   p_campaigns text[], p_i integer[], p_num text[], p_exp timestamptz[], p_kind text[]
@@ -14,6 +17,8 @@ LANGUAGE plpgsql
 SET plan_cache_mode = force_generic_plan
 SET enable_seqscan = off
 SET enable_bitmapscan = off
+SET enable_mergejoin = off
+SET enable_hashjoin = off
 AS $$
 BEGIN
   UPDATE tracking_numbers t
@@ -21,7 +26,17 @@ BEGIN
          held_until = GREATEST(COALESCE(t.held_until, u.exp), u.exp),
          last_assigned_at = p_nows[u.i]
     FROM unnest(p_i, p_num, p_exp, p_kind) AS u(i, num, exp, kind)
-   WHERE t.e164 = u.num AND u.kind = 'allocated';
+   WHERE t.e164 = u.num AND u.kind IN ('allocated', 'shared');
+
+  -- The sessions on a shared number still live when it was shared (those
+  -- of its allocation), by number (dni_sessions_unflagged_idx): expires_at
+  -- is compared as an expression so that no index on it
+  -- (dni_sessions_visitor_live_idx, whose leading campaign and visitor this
+  -- statement lacks) can be read whole for it.
+  UPDATE dni_sessions s SET ambiguous = true
+    FROM unnest(p_i, p_num, p_kind) AS u(i, num, kind)
+   WHERE u.kind = 'shared' AND s.tracking_number = u.num AND NOT s.ambiguous
+     AND s.expires_at + interval '0 seconds' > p_nows[u.i];
 
   INSERT INTO dni_sessions (
     id, org_id, campaign_id, visitor_id, tracking_number, kind, ambiguous,
