@@ -185,6 +185,22 @@ describe.skipIf(storeKind !== 'postgres')(
         `update campaigns set pool_full_until = $1::timestamptz + interval '1 hour' where id = 'cmp_p'`,
         [t],
       );
+      // Each number under the hand (here and where it wraps round) had 150 sessions, expired
+      // unshared, so still unflagged: a share must not read them to flag the live ones.
+      const hand = 5_000;
+      await client.query(`select setval(dni_clock_name('cmp_p')::regclass, $1)`, [hand - 1]);
+      await client.query(
+        `insert into dni_sessions (id, org_id, campaign_id, visitor_id, tracking_number, kind,
+                created_at, expires_at, last_seen_at)
+         select 'ds_old_' || n.e164 || '_' || g, 'org_p', 'cmp_p', 'old_' || g, n.e164, 'allocated',
+                $1::timestamptz - interval '40 days' + g * interval '1 hour',
+                $1::timestamptz - interval '40 days' + g * interval '1 hour' + interval '30 minutes',
+                $1::timestamptz - interval '40 days'
+           from tracking_numbers n cross join generate_series(1, 150) g
+          where n.campaign_id = 'cmp_p'
+            and (n.slot between $2 and $2 + 40 or n.slot >= $3 - 10 or n.slot < 16)`,
+        [t, hand, POOL],
+      );
       const fresh = new pg.Client({ connectionString: db.url });
       await fresh.connect();
       try {
@@ -210,6 +226,7 @@ describe.skipIf(storeKind !== 'postgres')(
         // The shared numbers' live sessions flagged with the batch's writes: a lookup per number.
         const flag = plansRead.find((p) => p.includes('SET ambiguous = true'));
         expect(flag).toMatch(/Nested Loop[\s\S]*Index Scan using dni_sessions_unflagged_idx/);
+        expect(flag).toMatch(/Index Cond: \(\(tracking_number = u\.num\) AND \(expires_at > /);
       } finally {
         await fresh.end();
         await client.query(

@@ -193,7 +193,8 @@ export const dniSessions = pgTable(
   (t) => [
     index('dni_sessions_visitor_live_idx').on(t.campaignId, t.visitorId, t.expiresAt),
     index('dni_sessions_number_idx').on(t.trackingNumber, t.createdAt),
-    index('dni_sessions_unflagged_idx').on(t.trackingNumber).where(sql`NOT ambiguous`),
+    // A share flags the number's live sessions: read by number and expiry (migration 0031).
+    index('dni_sessions_unflagged_idx').on(t.trackingNumber, t.expiresAt).where(sql`NOT ambiguous`),
     // Also INCLUDE (tracking_number, expires_at, kind, hits), which Drizzle cannot say
     // (migration 0028): pool health reads a campaign's window from the index alone.
     index('dni_sessions_window_idx').on(t.campaignId, t.createdAt),

@@ -29,14 +29,13 @@ BEGIN
    WHERE t.e164 = u.num AND u.kind IN ('allocated', 'shared');
 
   -- The sessions on a shared number still live when it was shared (those
-  -- of its allocation), by number (dni_sessions_unflagged_idx): expires_at
-  -- is compared as an expression so that no index on it
-  -- (dni_sessions_visitor_live_idx, whose leading campaign and visitor this
-  -- statement lacks) can be read whole for it.
+  -- of its allocation), by number and expiry (dni_sessions_unflagged_idx):
+  -- the number's expired unflagged sessions, thousands after weeks, are not
+  -- read (migration 0031).
   UPDATE dni_sessions s SET ambiguous = true
     FROM unnest(p_i, p_num, p_kind) AS u(i, num, kind)
    WHERE u.kind = 'shared' AND s.tracking_number = u.num AND NOT s.ambiguous
-     AND s.expires_at + interval '0 seconds' > p_nows[u.i];
+     AND s.expires_at > p_nows[u.i];
 
   INSERT INTO dni_sessions (
     id, org_id, campaign_id, visitor_id, tracking_number, kind, ambiguous,
