@@ -252,7 +252,7 @@ BEGIN
       -- share them; LockRows locks the first that no other transaction holds
       -- and the LIMIT stops there. One statement: reading the 16, then
       -- locking one by number in a statement of its own, made a share cost
-      -- 116 µs of the database's CPU against 102 (bench/README.md, eighth
+      -- 102 µs of the database's CPU against 84 (bench/README.md, eighth
       -- session). A range, not `slot = ANY (…)`: without statistics the
       -- planner kept that list out of the index condition and read the
       -- campaign's whole pool (test/http/dni-plans.test.ts).
