@@ -4,11 +4,11 @@
 -- (allocated, shared or overflow). The arguments are dni_open_sessions's own
 -- (the batch's requests and their campaigns), then, per session, its
 -- request's index, number, expiry and outcome; a number handed out or
--- shared appears once among them. The numbers are already locked by the caller (FOR UPDATE), so this
--- locks only sessions on numbers the caller holds (dni_open_sessions's
--- header: a number before any session on it). Joins are nested loops of
--- index lookups, one per pending session, whatever the statistics: a merge
--- or hash join would read a whole index or table.
+-- shared appears once among them. The numbers are already locked by the
+-- caller (FOR UPDATE), so this locks only sessions on numbers the caller
+-- holds (dni_open_sessions's header: a number before any session on it).
+-- Joins are nested loops of index lookups, one per pending session, whatever
+-- the statistics: a merge or hash join would read a whole index or table.
 CREATE OR REPLACE FUNCTION dni_write_sessions(
   p_orgs text[], p_visitors text[], p_nows timestamptz[], p_ids text[], p_attrs jsonb[],
   p_campaigns text[], p_i integer[], p_num text[], p_exp timestamptz[], p_kind text[]
