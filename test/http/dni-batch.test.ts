@@ -158,11 +158,7 @@ describe('one batch, one free number', () => {
     for (const v of ['first', 'second'])
       expect((await dni(h, a.key, { campaign_code: a.code, visitor_id: v })).statusCode).toBe(201);
     const t = h.clock.now();
-    const numbers = await h.store.query<{ e164: string }>(
-      'select e164 from tracking_numbers where org_id = $1 order by e164',
-      [a.orgId],
-    );
-    const [lo, hi] = numbers.map((n) => n.e164) as [string, string];
+    const [lo, hi] = [...a.numbers].sort() as [string, string];
     await h.store.query(
       `update tracking_numbers set last_assigned_at = $2::timestamptz
             - case when e164 = $3 then interval '2 seconds' else interval '1 second' end
@@ -210,12 +206,7 @@ describe('one batch, one free number', () => {
         [a.orgId],
       )
     ).map((r) => r.e164);
-    const [poolB] = (
-      await h.store.query<{ e164: string }>(
-        `select e164 from tracking_numbers where org_id = $1 and role = 'pool'`,
-        [b.orgId],
-      )
-    ).map((r) => r.e164);
+    const [poolB] = b.numbers;
     expect(results.map((r) => r.trackingNumber)).toEqual([overflowA, poolB, overflowA, poolB]);
   });
 
