@@ -92,6 +92,8 @@ export interface ConversionConfig {
 /** Where each ad platform is reached: the public addresses, or local fakes in tests. */
 export interface AdPlatformUrls {
   googleAdsApiBase: string;
+  /** Google's Data Manager API (`events:ingest`), the default way into Google Ads. */
+  googleDataManagerApiBase: string;
   googleOauthTokenUrl: string;
   metaGraphApiBase: string;
   microsoftAdsApiBase: string;
@@ -296,6 +298,11 @@ function conversionConfig(env: Env): ConversionConfig {
     timeoutMs: int(env, 'UPLOAD_TIMEOUT_MS', 30_000, 100, 120_000),
     urls: {
       googleAdsApiBase: base(env, 'GOOGLE_ADS_API_BASE', 'https://googleads.googleapis.com'),
+      googleDataManagerApiBase: base(
+        env,
+        'GOOGLE_DATA_MANAGER_API_BASE',
+        'https://datamanager.googleapis.com',
+      ),
       googleOauthTokenUrl: base(
         env,
         'GOOGLE_OAUTH_TOKEN_URL',

@@ -14,8 +14,14 @@ export const DESTINATION_BODIES: Record<
   Platform,
   { settings: Record<string, string>; secrets: Record<string, string> }
 > = {
+  // The Google Ads API: the tests of retries and retractions read its answers. The Data
+  // Manager API (the default) has its own tests (conversion-vendor-requests.test.ts).
   google_ads: {
-    settings: { customer_id: '123-456-7890', conversion_action: '987654321' },
+    settings: {
+      customer_id: '123-456-7890',
+      conversion_action: '987654321',
+      api: 'google_ads_api',
+    },
     secrets: CREDS.google,
   },
   meta: { settings: { pixel_id: '1122334455', test_event_code: 'TEST123' }, secrets: CREDS.meta },

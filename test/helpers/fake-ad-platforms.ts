@@ -41,6 +41,8 @@ type Scripted =
 export class FakeAdPlatforms {
   readonly requests: Seen[] = [];
   readonly google: any[] = [];
+  /** Events the Data Manager API accepted (each with its destination), once per transaction. */
+  readonly dataManager: any[] = [];
   readonly googleAdjustments: any[] = [];
   readonly meta: any[] = [];
   readonly metaTest: any[] = [];
@@ -99,6 +101,7 @@ export class FakeAdPlatforms {
   urls(): AdPlatformUrls {
     return {
       googleAdsApiBase: `${this.base}/google`,
+      googleDataManagerApiBase: `${this.base}/datamanager`,
       googleOauthTokenUrl: `${this.base}/google-oauth/token`,
       metaGraphApiBase: `${this.base}/meta`,
       microsoftAdsApiBase: `${this.base}/microsoft`,
@@ -122,6 +125,7 @@ export class FakeAdPlatforms {
     if (p === '/google-oauth/token') return this.token('google', s);
     if (p === '/microsoft-oauth/token') return this.token('microsoft', s);
     if (p.startsWith('/google/')) return this.googleAds(s);
+    if (p.startsWith('/datamanager/')) return this.dataManagerIngest(s);
     if (p.startsWith('/meta/')) return this.metaEvents(s);
     if (p.startsWith('/microsoft/')) return this.microsoftAds(s);
     if (p.startsWith('/ga4/')) return this.ga4Collect(s);
@@ -177,7 +181,7 @@ export class FakeAdPlatforms {
             message: 'The caller does not have permission',
             details: [
               {
-                '@type': 'type.googleapis.com/google.ads.googleads.v21.errors.GoogleAdsFailure',
+                '@type': 'type.googleapis.com/google.ads.googleads.v25.errors.GoogleAdsFailure',
                 errors: [
                   {
                     errorCode: { authorizationError: 'DEVELOPER_TOKEN_NOT_APPROVED' },
@@ -191,7 +195,7 @@ export class FakeAdPlatforms {
       };
     }
     const m =
-      /^\/google\/v21\/customers\/(\d{10}):(uploadClickConversions|uploadConversionAdjustments)$/.exec(
+      /^\/google\/v\d+\/customers\/(\d{10}):(uploadClickConversions|uploadConversionAdjustments)$/.exec(
         s.path,
       );
     if (!m)
@@ -242,7 +246,7 @@ export class FakeAdPlatforms {
                 message: errors.map((e) => e.message).join(', '),
                 details: [
                   {
-                    '@type': 'type.googleapis.com/google.ads.googleads.v21.errors.GoogleAdsFailure',
+                    '@type': 'type.googleapis.com/google.ads.googleads.v25.errors.GoogleAdsFailure',
                     errors,
                   },
                 ],
@@ -250,6 +254,79 @@ export class FakeAdPlatforms {
             }
           : {}),
       },
+    };
+  }
+
+  /**
+   * Data Manager API `events:ingest`: fast-fail (one bad event refuses the request, nothing
+   * is kept), the AIP-193 error model with `google.rpc.BadRequest` field violations naming the
+   * event, and `{requestId}` on success. A gclid starting `INVALID` is malformed.
+   */
+  private dataManagerIngest(s: Seen) {
+    if (!this.bearerOk(s)) {
+      return {
+        status: 401,
+        body: {
+          error: {
+            code: 401,
+            message: 'Request had invalid authentication credentials.',
+            status: 'UNAUTHENTICATED',
+          },
+        },
+      };
+    }
+    if (s.path !== '/datamanager/v1/events:ingest') {
+      return {
+        status: 404,
+        body: { error: { code: 404, status: 'NOT_FOUND', message: 'not found' } },
+      };
+    }
+    const events: any[] = s.body.events ?? [];
+    const fieldViolations = events.flatMap((e, index) =>
+      String(e.adIdentifiers?.gclid ?? '').startsWith('INVALID')
+        ? [
+            {
+              field: `events[${index}].ad_identifiers.gclid`,
+              description: 'The gclid is not valid.',
+              reason: 'INVALID_FORMAT',
+            },
+          ]
+        : [],
+    );
+    if (fieldViolations.length > 0) {
+      return {
+        status: 400,
+        body: {
+          error: {
+            code: 400,
+            message: 'Request contains an invalid argument.',
+            status: 'INVALID_ARGUMENT',
+            details: [
+              {
+                '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                reason: 'INVALID_FORMAT',
+                domain: 'datamanager.googleapis.com',
+              },
+              { '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations },
+            ],
+          },
+        },
+      };
+    }
+    if (!s.body.validateOnly) {
+      const destination = s.body.destinations?.[0];
+      for (const e of events) {
+        const kept = this.dataManager.some(
+          (x) =>
+            x.transactionId === e.transactionId &&
+            x.destination.productDestinationId === destination?.productDestinationId,
+        );
+        if (!kept) this.dataManager.push({ ...e, destination });
+      }
+    }
+    return {
+      status: 200,
+      body: s.body.validateOnly ? {} : { requestId: `req-${this.requests.length}` },
     };
   }
 
@@ -270,7 +347,7 @@ export class FakeAdPlatforms {
 
   /** Graph API: {events_received} or {"error":{message,type,code,error_subcode,fbtrace_id}}. */
   private metaEvents(s: Seen) {
-    const m = /^\/meta\/v21\.0\/(\d+)\/events$/.exec(s.path);
+    const m = /^\/meta\/v\d+\.0\/(\d+)\/events$/.exec(s.path);
     if (!m) return { status: 404, body: { error: { message: 'Unknown path', code: 803 } } };
     if (s.body.access_token !== CREDS.meta.access_token) {
       return {

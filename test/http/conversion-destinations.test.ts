@@ -55,7 +55,11 @@ describe('secrets', () => {
       client_secret: '••••3d2e',
       refresh_token: '••••8c9d',
     });
-    expect(d.settings).toEqual({ customer_id: '1234567890', conversion_action: '987654321' });
+    expect(d.settings).toEqual({
+      customer_id: '1234567890',
+      conversion_action: '987654321',
+      api: 'google_ads_api',
+    });
     const list = json(await call('GET', base(t.orgId)));
     expect(list.destinations.map((x: any) => x.destination_id)).toEqual([d.destination_id]);
     const one = json(await call('GET', `${base(t.orgId)}/${d.destination_id}`));

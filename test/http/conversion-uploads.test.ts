@@ -58,6 +58,7 @@ describe('one conversion per platform, end to end', () => {
         customer_id: '123-456-7890',
         conversion_action: '987654321',
         time_zone: 'America/New_York',
+        api: 'google_ads_api',
       },
     });
     const before = u.fake.google.length;

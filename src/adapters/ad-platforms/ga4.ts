@@ -9,17 +9,29 @@ import { type ClientOptions, jsonHeaders, request, requestFailed, statusResult }
 /** Measurement Protocol: events may be dated at most 72 hours back. */
 export const GA4_WINDOW_MS = 72 * 3_600_000;
 
-function body(t: SendTarget, i: SendItem) {
+/** settings.consent as the Measurement Protocol's `consent`; nothing when unspecified. */
+function consent(t: SendTarget) {
+  const c = t.settings.consent;
+  if (c !== 'granted' && c !== 'denied') return {};
+  const v = c === 'granted' ? 'GRANTED' : 'DENIED';
+  return { consent: { ad_user_data: v, ad_personalization: v } };
+}
+
+/** The Measurement Protocol body for one upload: what the tests check field by field. */
+export function collectBody(t: SendTarget, i: SendItem) {
   const f = i.facts;
   return {
     client_id: f.gaClientId,
     timestamp_micros: Date.parse(f.conversionAt) * 1000,
+    ...consent(t),
     events: [
       {
         name: t.settings.event_name ?? 'close_convert_lead',
         params: {
           // GA4 deduplicates purchase-like events on transaction_id: the same on every retry.
           transaction_id: i.dedupeKey,
+          // Ties the event to the visit that brought the caller (its traffic source).
+          ...(f.gaSessionId ? { session_id: f.gaSessionId } : {}),
           ...(f.value !== null ? { value: f.value, currency: f.currency } : {}),
         },
       },
@@ -57,7 +69,7 @@ export function ga4Client(o: ClientOptions): AdPlatformClient {
       try {
         const a = await request(
           `${o.apiBase}/${validateOnly ? 'debug/mp' : 'mp'}/collect?${q}`,
-          { headers: jsonHeaders, body: JSON.stringify(body(t, i)) },
+          { headers: jsonHeaders, body: JSON.stringify(collectBody(t, i)) },
           o.timeoutMs,
         );
         if (a.status >= 200 && a.status < 300) {

@@ -1,3 +1,4 @@
+import { versionOf } from '../../domain/conversions/api-versions.js';
 import { googleDateTime } from '../../domain/conversions/facts.js';
 import type {
   AdPlatformClient,
@@ -9,7 +10,6 @@ import type { ReasonCode } from '../../domain/conversions/vocabulary.js';
 import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
 import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
-export const GOOGLE_ADS_VERSION = 'v21';
 /** Google Ads API: at most 2,000 conversions per uploadClickConversions request. */
 export const GOOGLE_MAX_BATCH = 2_000;
 /** TOO_RECENT_EVENT: Google asks to wait until 6 hours after the click. */
@@ -23,7 +23,19 @@ export function conversionActionName(customerId: string, action: string): string
   return /^\d+$/.test(action) ? `customers/${customerId}/conversionActions/${action}` : action;
 }
 
-function clickConversion(t: SendTarget, i: SendItem) {
+/** The Google Ads API version a destination's requests use (settings.api_version or the default). */
+export const adsApiVersion = (t: SendTarget) =>
+  versionOf('google_ads', { ...t.settings, api: 'google_ads_api' })!.version;
+
+/** The Ads API's `Consent` (ad_user_data) from settings.consent; nothing when unspecified. */
+function adsConsent(t: SendTarget) {
+  const c = t.settings.consent;
+  if (c !== 'granted' && c !== 'denied') return {};
+  return { consent: { adUserData: c === 'granted' ? 'GRANTED' : 'DENIED' } };
+}
+
+/** One ClickConversion (Google Ads API, ConversionUploadService) for an upload. */
+export function clickConversion(t: SendTarget, i: SendItem) {
   const f = i.facts;
   const customer = t.settings.customer_id!;
   return {
@@ -34,6 +46,33 @@ function clickConversion(t: SendTarget, i: SendItem) {
     orderId: i.dedupeKey,
     // Enhanced conversions for leads: the caller's number, E.164, SHA-256 (hex).
     ...(f.phoneGoogle ? { userIdentifiers: [{ hashedPhoneNumber: f.phoneGoogle }] } : {}),
+    ...adsConsent(t),
+  };
+}
+
+/** The request bodies of the two calls, as the worker sends them (the tests decode these). */
+export function uploadClickConversionsRequest(
+  t: SendTarget,
+  items: SendItem[],
+  validateOnly: boolean,
+) {
+  return {
+    conversions: items.map((i) => clickConversion(t, i)),
+    partialFailure: true,
+    validateOnly,
+  };
+}
+
+export function uploadConversionAdjustmentsRequest(
+  t: SendTarget,
+  items: SendItem[],
+  validateOnly: boolean,
+  now: Date,
+) {
+  return {
+    conversionAdjustments: items.map((i) => retraction(t, i, now)),
+    partialFailure: true,
+    validateOnly,
   };
 }
 
@@ -96,7 +135,7 @@ export function googleAdsClient(o: OAuthClientOptions): AdPlatformClient {
     const creds = oauthClient(t.secrets);
     const token = await o.tokens.get(o.tokenUrl, creds);
     const a = await request(
-      `${o.apiBase}/${GOOGLE_ADS_VERSION}/customers/${t.settings.customer_id}${path}`,
+      `${o.apiBase}/${adsApiVersion(t)}/customers/${t.settings.customer_id}${path}`,
       {
         headers: {
           ...jsonHeaders,
@@ -123,16 +162,8 @@ export function googleAdsClient(o: OAuthClientOptions): AdPlatformClient {
     async send(t, items, { validateOnly }) {
       const retract = items[0]?.kind === 'retraction';
       const body = retract
-        ? {
-            conversionAdjustments: items.map((i) => retraction(t, i, new Date())),
-            partialFailure: true,
-            validateOnly,
-          }
-        : {
-            conversions: items.map((i) => clickConversion(t, i)),
-            partialFailure: true,
-            validateOnly,
-          };
+        ? uploadConversionAdjustmentsRequest(t, items, validateOnly, new Date())
+        : uploadClickConversionsRequest(t, items, validateOnly);
       let a: HttpAnswer;
       try {
         a = await post(

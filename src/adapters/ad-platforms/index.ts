@@ -2,6 +2,7 @@ import type { AdPlatformUrls } from '../../config.js';
 import type { AdPlatforms } from '../../domain/conversions/platform.js';
 import { ga4Client } from './ga4.js';
 import { googleAdsClient } from './google-ads.js';
+import { dataManagerClient, googleClient } from './google-data-manager.js';
 import { metaClient } from './meta.js';
 import { microsoftAdsClient } from './microsoft-ads.js';
 import { TokenCache } from './oauth.js';
@@ -16,12 +17,20 @@ export function createAdPlatforms(
 ): AdPlatforms {
   const tokens = new TokenCache(timeoutMs);
   return {
-    google_ads: googleAdsClient({
-      apiBase: u.googleAdsApiBase,
-      tokenUrl: u.googleOauthTokenUrl,
-      tokens,
-      timeoutMs,
-    }),
+    google_ads: googleClient(
+      dataManagerClient({
+        apiBase: u.googleDataManagerApiBase,
+        tokenUrl: u.googleOauthTokenUrl,
+        tokens,
+        timeoutMs,
+      }),
+      googleAdsClient({
+        apiBase: u.googleAdsApiBase,
+        tokenUrl: u.googleOauthTokenUrl,
+        tokens,
+        timeoutMs,
+      }),
+    ),
     meta: metaClient({ apiBase: u.metaGraphApiBase, timeoutMs, ...(now ? { now } : {}) }),
     microsoft_ads: microsoftAdsClient({
       apiBase: u.microsoftAdsApiBase,

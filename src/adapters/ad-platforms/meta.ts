@@ -1,3 +1,4 @@
+import { versionOf } from '../../domain/conversions/api-versions.js';
 import type {
   AdPlatformClient,
   BatchAnswer,
@@ -16,7 +17,8 @@ import {
   times,
 } from './http.js';
 
-export const META_VERSION = 'v21.0';
+/** The Graph API version a destination's requests use (settings.api_version or the default). */
+export const metaVersion = (t: SendTarget) => versionOf('meta', t.settings)!.version;
 /** Conversions API: at most 1,000 events per request. */
 export const META_MAX_BATCH = 1_000;
 /** Events whose event_time is more than 7 days old are refused. */
@@ -25,7 +27,24 @@ export const META_WINDOW_MS = 7 * 86_400_000;
 const THROTTLE_CODES = new Set([4, 17, 32, 613, 80004]);
 const AUTH_CODES = new Set([102, 190]);
 
-function event(t: SendTarget, i: SendItem) {
+/**
+ * settings.consent as Meta's data processing options: `denied` asks for Limited Data Use with
+ * the location left to Meta (country and state 0), `granted` says explicitly that no option
+ * applies, `unspecified` sends nothing.
+ */
+function processingOptions(t: SendTarget) {
+  if (t.settings.consent === 'denied') {
+    return {
+      data_processing_options: ['LDU'],
+      data_processing_options_country: 0,
+      data_processing_options_state: 0,
+    };
+  }
+  return t.settings.consent === 'granted' ? { data_processing_options: [] as string[] } : {};
+}
+
+/** One server event of the Conversions API for an upload (the tests normalise it with Meta's SDK). */
+export function event(t: SendTarget, i: SendItem) {
   const f = i.facts;
   return {
     event_name: t.settings.event_name ?? 'Lead',
@@ -39,6 +58,7 @@ function event(t: SendTarget, i: SendItem) {
       ...(f.phoneMeta ? { ph: [f.phoneMeta] } : {}),
     },
     ...(f.value !== null ? { custom_data: { value: f.value, currency: f.currency } } : {}),
+    ...processingOptions(t),
   };
 }
 
@@ -77,7 +97,7 @@ export function metaClient(o: ClientOptions): AdPlatformClient {
     let a: Awaited<ReturnType<typeof request>>;
     try {
       a = await request(
-        `${o.apiBase}/${META_VERSION}/${t.settings.pixel_id}/events`,
+        `${o.apiBase}/${metaVersion(t)}/${t.settings.pixel_id}/events`,
         {
           headers: jsonHeaders,
           body: JSON.stringify({

@@ -1,6 +1,8 @@
+import { versionOf } from '../../domain/conversions/api-versions.js';
 import type {
   AdPlatformClient,
   ItemResult,
+  SendItem,
   SendTarget,
 } from '../../domain/conversions/platform.js';
 import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
@@ -15,6 +17,19 @@ interface BatchError {
   ErrorCode?: string;
   Message?: string;
   Index?: number;
+}
+
+/** One OfflineConversion (Campaign Management) for an upload: what the tests check. */
+export function offlineConversion(t: SendTarget, i: SendItem) {
+  const f = i.facts;
+  return {
+    ConversionName: t.settings.conversion_name,
+    ConversionTime: f.conversionAt,
+    MicrosoftClickId: f.msclkid,
+    ...(f.value !== null ? { ConversionValue: f.value, ConversionCurrencyCode: f.currency } : {}),
+    // Enhanced conversions: SHA-256 of the E.164 number with its '+', hex.
+    ...(f.phoneGoogle ? { HashedPhoneNumber: f.phoneGoogle } : {}),
+  };
 }
 
 const RETRY_CODES = new Set(['InternalError', 'CallRateExceeded', 'ConcurrentRequestOverLimit']);
@@ -36,7 +51,7 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
     const creds = oauthClient(t.secrets);
     const token = await o.tokens.get(o.tokenUrl, creds, MICROSOFT_SCOPE);
     const a = await request(
-      `${o.apiBase}/CampaignManagement/v13/OfflineConversions/Apply`,
+      `${o.apiBase}/CampaignManagement/${versionOf('microsoft_ads', t.settings)!.version}/OfflineConversions/Apply`,
       {
         headers: {
           ...jsonHeaders,
@@ -73,14 +88,7 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
           };
         }
         const a = await post(t, {
-          OfflineConversions: items.map((i) => ({
-            ConversionName: t.settings.conversion_name,
-            ConversionTime: i.facts.conversionAt,
-            MicrosoftClickId: i.facts.msclkid,
-            ...(i.facts.value !== null
-              ? { ConversionValue: i.facts.value, ConversionCurrencyCode: i.facts.currency }
-              : {}),
-          })),
+          OfflineConversions: items.map((i) => offlineConversion(t, i)),
         });
         if (a.status === 200) {
           const out: ItemResult[] = times(items.length, { state: 'sent' } as ItemResult);

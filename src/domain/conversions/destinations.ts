@@ -1,9 +1,10 @@
 import { errors } from '../../errors.js';
 import { newId } from '../ids.js';
 import type { Executor } from '../ports.js';
+import { API_VERSIONS, versionOf, versionProblem, versionWarning } from './api-versions.js';
 import type { Destination, DestinationChange, DestinationRepos, Money, Trigger } from './ports.js';
 import { maskSecrets, type SecretBox } from './secrets.js';
-import { PLATFORM_FIELDS, type Platform } from './vocabulary.js';
+import { CONSENT_STATES, GOOGLE_APIS, PLATFORM_FIELDS, type Platform } from './vocabulary.js';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -61,6 +62,14 @@ const SETTING_RULES: Record<string, (v: string, p: Platform) => string | null> =
     /^\d{1,20}$/.test(v) ? null : 'must be the Microsoft Advertising account id (digits)',
   measurement_id: (v) =>
     /^G-[A-Z0-9]{4,20}$/.test(v) ? null : 'must be a GA4 measurement id, such as G-ABC123XYZ',
+  api: (v) =>
+    (GOOGLE_APIS as readonly string[]).includes(v)
+      ? null
+      : `must be one of ${GOOGLE_APIS.join(', ')}`,
+  consent: (v) =>
+    (CONSENT_STATES as readonly string[]).includes(v)
+      ? null
+      : `must be one of ${CONSENT_STATES.join(', ')}`,
 };
 
 function triggerProblems(t: Trigger | undefined): Problem[] {
@@ -106,8 +115,20 @@ export function fieldProblems(
       if (p) out.push({ loc: ['body', 'settings', k], msg: p, input: v });
     }
   }
+  if (settings.api_version) {
+    const p = versionProblem(platform, settings);
+    if (p)
+      out.push({ loc: ['body', 'settings', 'api_version'], msg: p, input: settings.api_version });
+  }
   if (secrets) {
-    for (const k of f.secrets) {
+    const required = [
+      ...f.secrets,
+      // The Google Ads API wants a developer token; the Data Manager API does not.
+      ...(platform === 'google_ads' && settings.api === 'google_ads_api'
+        ? ['developer_token']
+        : []),
+    ];
+    for (const k of required) {
       if (!secrets[k])
         out.push({
           loc: ['body', 'secrets', k],
@@ -116,7 +137,7 @@ export function fieldProblems(
         });
     }
     for (const k of Object.keys(secrets)) {
-      if (!f.secrets.includes(k)) {
+      if (!f.secrets.includes(k) && !f.optionalSecrets.includes(k)) {
         out.push({
           loc: ['body', 'secrets', k],
           msg: `not a secret of ${platform}`,
@@ -135,7 +156,20 @@ function normalSettings(s: Record<string, string>): Record<string, string> {
   return out;
 }
 
-export function destinationView(d: Destination) {
+/** The API and version a destination's uploads use, with a warning near its retirement. */
+export function apiView(d: Pick<Destination, 'platform' | 'settings'>, now: Date) {
+  const v = versionOf(d.platform, d.settings);
+  if (!v) return null;
+  const entry = API_VERSIONS[v.api].find((x) => x.version === v.version);
+  return {
+    name: v.api,
+    version: v.version,
+    retires_on: entry?.retiresOn ?? null,
+    warning: versionWarning(d.platform, d.settings, now)?.message ?? null,
+  };
+}
+
+export function destinationView(d: Destination, now: Date) {
   return {
     destination_id: d.id,
     org_id: d.orgId,
@@ -148,6 +182,7 @@ export function destinationView(d: Destination) {
     // Never the secrets themselves: which are set, masked.
     secrets: d.secretsMask,
     enabled: d.enabled,
+    api: apiView(d, now),
     created_at: d.createdAt.toISOString(),
     updated_at: d.updatedAt.toISOString(),
   };
@@ -221,7 +256,7 @@ export async function createDestination(
       platform: d.platform,
       name: d.name,
     });
-    return destinationView(saved);
+    return destinationView(saved, c.now);
   });
 }
 
@@ -236,7 +271,11 @@ export async function updateDestination(
   const problems = [
     ...triggerProblems(p.trigger),
     ...(await campaignProblems(c, orgId, p.campaigns)),
-    ...fieldProblems(d.platform, settings, p.secrets ? { ...PLACEHOLDER(d), ...p.secrets } : null),
+    ...fieldProblems(
+      d.platform,
+      settings,
+      p.secrets || p.settings ? { ...PLACEHOLDER(d), ...(p.secrets ?? {}) } : null,
+    ),
   ];
   if (problems.length > 0) throw errors.fields(problems);
   const change: DestinationChange = { updatedAt: c.now };
@@ -259,7 +298,7 @@ export async function updateDestination(
       fields: Object.keys(p).filter((k) => k !== 'secrets'),
       secrets_changed: p.secrets ? Object.keys(p.secrets) : [],
     });
-    return destinationView(saved);
+    return destinationView(saved, c.now);
   });
 }
 

@@ -16,6 +16,8 @@ export interface UploadFacts {
   fbp?: string;
   msclkid?: string;
   gaClientId?: string;
+  /** The GA4 session id (`session_id` event parameter), when the landing URL carries it. */
+  gaSessionId?: string;
   /** SHA-256 (hex) of the caller's number as Google wants it: E.164 with the `+`. */
   phoneGoogle?: string;
   /** SHA-256 (hex) of the caller's number as Meta wants it: digits only, country code first. */
@@ -68,6 +70,29 @@ export function gaClientId(landingUrl: string | null): string | undefined {
   return ga?.[1];
 }
 
+/**
+ * The GA4 session id from the landing URL: `session_id` or `ga_session_id` as given, or the
+ * value of the `_ga_<container>` cookie passed through (`GS1.1.<session>.…` or, in the newer
+ * form, `GS2.1.s<session>$o1$g1$t…`).
+ */
+export function gaSessionId(landingUrl: string | null): string | undefined {
+  if (!landingUrl) return undefined;
+  let params: URLSearchParams;
+  try {
+    params = new URL(landingUrl).searchParams;
+  } catch {
+    return undefined;
+  }
+  const direct = params.get('session_id') ?? params.get('ga_session_id');
+  if (direct && /^\d{1,20}$/.test(direct)) return direct;
+  for (const [k, v] of params) {
+    if (!/^_ga_[A-Z0-9]{4,20}$/i.test(k)) continue;
+    const m = /^GS1\.\d\.(\d{1,20})\./.exec(v) ?? /^GS2\.\d\.s(\d{1,20})(?:\$|$)/.exec(v);
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
 /** Meta's fbc from a bare fbclid, as its documentation composes it: fb.1.<ms>.<fbclid>. */
 const fbcOf = (s: CallSubject) =>
   s.fbc ?? (s.fbclid ? `fb.1.${s.startedAt.getTime()}.${s.fbclid}` : null);
@@ -85,6 +110,7 @@ export function callFacts(
   };
   const fbc = fbcOf(s);
   const ga = gaClientId(s.landingUrl);
+  const gaSession = gaSessionId(s.landingUrl);
   for (const [k, v] of [
     ['gclid', s.gclid],
     ['gbraid', s.gbraid],
@@ -93,6 +119,7 @@ export function callFacts(
     ['fbp', s.fbp],
     ['msclkid', s.msclkid],
     ['gaClientId', ga],
+    ['gaSessionId', gaSession],
   ] as const) {
     if (v) f[k] = v;
   }

@@ -18,30 +18,52 @@ export type UploadKind = (typeof UPLOAD_KINDS)[number];
 export const TRIGGER_EVENTS = ['buyer_success', 'answered_call'] as const;
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
-/** Per platform: the non-secret settings (required, optional) and the secrets (all required). */
+/** The consent state a destination declares for its traffic, sent as each platform expects. */
+export const CONSENT_STATES = ['granted', 'denied', 'unspecified'] as const;
+export type ConsentState = (typeof CONSENT_STATES)[number];
+
+/** How a google_ads destination reaches Google: the Data Manager API (default) or the Ads API. */
+export const GOOGLE_APIS = ['data_manager', 'google_ads_api'] as const;
+export type GoogleApi = (typeof GOOGLE_APIS)[number];
+
+/**
+ * Per platform: the non-secret settings (required, optional) and the secrets (required,
+ * optional). Google's `developer_token` is required only with `api: "google_ads_api"`
+ * (destinations.ts checks it); the Data Manager API takes none, and uses one when given for
+ * retractions (docs/conversions.md).
+ */
 export const PLATFORM_FIELDS: Record<
   Platform,
-  { settings: readonly string[]; optionalSettings: readonly string[]; secrets: readonly string[] }
+  {
+    settings: readonly string[];
+    optionalSettings: readonly string[];
+    secrets: readonly string[];
+    optionalSecrets: readonly string[];
+  }
 > = {
   google_ads: {
     settings: ['customer_id', 'conversion_action'],
-    optionalSettings: ['login_customer_id', 'time_zone'],
-    secrets: ['developer_token', 'client_id', 'client_secret', 'refresh_token'],
+    optionalSettings: ['login_customer_id', 'time_zone', 'api', 'api_version', 'consent'],
+    secrets: ['client_id', 'client_secret', 'refresh_token'],
+    optionalSecrets: ['developer_token'],
   },
   meta: {
     settings: ['pixel_id'],
-    optionalSettings: ['event_name', 'test_event_code'],
+    optionalSettings: ['event_name', 'test_event_code', 'api_version', 'consent'],
     secrets: ['access_token'],
+    optionalSecrets: [],
   },
   microsoft_ads: {
     settings: ['customer_id', 'account_id', 'conversion_name'],
-    optionalSettings: ['time_zone'],
+    optionalSettings: ['time_zone', 'api_version', 'consent'],
     secrets: ['developer_token', 'client_id', 'client_secret', 'refresh_token'],
+    optionalSecrets: [],
   },
   ga4: {
     settings: ['measurement_id'],
-    optionalSettings: ['event_name'],
+    optionalSettings: ['event_name', 'consent'],
     secrets: ['api_secret'],
+    optionalSecrets: [],
   },
 };
 

@@ -55,7 +55,8 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   admin.get(base, list.options, async (req) => {
     const { params } = list.read(req);
     const rows = await deps.queries.conversions.listDestinations(params.org_id);
-    return { destinations: rows.map(destinationView) };
+    const now = new Date(deps.clock.now());
+    return { destinations: rows.map((d) => destinationView(d, now)) };
   });
 
   const show = adminRoute(TAG, 'A destination, with last success, pending and failures', {
@@ -67,7 +68,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     const d = await getDestination(ctx(req), params.org_id, params.destination_id);
     const s = await deps.queries.conversions.destinationStats(d.orgId, d.id);
     return {
-      ...destinationView(d),
+      ...destinationView(d, new Date(deps.clock.now())),
       uploads: {
         last_success_at: iso(s.lastSuccessAt),
         pending: s.byStatus.pending ?? 0,

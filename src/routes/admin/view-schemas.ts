@@ -366,6 +366,23 @@ export const DestinationItem = obj({
     description: 'Which secrets are set, masked: never the secrets',
   }),
   enabled: Type.Boolean(),
+  api: maybe(
+    obj(
+      {
+        name: Type.String({
+          description: 'data_manager, google_ads_api, meta_graph, microsoft_ads',
+        }),
+        version: Type.String(),
+        retires_on: maybe(
+          Type.String({ description: "The vendor's retirement date, if announced" }),
+        ),
+        warning: maybe(
+          Type.String({ description: 'Set when the version is retired or will be within 60 days' }),
+        ),
+      },
+      "The platform API and version this destination's uploads use",
+    ),
+  ),
   created_at: time,
   updated_at: time,
 });

@@ -1,0 +1,228 @@
+import { versionOf } from '../../domain/conversions/api-versions.js';
+import type {
+  AdPlatformClient,
+  BatchAnswer,
+  ItemResult,
+  SendItem,
+  SendTarget,
+} from '../../domain/conversions/platform.js';
+import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
+import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
+
+/** The OAuth scope a refresh token needs for `events:ingest` (IngestionService's annotation). */
+export const DATA_MANAGER_SCOPE = 'https://www.googleapis.com/auth/datamanager';
+/** IngestEventsRequest.events: "At most 2000 Event resources can be sent in a single request". */
+export const DATA_MANAGER_MAX_BATCH = 2_000;
+
+/** The conversion action id: the setting is an id or a resource name ending in one. */
+const actionId = (action: string) => action.split('/').pop() ?? action;
+
+const account = (id: string) => ({ accountType: 'GOOGLE_ADS', accountId: id });
+
+/** Data Manager's `Consent` from settings.consent; nothing when unspecified. */
+function consent(t: SendTarget) {
+  const c = t.settings.consent;
+  if (c !== 'granted' && c !== 'denied') return {};
+  const status = c === 'granted' ? 'CONSENT_GRANTED' : 'CONSENT_DENIED';
+  return { consent: { adUserData: status, adPersonalization: status } };
+}
+
+/** One Event: the click id, the call's start (RFC 3339), the call id, value and hashed phone. */
+function event(i: SendItem) {
+  const f = i.facts;
+  return {
+    // Google deduplicates offline conversions on (conversion action, transaction id).
+    transactionId: i.dedupeKey,
+    eventTimestamp: new Date(f.conversionAt).toISOString(),
+    adIdentifiers: f.gclid
+      ? { gclid: f.gclid }
+      : f.gbraid
+        ? { gbraid: f.gbraid }
+        : { wbraid: f.wbraid },
+    // The conversion is a phone call (EventSource.PHONE: "generated from a phone call").
+    eventSource: 'PHONE',
+    ...(f.value !== null ? { conversionValue: f.value, currency: f.currency } : {}),
+    // Enhanced conversions for leads: SHA-256 of the E.164 number, hex (encoding: HEX).
+    ...(f.phoneGoogle ? { userData: { userIdentifiers: [{ phoneNumber: f.phoneGoogle }] } } : {}),
+  };
+}
+
+/** The IngestEventsRequest body (proto3 JSON) of one batch: what the tests decode. */
+export function ingestEventsRequest(t: SendTarget, items: SendItem[], validateOnly: boolean) {
+  const s = t.settings;
+  return {
+    destinations: [
+      {
+        operatingAccount: account(s.customer_id!),
+        ...(s.login_customer_id ? { loginAccount: account(s.login_customer_id) } : {}),
+        productDestinationId: actionId(s.conversion_action!),
+      },
+    ],
+    events: items.map(event),
+    ...consent(t),
+    validateOnly,
+    encoding: 'HEX',
+  };
+}
+
+interface RpcStatus {
+  code?: number;
+  status?: string;
+  message?: string;
+  details?: {
+    '@type'?: string;
+    reason?: string;
+    fieldViolations?: { field?: string; description?: string; reason?: string }[];
+  }[];
+}
+
+/** Reasons that mean the same transaction is already held: the conversion is there. */
+const ALREADY = new Set(['ALREADY_EXISTS', 'PROCESSING_ERROR_REASON_DUPLICATE_TRANSACTION_ID']);
+
+/**
+ * The events a fast-fail error names (`BadRequest.fieldViolations[].field`, such as
+ * `events[3].ad_identifiers.gclid`), each with its reason; -1 for violations of the request.
+ */
+export function violations(e: RpcStatus | undefined) {
+  const out: { index: number; reason: string; description: string }[] = [];
+  for (const d of e?.details ?? []) {
+    for (const v of d.fieldViolations ?? []) {
+      const m = /(?:^|\.)events\[(\d+)\]/.exec(v.field ?? '');
+      out.push({
+        index: m ? Number(m[1]) : -1,
+        reason: v.reason ?? 'INVALID_ARGUMENT',
+        description: `${v.field ?? ''}: ${v.description ?? ''}`,
+      });
+    }
+  }
+  return out;
+}
+
+const reasonOf = (e: RpcStatus | undefined) =>
+  e?.details?.find((d) => d.reason)?.reason ?? e?.status ?? 'UNKNOWN';
+
+/**
+ * Google's Data Manager API (`POST {base}/v1/events:ingest`). A request is fast-fail: one bad
+ * event refuses the whole request and Google processes none of it, so the events a refusal
+ * names are failed with Google's reason and the rest are sent again without them, once.
+ * Success answers only a request id; Google processes the events afterwards.
+ */
+export function dataManagerClient(o: OAuthClientOptions): AdPlatformClient {
+  async function post(t: SendTarget, body: unknown, retried = false): Promise<HttpAnswer> {
+    const creds = oauthClient(t.secrets);
+    const token = await o.tokens.get(o.tokenUrl, creds);
+    const version = versionOf('google_ads', { ...t.settings, api: 'data_manager' })!.version;
+    const a = await request(
+      `${o.apiBase}/${version}/events:ingest`,
+      {
+        headers: { ...jsonHeaders, authorization: `Bearer ${token}` },
+        body: JSON.stringify(body),
+      },
+      o.timeoutMs,
+    );
+    if (a.status === 401 && !retried) {
+      o.tokens.forget(o.tokenUrl, creds);
+      return post(t, body, true);
+    }
+    return a;
+  }
+
+  async function send(
+    t: SendTarget,
+    items: SendItem[],
+    validateOnly: boolean,
+    split: boolean,
+  ): Promise<BatchAnswer> {
+    let a: HttpAnswer;
+    try {
+      a = await post(t, ingestEventsRequest(t, items, validateOnly));
+    } catch (err) {
+      return failedRequest(err, items.length);
+    }
+    if (a.status === 200) {
+      return { statusCode: 200, results: times(items.length, { state: 'sent' }), answer: a.body };
+    }
+    const err = (a.body as { error?: RpcStatus } | null)?.error;
+    const reason = reasonOf(err);
+    const detail = `HTTP ${a.status} ${err?.status ?? ''} ${reason} ${say(err?.message ?? '', 200)}`
+      .replace(/\s+/g, ' ')
+      .trim();
+    const named = violations(err).filter((v) => v.index >= 0 && v.index < items.length);
+    if (a.status === 400 && named.length > 0) {
+      const results: (ItemResult | null)[] = times(items.length, null);
+      for (const v of named) {
+        results[v.index] = ALREADY.has(v.reason)
+          ? { state: 'sent' }
+          : {
+              state: 'failed',
+              code: 'rejected_by_platform',
+              detail: `${v.reason}: ${say(v.description, 200)}`,
+            };
+      }
+      const rest = items.filter((_, j) => results[j] === null);
+      if (rest.length > 0 && split) {
+        const again = await send(t, rest, validateOnly, false);
+        let k = 0;
+        return {
+          statusCode: again.statusCode,
+          results: results.map((r) => r ?? again.results[k++]!),
+          answer: a.body,
+        };
+      }
+      return {
+        statusCode: a.status,
+        results: results.map((r) => r ?? statusResult(a, detail)),
+        answer: a.body,
+      };
+    }
+    if (ALREADY.has(reason)) {
+      return {
+        statusCode: a.status,
+        results: times(items.length, { state: 'sent' }),
+        answer: a.body,
+      };
+    }
+    return {
+      statusCode: a.status,
+      results: times(items.length, statusResult(a, detail)),
+      answer: a.body,
+    };
+  }
+
+  return {
+    maxBatch: DATA_MANAGER_MAX_BATCH,
+    send: (t, items, { validateOnly }) => send(t, items, validateOnly, true),
+  };
+}
+
+/**
+ * A google_ads destination's client: conversions through the Data Manager API unless the
+ * destination chose `api: "google_ads_api"`. Retractions always go through the Google Ads API's
+ * `uploadConversionAdjustments` (the Data Manager API has no retraction; docs/conversions.md),
+ * which needs the destination's developer token.
+ */
+export function googleClient(
+  dataManager: AdPlatformClient,
+  adsApi: AdPlatformClient,
+): AdPlatformClient {
+  return {
+    maxBatch: Math.min(dataManager.maxBatch, adsApi.maxBatch),
+    async send(t, items, o) {
+      if (items[0]?.kind === 'retraction') {
+        if (!t.secrets.developer_token) {
+          return {
+            statusCode: null,
+            results: times(items.length, {
+              state: 'failed',
+              code: 'not_retractable',
+              detail:
+                'the Data Manager API has no retraction; Google Ads API conversion adjustments need secrets.developer_token',
+            }),
+          };
+        }
+        return adsApi.send(t, items, o);
+      }
+      return (t.settings.api === 'google_ads_api' ? adsApi : dataManager).send(t, items, o);
+    },
+  };
+}
