@@ -10,15 +10,15 @@ import protobuf from 'protobufjs';
  */
 const require = createRequire(import.meta.url);
 
-let dataManagerRoot: protobuf.Root | undefined;
-let adsRoot: protobuf.Root | undefined;
+let dataManagerRoot: protobuf.Namespace | undefined;
+let adsRoot: protobuf.Namespace | undefined;
 
 /** Data Manager API v1, from `@google-ads/datamanager/build/protos/protos.json`. */
 export function dataManagerType(name: string): protobuf.Type {
   dataManagerRoot ??= protobuf.Root.fromJSON(
     require('@google-ads/datamanager/build/protos/protos.json'),
   ).resolveAll();
-  return dataManagerRoot.lookupType(`google.ads.datamanager.v1.${name}`);
+  return dataManagerRoot!.lookupType(`google.ads.datamanager.v1.${name}`);
 }
 
 /** Google Ads API v25, from `google-ads-node/build/protos/protos.json`. */
@@ -26,7 +26,7 @@ export function googleAdsType(name: string): protobuf.Type {
   adsRoot ??= protobuf.Root.fromJSON(
     require('google-ads-node/build/protos/protos.json'),
   ).resolveAll();
-  return adsRoot.lookupType(`google.ads.googleads.v25.services.${name}`);
+  return adsRoot!.lookupType(`google.ads.googleads.v25.services.${name}`);
 }
 
 const camel = (s: string) => s.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());

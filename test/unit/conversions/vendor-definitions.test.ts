@@ -60,7 +60,12 @@ const target = (
   settings,
   secrets: {},
 });
-const CONSENTS = [{}, { consent: 'granted' }, { consent: 'denied' }, { consent: 'unspecified' }];
+const CONSENTS: Record<string, string>[] = [
+  {},
+  { consent: 'granted' },
+  { consent: 'denied' },
+  { consent: 'unspecified' },
+];
 const google = { customer_id: '1234567890', conversion_action: '987654321' };
 
 describe('Google Data Manager API: IngestEventsRequest', () => {
