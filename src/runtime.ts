@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import type { AppDeps, Clock, Metrics } from './deps.js';
 import { Keyring } from './domain/auth/keyring.js';
 import { tableCoverageGaps } from './domain/compliance/tables.js';
+import { versionReadiness } from './domain/conversions/api-versions.js';
 import { FailOpenRateLimiter } from './domain/rate-limit/fail-open.js';
 import { MemoryRateLimiter, type RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
@@ -218,6 +219,17 @@ export function suppressionListCheck(repos: Repositories, clock: Clock): Readine
   };
 }
 
+/** Destinations on an ad-platform API version that is retired, or will be within 60 days. */
+export function apiVersionCheck(repos: Repositories, clock: Clock): ReadinessCheck {
+  return {
+    name: 'ad_platform_versions',
+    async check() {
+      const rows = await repos.destinations.enabledPlatformSettings(repos.db);
+      return versionReadiness(rows, new Date(clock.now()));
+    },
+  };
+}
+
 /** A webhook delivery worker (also used by src/worker.ts); stop() also closes its connections. */
 export function createWebhookWorker(
   config: Config,
@@ -266,6 +278,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
   const { limiter, readiness } = openLimiter(config, store, logger);
   if (limiter instanceof FailOpenRateLimiter) limiterMetrics(metrics, limiter);
   readiness.push(suppressionListCheck(repos, clock));
+  readiness.push(apiVersionCheck(repos, clock));
   warnOnTableCoverage(logger, clock.now());
   const worker = config.worker ? createWorker(config, { repos, clock, logger, metrics }) : null;
   const rnd = createRndRefresher(config, { repos, clock, logger });

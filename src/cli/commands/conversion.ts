@@ -8,13 +8,28 @@ const destinations = orgCollection('conversion-destinations', 'destination_id');
 
 const destinationView: View = { primary: (d) => d.destination_id, human: (d) => fields(d) };
 
-const listView = rowsView('destinations', 'destination_id', '(no conversion destinations)', [
+const apiOf = (r: Answer) =>
+  (r.api ?? null) as { name: string; version: string; warning: string | null } | null;
+
+const table = rowsView('destinations', 'destination_id', '(no conversion destinations)', [
   col('DESTINATION_ID', 'destination_id'),
   col('PLATFORM', 'platform'),
+  { header: 'API', cell: (r) => (apiOf(r) ? `${apiOf(r)!.name} ${apiOf(r)!.version}` : '-') },
   col('ENABLED', 'enabled'),
   col('NAME', 'name'),
   { header: 'CAMPAIGNS', cell: (r) => r.campaigns ?? 'all' },
 ]);
+
+/** The table, then a warning for each destination whose API version retires soon or has. */
+const listView: View = {
+  primary: table.primary,
+  human: (a) => {
+    const warnings = ((a.destinations ?? []) as Answer[]).flatMap((d) =>
+      apiOf(d)?.warning ? [`warning: ${d.destination_id}: ${apiOf(d)!.warning}`] : [],
+    );
+    return [table.human(a), ...warnings].join('\n');
+  },
+};
 
 /** Last success, what waits, what failed and why: what an operator asks first. */
 const statusView: View = {

@@ -6,6 +6,7 @@ import { type Html, html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { addDays, type DayRange, dayCell, previousRange } from '../time.js';
+import { versionWarnings } from '../version-warnings.js';
 
 const COLOURS = { sessions: '#1d4ed8', calls: '#b45309', success: '#047857' } as const;
 
@@ -52,7 +53,7 @@ export function overviewPage(router: ConsoleRouter): void {
   router.orgPage('/overview', 'overview', async (ctx): Promise<PageResult> => {
     const base = { kind: 'traffic' as const, ...reportRange(ctx) };
     const prev = previousRange(ctx.range);
-    const [daily, previous, sources, campaigns, known] = await Promise.all([
+    const [daily, previous, sources, campaigns, known, versions] = await Promise.all([
       reports.trafficReport(ctx.org.id, { ...base, bucket: 'day', groupBy: [] }),
       reports.trafficReport(ctx.org.id, {
         ...base,
@@ -64,6 +65,7 @@ export function overviewPage(router: ConsoleRouter): void {
       reports.trafficReport(ctx.org.id, { ...base, bucket: 'none', groupBy: ['source'] }),
       reports.trafficReport(ctx.org.id, { ...base, bucket: 'none', groupBy: ['campaign'] }),
       router.deps.queries.config.listCampaigns(ctx.org.id, { limit: 1 }),
+      versionWarnings(router, ctx),
     ]);
     const t = daily.totals.metrics;
     const p = previous.totals.metrics;
@@ -117,7 +119,7 @@ export function overviewPage(router: ConsoleRouter): void {
         sources: { columns: sourceColumns, rows: topSources },
         campaigns: { columns: campaignColumns, rows: topCampaigns },
       },
-      body: html`${nothingYet}
+      body: html`${versions}${nothingYet}
 <section class="kpis" aria-label="Totals for the range">
 ${KPIS.map(
   ([key, label]) =>

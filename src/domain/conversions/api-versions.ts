@@ -158,3 +158,34 @@ export function versionWarning(
     source: entry.source,
   };
 }
+
+/**
+ * What /admin/readyz says about the versions in use: destinations on a retired version (their
+ * uploads fail) make it degraded; versions retiring within WARN_DAYS are named. Counts per
+ * API and version, never which organization.
+ */
+export function versionReadiness(
+  destinations: { platform: Platform; settings: Record<string, string> }[],
+  now: Date,
+): { status: 'ok' | 'degraded'; detail?: string } {
+  const counts = new Map<string, { w: VersionWarning; n: number }>();
+  for (const d of destinations) {
+    const w = versionWarning(d.platform, d.settings, now);
+    if (!w) continue;
+    const key = `${w.api} ${w.version}`;
+    const c = counts.get(key) ?? { w, n: 0 };
+    c.n++;
+    counts.set(key, c);
+  }
+  if (counts.size === 0) return { status: 'ok' };
+  const parts = [...counts.entries()].map(([key, { w, n }]) =>
+    w.days_left <= 0
+      ? `${n} destination(s) on ${key}, retired on ${w.retires_on}`
+      : `${n} destination(s) on ${key}, retired on ${w.retires_on} (in ${w.days_left} days)`,
+  );
+  const retired = [...counts.values()].some(({ w }) => w.days_left <= 0);
+  return {
+    status: retired ? 'degraded' : 'ok',
+    detail: `${parts.join('; ')}: set settings.api_version (docs/conversions.md)`,
+  };
+}

@@ -64,6 +64,10 @@ export interface DestinationRepository {
   /** Every stored sealed secret (start-up checks the key and rewraps old ones). */
   allSealedSecrets(ex: Executor): Promise<{ id: string; secrets: string }[]>;
   setSealedSecrets(ex: Executor, id: string, secrets: string): Promise<void>;
+  /** Every enabled destination's platform and settings (which API versions are in use). */
+  enabledPlatformSettings(
+    ex: Executor,
+  ): Promise<{ platform: Platform; settings: Record<string, string> }[]>;
 }
 
 export interface NewUpload {

@@ -83,6 +83,18 @@ export function allSealedSecrets(ex: Executor) {
   return ex.select({ id: D.id, secrets: D.secrets }).from(D);
 }
 
+/** Every enabled destination's platform and settings (the API-version readiness check). */
+export async function enabledPlatformSettings(ex: Executor) {
+  const rows = await ex
+    .select({ platform: D.platform, settings: D.settings })
+    .from(D)
+    .where(eq(D.enabled, true));
+  return rows.map((r) => ({
+    platform: r.platform as Platform,
+    settings: (r.settings ?? {}) as Record<string, string>,
+  }));
+}
+
 export async function setSealedSecrets(ex: Executor, id: string, secrets: string) {
   await ex.update(D).set({ secrets }).where(eq(D.id, id));
 }
@@ -227,5 +239,6 @@ export function createDestinationRepository(): DestinationRepository {
     unknownCampaignCodes,
     allSealedSecrets,
     setSealedSecrets,
+    enabledPlatformSettings,
   };
 }
