@@ -45,7 +45,9 @@ describe('destination and upload commands', () => {
     ]);
     expect(id).toMatch(/^cdst_/);
     const list = await admin(['destination', 'list', t.orgId]);
-    expect(list.out.split('\n')[0]).toMatch(/^DESTINATION_ID +PLATFORM +ENABLED +NAME +CAMPAIGNS$/);
+    expect(list.out.split('\n')[0]).toMatch(
+      /^DESTINATION_ID +PLATFORM +API +ENABLED +NAME +CAMPAIGNS$/,
+    );
     expect(list.out).toContain(id);
     const shown = await admin(['destination', 'show', t.orgId, id, '--json']);
     for (const s of Object.values(CREDS.google)) expect(shown.out + list.out).not.toContain(s);
