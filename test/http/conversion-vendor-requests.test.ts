@@ -214,7 +214,7 @@ describe('Google through the Data Manager API', () => {
     await u.worker.tick();
     const reqs = sent(from, /^\/datamanager\//);
     // The refused request held both; Google kept neither, so the good one went again alone.
-    expect(reqs.map((r) => r.body.events.map((e: any) => e.adIdentifiers.gclid))).toEqual([
+    expect(reqs.map((r) => r.body.events.map((e: any) => e.adIdentifiers.gclid).sort())).toEqual([
       ['EAIaIQ-good', 'INVALID-gclid'],
       ['EAIaIQ-good'],
     ]);
