@@ -395,7 +395,8 @@ export const rows: BenchRow[] = [
         name: 'Bench Google',
         // Only this row's campaign: the buyer-report row's reports stay without uploads.
         campaigns: [code],
-        settings: { customer_id: '1234567890', conversion_action: '1' },
+        // The Google Ads API path, whose answer bench/receiver.ts gives.
+        settings: { customer_id: '1234567890', conversion_action: '1', api: 'google_ads_api' },
         secrets: { developer_token: 'd', client_id: 'c', client_secret: 's', refresh_token: 'r' },
         value: { amount: 1, currency: 'USD' },
       });
