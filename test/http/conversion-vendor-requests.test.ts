@@ -279,6 +279,101 @@ describe('Google through the Data Manager API', () => {
   });
 });
 
+describe('Data Manager answers, in Google’s error model', () => {
+  /** One conversion to a fresh Data Manager destination, the fake answering `answer` first. */
+  async function answered(answer: { status: number; body?: unknown }) {
+    h.clock.set('2026-11-20T15:00:00Z');
+    const t = await createTenant(h);
+    const d = await createDestination(h, t.orgId, 'google_ads', {
+      settings: GOOGLE,
+      secrets: GOOGLE_NO_DEV_TOKEN,
+    });
+    let first = true;
+    u.fake.script = (s) => {
+      if (!s.path.startsWith('/datamanager/') || !first) return null;
+      first = false;
+      return answer;
+    };
+    await convert(t, { gclid: `EAIaIQ-ans-${seq}` });
+    await u.worker.tick();
+    const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+    return row;
+  }
+  const status = (code: number, name: string, reason: string) => ({
+    status: code,
+    body: {
+      error: {
+        code,
+        status: name,
+        message: `${name} from Google`,
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason,
+            domain: 'datamanager.googleapis.com',
+          },
+        ],
+      },
+    },
+  });
+
+  it('ALREADY_EXISTS: the conversion is there, sent', async () => {
+    expect(await answered(status(409, 'ALREADY_EXISTS', 'ALREADY_EXISTS'))).toMatchObject({
+      status: 'sent',
+    });
+  });
+
+  it('PERMISSION_DENIED: refused credentials, final, with Google’s words', async () => {
+    const row = await answered(status(403, 'PERMISSION_DENIED', 'PERMISSION_DENIED'));
+    expect(row).toMatchObject({ status: 'failed', reason_code: 'auth_failed' });
+    expect(row.reason).toContain('PERMISSION_DENIED');
+  });
+
+  it('UNAVAILABLE: retried later', async () => {
+    const row = await answered(status(503, 'UNAVAILABLE', 'INTERNAL_ERROR'));
+    expect(row).toMatchObject({ status: 'pending', reason_code: 'server_error', attempts: 1 });
+  });
+
+  it('an access token Google stops accepting is refreshed once and the event goes through', async () => {
+    h.clock.set('2026-11-20T15:00:00Z');
+    const t = await createTenant(h);
+    const d = await createDestination(h, t.orgId, 'google_ads', {
+      settings: GOOGLE,
+      secrets: GOOGLE_NO_DEV_TOKEN,
+    });
+    await convert(t, { gclid: 'EAIaIQ-refresh' });
+    u.fake.expireTokens();
+    const refreshes = u.fake.tokenRefreshes.google;
+    await drain();
+    expect(u.fake.tokenRefreshes.google).toBe(refreshes + 1);
+    const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(row).toMatchObject({ status: 'sent' });
+  });
+
+  it('a retraction without a developer token is not sent, and says why', async () => {
+    h.clock.set('2026-11-20T15:00:00Z');
+    const t = await createTenant(h);
+    const d = await createDestination(h, t.orgId, 'google_ads', {
+      settings: GOOGLE,
+      secrets: GOOGLE_NO_DEV_TOKEN,
+    });
+    const callId = await convert(t, { gclid: 'EAIaIQ-noretract' });
+    await drain();
+    const from = u.fake.requests.length;
+    await report(h, t.key, t.code, {
+      call_id: callId,
+      report_id: `vr-${seq++}`,
+      disposition: 'rejected',
+    });
+    await drain();
+    expect(sent(from, /^\/(google|datamanager)\//)).toEqual([]);
+    const rows = await uploadsOf(h, t.orgId, d.destination_id);
+    const retraction = rows.find((r: any) => r.kind === 'retraction');
+    expect(retraction).toMatchObject({ status: 'failed', reason_code: 'not_retractable' });
+    expect(retraction.reason).toContain('developer_token');
+  });
+});
+
 describe('settings: 422 in FastAPI’s shape, nothing written', () => {
   const base = (t: Tenant) => `/admin/orgs/${t.orgId}/conversion-destinations`;
   const bad = async (t: Tenant, body: Record<string, unknown>) => {
