@@ -213,10 +213,11 @@ export const MICROSOFT_REFERENCE = {
       AdjustmentType: { type: 'string', required: true },
       AdjustmentValue: { type: 'number' },
       ConversionName: { type: 'string', required: true },
+      // The conversion adjusted is named by click id, conversion name and conversion time.
+      ConversionTime: { type: 'datetime', required: true },
       HashedEmailAddress: { type: 'string' },
       HashedPhoneNumber: { type: 'string' },
       MicrosoftClickId: { type: 'string' },
-      TransactionId: { type: 'string' },
     } as Record<string, FieldSpec>,
   },
 } as const;
