@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildAdminApp } from '../../src/app.js';
 import { apiVersionCheck } from '../../src/runtime.js';
+import { MIGRATIONS_DIR } from '../../src/store/db.js';
 import { checkConformance } from '../helpers/conformance.js';
 import {
   createDestination,
@@ -531,5 +534,33 @@ describe('versions that tell before they die', () => {
       microsoft_ads: { name: 'microsoft_ads', version: 'v13', retires_on: null, warning: null },
       ga4: null,
     });
+  });
+});
+
+describe('migration 0040: Google destinations made before the Data Manager default', () => {
+  it('keep the Google Ads API, said explicitly; one that chose already is left alone', async () => {
+    const t = await createTenant(h);
+    const older = await createDestination(h, t.orgId, 'google_ads', { settings: GOOGLE });
+    const chose = await createDestination(h, t.orgId, 'google_ads', {
+      settings: { ...GOOGLE, api: 'data_manager' },
+      secrets: GOOGLE_NO_DEV_TOKEN,
+    });
+    const meta = await createDestination(h, t.orgId, 'meta');
+    // As the older code stored it: no api setting.
+    await h.store.query(
+      `update conversion_destinations set settings = settings - 'api' where id = $1`,
+      [older.destination_id],
+    );
+    const sql = readFileSync(
+      join(MIGRATIONS_DIR, '0040_google_destinations_keep_ads_api.sql'),
+      'utf8',
+    );
+    await h.store.query(sql, []);
+    const settingsOf = async (id: string) =>
+      json(await destinationCall(h, 'GET', `/admin/orgs/${t.orgId}/conversion-destinations/${id}`))
+        .settings;
+    expect((await settingsOf(older.destination_id)).api).toBe('google_ads_api');
+    expect((await settingsOf(chose.destination_id)).api).toBe('data_manager');
+    expect((await settingsOf(meta.destination_id)).api).toBeUndefined();
   });
 });
