@@ -330,6 +330,7 @@ describe('Data Manager answers, in Google’s error model', () => {
     const row = await answered(status(403, 'PERMISSION_DENIED', 'PERMISSION_DENIED'));
     expect(row).toMatchObject({ status: 'failed', reason_code: 'auth_failed' });
     expect(row.reason).toContain('PERMISSION_DENIED');
+    expect(row.reason).toContain('https://www.googleapis.com/auth/datamanager');
   });
 
   it('UNAVAILABLE: retried later', async () => {

@@ -144,9 +144,15 @@ export function dataManagerClient(o: OAuthClientOptions): AdPlatformClient {
     }
     const err = (a.body as { error?: RpcStatus } | null)?.error;
     const reason = reasonOf(err);
+    // A refused token or account most often means the refresh token lacks Data Manager's scope.
+    const hint =
+      a.status === 401 || a.status === 403
+        ? ` (the refresh token needs the scope ${DATA_MANAGER_SCOPE}, and its user access to the operating account)`
+        : '';
     const detail = `HTTP ${a.status} ${err?.status ?? ''} ${reason} ${say(err?.message ?? '', 200)}`
       .replace(/\s+/g, ' ')
-      .trim();
+      .trim()
+      .concat(hint);
     const named = violations(err).filter((v) => v.index >= 0 && v.index < items.length);
     if (a.status === 400 && named.length > 0) {
       const results: (ItemResult | null)[] = times(items.length, null);
