@@ -142,6 +142,22 @@ describe.each(Object.keys(adapters))('%s', (name) => {
     expect(`${a.body}${JSON.stringify([...a.headers])}`).not.toContain(t.key.slice(-16));
   });
 
+  it('GA4’s _ga and _ga_<container> cookies ride in the landing URL, for the GA4 client and session ids', async () => {
+    const landing = `${origin}/spring?utm_source=mail`;
+    const a = await ask(`?url=${encodeURIComponent(landing)}`, {
+      cookie:
+        '_ga=GA1.1.1234567.1763650000; _ga_ABC123=GS2.1.s1763650111$o1$g1$t1763650200; _gid=x',
+      'sec-fetch-site': 'same-origin',
+    });
+    expect(a.status).toBe(200);
+    const [session] = await sessionOf(visitorCookie(a)!);
+    const sent = new URL(session!.landing_url!);
+    expect(sent.searchParams.get('utm_source')).toBe('mail');
+    expect(sent.searchParams.get('_ga')).toBe('GA1.1.1234567.1763650000');
+    expect(sent.searchParams.get('_ga_ABC123')).toBe('GS2.1.s1763650111$o1$g1$t1763650200');
+    expect(sent.searchParams.has('_gid')).toBe(false);
+  });
+
   it('a returning visitor keeps the number; a stranger’s URL is not forwarded as the landing page', async () => {
     const first = await ask('');
     const vid = visitorCookie(first)!;

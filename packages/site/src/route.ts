@@ -145,6 +145,21 @@ export function createTrackingRoute(options: TrackingRouteOptions) {
     return null;
   }
 
+  /**
+   * GA4's cookies, `_ga` (the client id) and `_ga_<container>` (the session), as query
+   * parameters of the landing URL: the service reads both from there for GA4 conversions
+   * (docs/conversions.md). Those the page's URL already has are kept as they are.
+   */
+  function withGaCookies(landing: URL | null, cookies: Record<string, string>): URL | null {
+    if (!landing) return null;
+    const out = new URL(landing.href);
+    for (const [k, v] of Object.entries(cookies)) {
+      const ga = k === '_ga' || /^_ga_[A-Z0-9]{4,20}$/i.test(k);
+      if (ga && v && v.length <= 200 && !out.searchParams.has(k)) out.searchParams.set(k, v);
+    }
+    return out.href.length <= 2048 ? out : landing;
+  }
+
   return async function handle(req: SiteRequest): Promise<SiteResponse> {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       return json(405, { detail: 'method_not_allowed' }, { allow: 'GET, HEAD' });
@@ -163,7 +178,7 @@ export function createTrackingRoute(options: TrackingRouteOptions) {
         `${cookieName}=${visitorId}; Path=/; Max-Age=${YEAR_SECONDS}; SameSite=Lax; HttpOnly` +
         (own.startsWith('https:') ? '; Secure' : '');
     }
-    const landing = landingOf(req, url, own);
+    const landing = withGaCookies(landingOf(req, url, own), cookies);
     let answer = fallback;
     try {
       const result = await client.createDniSession(
