@@ -223,6 +223,8 @@ export function suppressionListCheck(repos: Repositories, clock: Clock): Readine
 export function apiVersionCheck(repos: Repositories, clock: Clock): ReadinessCheck {
   return {
     name: 'ad_platform_versions',
+    // Uploads are not traffic: a check that cannot answer says so without pulling the process.
+    unavailable: 'degraded',
     async check() {
       const rows = await repos.destinations.enabledPlatformSettings(repos.db);
       return versionReadiness(rows, new Date(clock.now()));
