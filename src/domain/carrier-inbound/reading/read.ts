@@ -94,7 +94,7 @@ function tokenize(words: readonly string[]): Token[] {
     const next = words[i + 1];
     if (next !== undefined) {
       const joined = FORMS.get(squeeze(w + next));
-      if (joined && squeeze(w + next).length >= JOINABLE_LENGTH && !FORMS.has(squeeze(w))) {
+      if (joined && squeeze(w + next).length >= JOINABLE_LENGTH) {
         out.push({ word: joined.forms[0] as string, keyword: joined });
         i++;
         continue;

@@ -516,7 +516,7 @@ export const PROTECTED: readonly { id: string; lang: Lang; pattern: RegExp }[] =
     id: 'es.word_in_sentence',
     lang: 'es',
     pattern:
-      /\b(?:basta con|no mas (?:de|que)|fin de semana|en alto|muy alto|mas alto|precio alto|parar en|parar por)\b/,
+      /\b(?:basta con|no mas (?:de|que)|fin de semana|en alto|muy alto|mas alto|precio alto)\b/,
   },
   {
     id: 'fr.word_in_sentence',
