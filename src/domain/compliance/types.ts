@@ -61,6 +61,11 @@ export interface ConsentInput {
   records: readonly ConsentRecord[];
   revocations: readonly RevocationEvent[];
   config?: CampaignComplianceConfig;
+  /**
+   * Years a revocation stays in force against any later grant (the number's state rule, e.g.
+   * Virginia's ten); absent: a later grant stands at once.
+   */
+  revocationYears?: number;
 }
 
 export interface PlacedTouch {

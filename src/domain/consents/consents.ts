@@ -4,6 +4,8 @@ import {
   type ConsentTier,
   checkConsent,
   type RevocationEvent,
+  resolveLocation,
+  revocationHold,
 } from '../compliance/index.js';
 import type { Executor } from '../ports.js';
 import type {
@@ -176,6 +178,7 @@ export type ConsentStatus = 'active' | 'expired' | 'revoked' | 'do_not_call' | '
 export function consentStanding(
   events: readonly ConsentEvent[],
   nowMs: number,
+  e164?: string,
 ): { status: ConsentStatus; tier_on_file: ConsentTier; record_id: string | null } {
   const { records, revocations } = engineConsent(events);
   // The weakest assertion and requirement, so the check reports only what is on file.
@@ -186,6 +189,7 @@ export function consentStanding(
       records,
       revocations,
       config: { purpose: 'informational' },
+      ...(e164 === undefined ? {} : revocationHold(resolveLocation(e164))),
     },
     nowMs,
   );
