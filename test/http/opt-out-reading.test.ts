@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { json, useHarness } from '../helpers/harness.js';
+import { ADMIN_TOKEN, json, useHarness } from '../helpers/harness.js';
 import {
   freshContact,
   grant,
@@ -119,5 +119,38 @@ describe('Canada', () => {
     expect((await gate(t, montreal)).status).toBe('would_queue');
     await reply(t, montreal, 'ARRÊT');
     expect((await gate(t, montreal)).reasons[0].code).toBe('consent_revoked');
+  });
+
+  it("Canada's National DNCL is a suppression source of its own, with its own 31 days", async () => {
+    const t = await tenant();
+    const calgary = freshContact(403);
+    await grant(h, t.orgId, calgary, { tier: 'pec' });
+    // Weekday 2026-03-02 10:00 in Calgary (UTC-7); informational would pass, so marketing at pec
+    // is checked for the list only: fresh US registry, no Canadian copy on file.
+    const codes = async () =>
+      (
+        await json(
+          await touch(h, t.key, t.code, {
+            to_e164: calgary,
+            channel: 'call',
+            consent_basis: 'pec',
+            dry_run: true,
+          }),
+        )
+      ).reasons.map((r: { code: string }) => r.code);
+    h.clock.set('2026-03-02T17:00:00Z');
+    expect(await codes()).toContain('dnc_list_stale');
+    const importCa = (file: string) =>
+      h.admin.inject({
+        method: 'POST',
+        url: `/admin/orgs/${t.orgId}/suppression/national_ca/import?list_date=2026-03-01&source=crtc-dncl`,
+        headers: { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'text/plain' },
+        payload: file,
+      });
+    expect((await importCa('4035550000\n')).statusCode).toBe(200);
+    expect(await codes()).not.toContain('dnc_list_stale');
+    expect(await codes()).not.toContain('dnc_listed');
+    expect((await importCa(`${calgary.slice(2)}\n`)).statusCode).toBe(200);
+    expect(await codes()).toContain('dnc_listed');
   });
 });

@@ -96,6 +96,7 @@ export function evaluateTouch(input: TouchInput, nowMs: number): TouchDecision {
     tierOnFile: consent.tier_on_file,
     consentAt: consentRecord ? toMs(consentRecord.captured_at) : null,
     state: location.resolved ? location.state : null,
+    country: location.resolved ? location.country : null,
     config: input.config,
   };
   const suppression = checkSuppression(suppressionCtx, input.suppression, nowMs);
