@@ -43,7 +43,13 @@ export interface Keyword {
 }
 
 export const KEYWORDS: readonly Keyword[] = [
-  { key: 'STOP', lang: 'en', forms: ['stop', 'stp'], fuzzy: 1, strength: 'standard' },
+  {
+    key: 'STOP',
+    lang: 'en',
+    forms: ['stop', 'stp', 'stahp', 'stawp'],
+    fuzzy: 1,
+    strength: 'standard',
+  },
   { key: 'STOP ALL', lang: 'en', forms: ['stopal'], fuzzy: 1, strength: 'strong' },
   {
     key: 'UNSUBSCRIBE',
@@ -90,7 +96,7 @@ export const KEYWORDS: readonly Keyword[] = [
   {
     key: 'PARAR',
     lang: 'es',
-    forms: ['parar', 'paren', 'parale', 'parenle'],
+    forms: ['parar', 'paren', 'pare', 'parale', 'parenle'],
     fuzzy: 1,
     strength: 'standard',
   },
@@ -135,7 +141,7 @@ export const NEAR_MISSES: ReadonlySet<string> = new Set(
     'quite quiet quiz suit quilt qui quito quits ' +
     'cancer camel candle canal ' +
     'alta altos bajo baja bajas ' +
-    'paro para pare parra pasar paga ' +
+    'paro para parra pasar paga ' +
     'pasta vasta base bast hasta gasta basto ' +
     'remote removed ' +
     'areas arte arrest arent arts alert abet' +
@@ -215,6 +221,15 @@ export const PHRASES: readonly PhraseRule[] = [
     pattern:
       /\b(?:not my (?:number|name|phone)|(?:you|u) (?:have|got|texted|called|reached|have got) (?:the |a )?wrong|no (?:one|body) (?:here )?(?:by|named|called|with) (?:that|this)|nobody (?:here )?(?:by|named|called)|(?:theres|there is) no \w+ (?:here|at this number)|(?:doesnt|does not|dont|no longer) (?:live|work|have this number|use this number|own this number)|(?:i )?(?:just )?got (?:this|a) (?:new )?number|this is (?:a )?new number|new (?:owner|number) of this|not the person you|i dont know (?:any|anyone|who)|(?:this|it) (?:isnt|is not) \w+s? (?:number|phone)|(?:i am|im) not (?:\w+ )?(?:the person|who you think))\b/,
   },
+  {
+    id: 'en.not_that_person',
+    family: 'wrong_number',
+    lang: 'en',
+    meaning: 'revoke',
+    reassigned: true,
+    pattern:
+      /^(?:this is not|this isnt|its not|this aint|im not|i am not) (?!now|yet|today|tonight|tomorrow|sure|really|interested|bad|good|right|ready|available|me|much|that|this|it|you|here|home|again|anymore|so|yours|mine|working|true|funny|ok|okay|cool|fair|happening|what|a|the|going|coming|buying|busy|free|around|able|allowed|there|in|at|on)[a-z]+$/,
+  },
   // English: asking to be taken off, left alone, not contacted.
   {
     id: 'en.take_me_off',
@@ -274,7 +289,7 @@ export const PHRASES: readonly PhraseRule[] = [
     lang: 'en',
     meaning: 'revoke',
     pattern:
-      /\b(?:make (?:it|this|them) stop|want (?:it|this|them|these|the texts|the messages) to (?:stop|end)|(?:how|where) (?:do|can|to) (?:i )?(?:stop|unsubscribe|optout|cancel|get off|remove|end)|why (?:dont|wont|cant) (?:you|u) (?:just )?(?:stop|quit|leave|remove|take)|i (?:said|told you|already said) (?:to )?(?:stop|no|quit|remove)|(?:i want|i wanna|i would like|id like|i need|i wish|i want you) to (?:stop|unsubscribe|optout|be removed|end this))\b/,
+      /\b(?:make (?:it|this|them) stop|want (?:it|this|them|these|the texts|the messages) to (?:stop|end)|(?:how|where) (?:do|can|to) (?:i )?(?:stop|unsubscribe|optout|get off|remove myself|opt out)|why (?:dont|wont|cant) (?:you|u) (?:just )?(?:stop|quit|leave|remove|take)|i (?:said|told you|already said) (?:to )?(?:stop|no|quit|remove)|(?:i want|i wanna|i would like|id like|i need|i wish|i want you) to (?:stop|unsubscribe|optout|be removed|end this))\b/,
   },
   {
     id: 'es.ya_no_alone',
@@ -312,7 +327,8 @@ export const PHRASES: readonly PhraseRule[] = [
     family: 'phrase',
     lang: 'en',
     meaning: 'revoke',
-    pattern: /^(?:no more|nomore|enough already|enough is enough)$/,
+    pattern:
+      /^(?:no more|nomore|enough already|enough is enough|i want out|count me out|no (?:calls|texts|txts|messages|msgs|sms|contact|spam)(?: please| pls| thanks)?)$|\btake (?:me )?off (?:the |your |ur )?list\b/,
   },
   // English: doubt. Treated as a revocation until the person says they want messages.
   {
@@ -336,7 +352,7 @@ export const PHRASES: readonly PhraseRule[] = [
     lang: 'en',
     meaning: 'unclear',
     pattern:
-      /\b(?:never|didnt|did not|dont remember) (?:sign\w* up|subscrib\w*|opt\w* in|optin|ask\w* for|agree\w*|give (?:you )?(?:my|this) number|gave (?:you )?(?:my|this) number)\b|\bhow did (?:you|u) get (?:my|this) number\b/,
+      /\b(?:never|didnt|did not|dont remember) (?:sign\w* up|subscrib\w*|opt\w* in|optin|ask\w* for|agree\w*|give (?:you )?(?:my|this) number|gave (?:you )?(?:my|this) number)\b|\bhow did (?:you|u) get (?:my|this) number\b|\b(?:never|didnt|did not) (?:give|gave) (?:you |u )?(?:my |any )?(?:permission|consent)\b/,
   },
   {
     id: 'en.doubt.complaint',
@@ -352,7 +368,7 @@ export const PHRASES: readonly PhraseRule[] = [
     lang: 'en',
     meaning: 'unclear',
     pattern:
-      /^(?:enough|out|im out|im done|unfollow|mute|silence|dont want|i dont want|no quiero|ya no quiero)$/,
+      /^(?:enough|out|im out|im done|unfollow|mute|silence|dont want|i dont want|no quiero|ya no quiero|block|blocked|blocking)$/,
   },
   {
     id: 'en.doubt.cancel_thing',
@@ -451,7 +467,7 @@ export const PHRASES: readonly PhraseRule[] = [
     lang: 'fr',
     meaning: 'revoke',
     pattern:
-      /\bne (?:me |m |nous )?m?(?:appel|contact|ecri|envoy|text|derang|relanc|solicit|sollicit)\w* (?:plus|jamais)\b|\bje (?:ne )?veux (?:plus|pas) (?:de |d|recevoir|vos|ces|les)|\bne plus (?:recevoir|etre contact)/,
+      /\bne (?:me |m |nous )?m?(?:appel|contact|ecri|envoy|text|derang|relanc|solicit|sollicit)\w* (?:plus|jamais)\b|\bje (?:ne )?veux (?:plus|pas) (?:de |d|recevoir|vos|ces|les)|\bne plus (?:m |me )?(?:recevoir|etre contact|envoy|appel|ecri|text|contact)/,
   },
   {
     id: 'fr.retirez_moi',
@@ -492,7 +508,7 @@ export const PROTECTED: readonly { id: string; lang: Lang; pattern: RegExp }[] =
     id: 'en.quit_habit',
     lang: 'en',
     pattern:
-      /\b(?:quit|stop|quitting|stopping|stopped|cancel|end)(?: \w+)? (?:smoking|vaping|drinking|smoke|vape|cigarettes?|cigs|tobacco|alcohol|booze|caffeine|coffee|sugar|soda|chew\w*|dipping|weed|gambling|eating|worrying|snoring|my job|the job|work|school|the gym|cold turkey|for good and|crying|laughing|thinking)\b/,
+      /\b(?:quit|stop|quitting|stopping|stopped|cancel|end)(?: \w+)? (?:smoking|vaping|drinking|smoke|vape|cigarettes?|cigs|tobacco|alcohol|booze|caffeine|coffee|sugar|soda|chew\w*|dipping|weed|gambling|eating|worrying|snoring|(?:my |her |his |their |our |the |a |your )?(?:job|jobs|work|school|college|team|gym|band)|cold turkey|for good and|crying|laughing|thinking|smiling)\b/,
   },
   {
     id: 'en.stop_noun',
