@@ -51,7 +51,13 @@ export const TOUCH_DECISIONS = [...TOUCH_STATUSES, 'would_queue', 'would_block']
 export const DISPATCH_STATUSES = ['pending', 'delivered', 'failed', 'unknown'] as const;
 
 /** The suppression lists of an organization. */
-export const SUPPRESSION_LISTS = ['internal', 'national', 'state', 'litigator'] as const;
+export const SUPPRESSION_LISTS = [
+  'internal',
+  'national',
+  'national_ca',
+  'state',
+  'litigator',
+] as const;
 export type SuppressionList = (typeof SUPPRESSION_LISTS)[number];
 
 /** The rule that attributed a call (docs/attribution.md), in the order they are tried. */

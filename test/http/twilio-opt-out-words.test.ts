@@ -1,6 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { adminCall, json, useHarness } from '../helpers/harness.js';
-import { adminInject, outboundTenant, touch, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';
+import {
+  adminInject,
+  outboundTenant,
+  setConfig,
+  touch,
+  WEEKDAY_MORNING_ET,
+} from '../helpers/outbound.js';
 import { auditRows } from '../helpers/reports.js';
 import {
   newSid,
@@ -10,12 +16,13 @@ import {
   twilioPost,
 } from '../helpers/twilio-webhook.js';
 
-// Issue 18: a revocation word anywhere in a reply, Spanish words, the matched word on record,
-// and the organization's one-time clarification text for ambiguous replies.
+// Replies read for their meaning, the matched word on record, and the one-time clarification
+// question for doubtful replies (a pending opt-out until the person says they want messages).
 const h = useHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
 beforeEach(() => h.clock.set(WEEKDAY_MORNING_ET));
 
-const CLARIFICATION = 'Did you mean to stop all texts and calls from us? Reply STOP to opt out.';
+const CLARIFICATION =
+  'We read your reply as a request to stop, so we will not text or call you again. Reply YES if you want to keep getting our messages.';
 
 let callerSeq = 0;
 const freshCallerId = () => `+1646556${String(1000 + callerSeq++).padStart(4, '0')}`;
@@ -74,19 +81,38 @@ describe('a revocation word anywhere in a reply', () => {
     expect(e?.evidence).toMatchObject({ body, matched_word: word, clear: true });
   });
 
-  it('an ambiguous reply revokes too while the organization does not ask first', async () => {
+  it('a doubtful reply revokes at once while the organization does not ask first', async () => {
     const t = await tenant();
-    await reply(t, 'stop by the store');
+    await reply(t, 'can I stop by Saturday?');
     expect(await status(t)).toBe('would_block');
     const [e] = await optOuts(t);
     expect(e?.evidence).toMatchObject({
-      body: 'stop by the store',
-      matched_word: 'STOP',
+      body: 'can I stop by Saturday?',
+      reading: 'unclear',
+      rule: 'en.doubt.stop_by',
       clear: false,
     });
     expect(await clarifications(t)).toEqual([]);
   });
 });
+
+const kinds = async (t: T) =>
+  (
+    await h.store.query<{ kind: string }>(
+      `select kind from consent_events where org_id = $1 and e164 = $2 order by seq`,
+      [t.orgId, t.contact],
+    )
+  ).map((r) => r.kind);
+
+const informational = async (t: T, channel: 'sms' | 'call') =>
+  json(
+    await touch(h, t.key, t.code, {
+      to_e164: t.contact,
+      channel,
+      consent_basis: 'pec',
+      dry_run: true,
+    }),
+  );
 
 describe('the one-time clarification text', () => {
   const askFirst = async (t: T) => {
@@ -96,14 +122,14 @@ describe('the one-time clarification text', () => {
     expect(org.opt_out_clarification).toBe(true);
   };
 
-  it('answers an ambiguous reply with one question instead of revoking; replays ask nothing more', async () => {
+  it('answers a doubtful reply with one non-marketing question and blocks until a clear yes; replays add nothing', async () => {
     const t = await tenant();
     await askFirst(t);
     const sid = newSid('SM');
     for (let i = 0; i < 3; i++)
-      expect((await reply(t, 'stop by the store', sid)).statusCode).toBe(200);
-    expect(await status(t)).toBe('would_queue');
-    expect(await optOuts(t)).toEqual([]);
+      expect((await reply(t, 'can I stop by Saturday?', sid)).statusCode).toBe(200);
+    expect(await kinds(t)).toEqual(['grant', 'opt_out_pending']);
+    expect(await status(t)).toBe('would_block');
     const asked = await clarifications(t);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.payload).toMatchObject({
@@ -114,20 +140,57 @@ describe('the one-time clarification text', () => {
     });
     expect(asked[0]?.checks.reply).toMatchObject({
       message_sid: sid,
-      body: 'stop by the store',
-      matched_word: 'STOP',
+      body: 'can I stop by Saturday?',
+      reading: 'unclear',
+      rule: 'en.doubt.stop_by',
       clear: false,
     });
     expect(await auditRows(h, t.orgId, 'touch.queued')).toHaveLength(1);
+    await reply(t, 'Yes');
+    expect(await kinds(t)).toEqual(['grant', 'opt_out_pending', 'clarified']);
+    expect(await status(t)).toBe('would_queue');
   });
 
-  it('a second ambiguous reply revokes: the question is asked once', async () => {
+  it('silence is a revocation: marketing and informational touches are still blocked 30 days later', async () => {
     const t = await tenant();
     await askFirst(t);
-    await reply(t, 'stop by the store');
-    await reply(t, 'the end of the line');
+    await reply(t, 'cancel my appointment');
+    h.clock.advance(30 * 86_400);
     expect(await status(t)).toBe('would_block');
-    expect((await optOuts(t))[0]?.evidence).toMatchObject({ matched_word: 'END', clear: false });
+    await setConfig(h, t, {
+      caller_id: t.callerId,
+      purpose: 'informational',
+      templates: { default: { text: 'Your appointment.' } },
+    });
+    for (const channel of ['sms', 'call'] as const) {
+      const d = await informational(t, channel);
+      expect(d.status).toBe('would_block');
+      expect(d.reasons[0].code).toBe('consent_revoked');
+    }
+  });
+
+  it('an answer that is not a yes leaves the contact blocked; a later yes after STOP lifts nothing', async () => {
+    const t = await tenant();
+    await askFirst(t);
+    await reply(t, 'not interested');
+    await reply(t, 'what?');
+    expect(await status(t)).toBe('would_block');
+    await reply(t, 'STOP');
+    await reply(t, 'yes');
+    expect(await kinds(t)).toEqual(['grant', 'opt_out_pending', 'opt_out']);
+    expect(await status(t)).toBe('would_block');
+  });
+
+  it('a second doubtful reply revokes at once: the question is asked once', async () => {
+    const t = await tenant();
+    await askFirst(t);
+    await reply(t, 'can I stop by Saturday?');
+    await reply(t, 'YES');
+    expect(await status(t)).toBe('would_queue');
+    await reply(t, 'not interested');
+    expect(await status(t)).toBe('would_block');
+    expect(await kinds(t)).toEqual(['grant', 'opt_out_pending', 'clarified', 'opt_out']);
+    expect((await optOuts(t))[0]?.evidence).toMatchObject({ reading: 'unclear', clear: false });
     expect(await clarifications(t)).toHaveLength(1);
   });
 

@@ -26,7 +26,7 @@ export const orgCommands: CommandGroup = (program, ctx) => {
     .option('--rate-limit <n>', 'DNI sessions per minute for the whole org', integer)
     .option(
       '--opt-out-clarification',
-      'answer an ambiguous reply with one clarification text instead of revoking (default: revoke)',
+      'ask once after a doubtful reply; opted out until the answer is yes (default: revoke at once)',
     );
 
   orgs.list(org, ctx, {
@@ -73,7 +73,10 @@ export const orgCommands: CommandGroup = (program, ctx) => {
     .option('--time-zone <zone>', 'IANA zone of its reports, e.g. America/New_York')
     .option(
       '--opt-out-clarification',
-      'answer an ambiguous reply ("stop by the store") with one clarification text instead of revoking',
+      'ask once after a doubtful reply ("can I stop by Saturday?"); opted out until the answer is yes',
     )
-    .option('--no-opt-out-clarification', 'revoke at once on an ambiguous reply (the default)');
+    .option(
+      '--no-opt-out-clarification',
+      'revoke at once on a doubtful reply, without a question (the default)',
+    );
 };

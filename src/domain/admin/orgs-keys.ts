@@ -1,8 +1,8 @@
 import { errors } from '../../errors.js';
 import type { Keyring } from '../auth/keyring.js';
 import { generateApiKey, hashApiKey, keyPrefix } from '../auth/keys.js';
+import { phraseKey } from '../carrier-inbound/reading/read.js';
 import { newId } from '../ids.js';
-import { phraseKey } from '../outbound/opt-out-words.js';
 import type { Executor } from '../ports.js';
 import type { ApiKey, Org, OrgRepos } from './ports.js';
 

@@ -1,17 +1,20 @@
 import {
   type ConsentEvent,
+  type ContactRevocation,
   contactRevocationEvent,
+  engineConsent,
   recordConsentEvent,
   revokeAll,
 } from '../consents/consents.js';
 import type { Recorder } from '../consents/ports.js';
 import type { DispatchPayload } from '../dispatch/payload.js';
 import { newId } from '../ids.js';
-import { readReply } from '../outbound/opt-out-words.js';
+
 import { normalizeE164 } from '../phone/e164.js';
 import type { Transaction } from '../ports.js';
 import type { CarrierContext } from './inbound.js';
 import type { NumberOwner, OptOutRepos } from './ports.js';
+import { type ReplyReading, readReply } from './reading/read.js';
 
 /** The key a prerecorded call or voicemail drop asks the contact to press to opt out. */
 export const OPT_OUT_DIGIT = '9';
@@ -19,9 +22,12 @@ export const OPT_OUT_DIGIT = '9';
 export const CONFIRMATION_SCENARIO = 'opt_out_confirmation';
 /** Marks the one-time clarification text (FCC 24-24) among a campaign's touches. */
 export const CLARIFICATION_SCENARIO = 'opt_out_clarification';
-/** Asks, without marketing, whether an ambiguous reply meant to stop everything. */
+/**
+ * The one text 64.1200(a)(12) allows after a doubtful reply: it markets nothing, says the
+ * contact is treated as opted out, and asks the one question whose answer lifts that.
+ */
 export const CLARIFICATION_TEXT =
-  'Did you mean to stop all texts and calls from us? Reply STOP to opt out.';
+  'We read your reply as a request to stop, so we will not text or call you again. Reply YES if you want to keep getting our messages.';
 
 export interface InboundMessage {
   messageSid: string;
@@ -32,9 +38,12 @@ export interface InboundMessage {
 
 export interface OrgOutcome {
   orgId: string;
-  /** `clarify`: an ambiguous reply, answered by the one-time question instead of a revocation. */
-  meaning: 'revoke' | 'resubscribe' | 'clarify';
-  /** Null when this message was already recorded (a replay), or for `clarify`. */
+  /**
+   * `clarify`: a doubtful reply, recorded as a pending opt-out and answered by the one-time
+   * question; `clarified`: the answer that the person wants messages, which lifts it.
+   */
+  meaning: 'revoke' | 'resubscribe' | 'clarify' | 'clarified';
+  /** Null when this message was already recorded (a replay). */
   eventId: string | null;
   /** The confirmation (revoke) or clarification (clarify) text queued; null: none. */
   touchId: string | null;
@@ -42,16 +51,22 @@ export interface OrgOutcome {
 
 export type MessageOutcome = { kind: 'unknown_number' } | { kind: 'recorded'; orgs: OrgOutcome[] };
 
-/** True when the latest revocation on file is not followed by a newer grant. */
+/** True when the contact's history stands revoked (a revocation not followed by a newer grant). */
 function optedOut(history: readonly ConsentEvent[]): boolean {
-  let lastRevocation = -Infinity;
-  let lastGrant = -Infinity;
-  for (const e of history) {
-    const at = e.capturedAt.getTime();
-    if (e.kind === 'grant') lastGrant = Math.max(lastGrant, at);
-    else if (e.kind !== 'resubscribe') lastRevocation = Math.max(lastRevocation, at);
-  }
+  const { records, revocations } = engineConsent(history);
+  const lastRevocation = Math.max(-Infinity, ...revocations.map((r) => new Date(r.at).getTime()));
+  const lastGrant = Math.max(-Infinity, ...records.map((r) => new Date(r.captured_at).getTime()));
   return lastRevocation > -Infinity && lastGrant <= lastRevocation;
+}
+
+/** The question is pending: a pending opt-out with no later answer, clear revocation or grant. */
+function pendingQuestion(history: readonly ConsentEvent[]): boolean {
+  let pending = false;
+  for (const e of [...history].sort((a, b) => a.capturedAt.getTime() - b.capturedAt.getTime())) {
+    if (e.kind === 'opt_out_pending') pending = true;
+    else if (e.kind !== 'resubscribe') pending = false;
+  }
+  return pending;
 }
 
 interface Reply {
@@ -142,10 +157,9 @@ function confirmationFor(owner: NumberOwner, contact: string, ourNumber: string)
 }
 
 /**
- * Whether to ask instead of revoking: the organization turned the clarification text on, the
- * reply is ambiguous, and this contact was never asked before (the FCC allows ONE such text; a
- * second ambiguous reply revokes). A replay of the message that was asked about asks nothing
- * more: 'replay'.
+ * What a doubtful reply leads to: `ask` when the organization asks first (its setting), has a
+ * campaign to send from, and never asked this contact (the FCC allows ONE such text; a later
+ * doubtful reply revokes at once); `replay` for a replay of the message that was asked about.
  */
 async function clarification(
   r: OptOutRepos,
@@ -153,21 +167,41 @@ async function clarification(
   owner: NumberOwner,
   contact: string,
   messageSid: string,
-  clear: boolean,
 ): Promise<'ask' | 'replay' | 'revoke'> {
-  if (clear || !owner.optOutClarification || owner.campaigns.length === 0) return 'revoke';
+  if (!owner.optOutClarification || owner.campaigns.length === 0) return 'revoke';
   const asked = await r.optOuts.clarificationsSent(tx, owner.orgId, contact);
   if (asked.includes(messageSid)) return 'replay';
   return asked.length === 0 ? 'ask' : 'revoke';
 }
 
+/** What the reading decided, kept with the event and on the clarification touch. */
+function readingEvidence(reading: ReplyReading) {
+  return {
+    reading: reading.meaning,
+    matched_word: reading.matched,
+    family: reading.family,
+    rule: reading.rule,
+    lang: reading.lang,
+    clear: reading.clear,
+    normalized: reading.normalized,
+    ...(reading.possiblyReassigned ? { possibly_reassigned: true } : {}),
+  };
+}
+
 /**
- * A text to one of our numbers. A revocation word (or one of the organization's phrases)
- * anywhere in it opts the sender out of everything, for every organization that owns the number,
- * unless the reply is ambiguous and the organization asks first (one clarification text per
- * contact); START and UNSTOP are kept as history only. Durable when this returns; a replay of
- * the same MessageSid adds nothing (the event's fingerprint is the MessageSid, under a unique
- * index; a clarification is found by the MessageSid it answered).
+ * A text to one of our numbers, read for its meaning (reading/read.ts) for every organization
+ * that owns the number:
+ *
+ * - a revocation opts the sender out of everything at once;
+ * - a doubtful reply opts them out too; when the organization asks first, as a pending opt-out
+ *   with the one clarification question, lifted only by an answer that they want messages
+ *   (silence leaves it in force);
+ * - that answer, while the question is pending, is recorded as `clarified`;
+ * - START and UNSTOP are kept as history only.
+ *
+ * Durable when this returns; a replay of the same MessageSid adds nothing (the event's
+ * fingerprint is the MessageSid, under a unique index; a clarification is found by the
+ * MessageSid it answered).
  */
 export async function acceptInboundMessage(
   r: OptOutRepos,
@@ -191,58 +225,67 @@ export async function acceptInboundMessage(
       };
       // The lock every touch decision takes: a touch decided now sees this revocation or ends first.
       await r.touches.lockContact(tx, owner.orgId, contact);
-      const evidence = {
-        message_sid: msg.messageSid,
-        body: msg.body,
-        from: contact,
-        to,
-        ...(reading.meaning === 'revoke'
-          ? { matched_word: reading.matched, clear: reading.clear }
-          : {}),
-      };
-      if (reading.meaning === 'revoke') {
-        const ask = await clarification(r, tx, owner, contact, msg.messageSid, reading.clear);
-        if (ask !== 'revoke') {
+      const history = await r.consents.contactHistory(tx, owner.orgId, contact);
+      const evidence = { message_sid: msg.messageSid, body: msg.body, from: contact, to };
+      const event = (kind: ContactRevocation['kind'], extra: Record<string, unknown> = {}) =>
+        recordConsentEvent(
+          r,
+          tx,
+          by,
+          contactRevocationEvent(
+            contact,
+            {
+              kind,
+              source: `sms:${ctx.carrier}`,
+              ref: `${ctx.carrier}:${msg.messageSid}`,
+              evidence: { ...evidence, ...readingEvidence(reading), ...extra },
+            },
+            by.at.getTime(),
+          ),
+        );
+
+      if (reading.meaning === 'wants_messages' || reading.meaning === 'resubscribe') {
+        if (pendingQuestion(history)) {
+          const eventId = await event('clarified');
+          outcomes.push({ orgId: owner.orgId, meaning: 'clarified', eventId, touchId: null });
+        } else if (reading.meaning === 'resubscribe') {
+          const eventId = await event('resubscribe');
+          outcomes.push({ orgId: owner.orgId, meaning: 'resubscribe', eventId, touchId: null });
+        }
+        continue;
+      }
+
+      if (reading.meaning === 'unclear') {
+        const ask = await clarification(r, tx, owner, contact, msg.messageSid);
+        if (ask === 'replay') {
+          outcomes.push({ orgId: owner.orgId, meaning: 'clarify', eventId: null, touchId: null });
+          continue;
+        }
+        if (ask === 'ask') {
+          const eventId = await event('opt_out_pending', { clarification: 'asked' });
           const touchId =
-            ask === 'ask'
-              ? await queueReply(r, tx, by, owner.orgId, {
+            eventId === null
+              ? null
+              : await queueReply(r, tx, by, owner.orgId, {
                   campaignId: owner.campaigns[0]!.id,
                   contact,
                   ourNumber: to,
                   text: CLARIFICATION_TEXT,
                   scenario: CLARIFICATION_SCENARIO,
-                  checks: { reply: evidence },
-                })
-              : null;
-          outcomes.push({ orgId: owner.orgId, meaning: 'clarify', eventId: null, touchId });
+                  checks: {
+                    reply: { ...evidence, ...readingEvidence(reading), event_id: eventId },
+                  },
+                });
+          outcomes.push({ orgId: owner.orgId, meaning: 'clarify', eventId, touchId });
           continue;
         }
       }
-      const wasOut = optedOut(await r.consents.contactHistory(tx, owner.orgId, contact));
-      const revocation = {
-        source: `sms:${ctx.carrier}`,
-        ref: `${ctx.carrier}:${msg.messageSid}`,
-        evidence,
-      };
-      const eventId =
-        reading.meaning === 'revoke'
-          ? await revokeAll(r, tx, by, contact, revocation)
-          : await recordConsentEvent(
-              r,
-              tx,
-              by,
-              contactRevocationEvent(
-                contact,
-                { ...revocation, kind: 'resubscribe' },
-                by.at.getTime(),
-              ),
-            );
-      const confirmation =
-        reading.meaning === 'revoke' && eventId !== null && !wasOut
-          ? confirmationFor(owner, contact, to)
-          : null;
+
+      const wasOut = optedOut(history);
+      const eventId = await event('opt_out');
+      const confirmation = eventId !== null && !wasOut ? confirmationFor(owner, contact, to) : null;
       const touchId = confirmation ? await queueReply(r, tx, by, owner.orgId, confirmation) : null;
-      outcomes.push({ orgId: owner.orgId, meaning: reading.meaning, eventId, touchId });
+      outcomes.push({ orgId: owner.orgId, meaning: 'revoke', eventId, touchId });
     }
     return { kind: 'recorded', orgs: outcomes };
   });

@@ -58,10 +58,22 @@ function expiresAt(record: ConsentRecord): number {
   return Math.min(explicit, addMonthsUtc(toMs(record.captured_at), months));
 }
 
-/** A revocation or opt-out voids consent captured at or before it; later consent stands. */
-function voidedBy(record: ConsentRecord, revocations: readonly RevocationEvent[]): boolean {
+/**
+ * A revocation or opt-out voids consent captured at or before it; later consent stands, unless
+ * the number's state holds a revocation for some years against any grant (Virginia: ten).
+ */
+function voidedBy(
+  record: ConsentRecord,
+  revocations: readonly RevocationEvent[],
+  nowMs: number,
+  holdYears: number | undefined,
+): boolean {
   const captured = toMs(record.captured_at);
-  return revocations.some((r) => r.kind !== 'internal_dnc' && toMs(r.at) >= captured);
+  return revocations.some((r) => {
+    if (r.kind === 'internal_dnc') return false;
+    const at = toMs(r.at);
+    return at >= captured || (holdYears !== undefined && nowMs < addMonthsUtc(at, 12 * holdYears));
+  });
 }
 
 const MESSAGES: Record<ConsentCode, string> = {
@@ -83,7 +95,7 @@ export function consentMessage(code: ConsentCode): string {
 export function checkConsent(input: ConsentInput, nowMs: number): ConsentCheck {
   const { channel, asserted, config } = input;
   const inScope = input.records.filter((r) => !r.channels || r.channels.includes(channel));
-  const live = inScope.filter((r) => !voidedBy(r, input.revocations));
+  const live = inScope.filter((r) => !voidedBy(r, input.revocations, nowMs, input.revocationYears));
   const dnc = input.revocations.some((r) => r.kind === 'internal_dnc');
   let best: ConsentRecord | null = null;
   for (const r of live) {

@@ -10,7 +10,15 @@ import {
   type SuppressionCheck,
   suppressionMessage,
 } from './suppression.js';
+import { COMPILED_STATE_RULES } from './tables.js';
 import type { Reason, TouchInput } from './types.js';
+
+/** The number's state rule on how long a revocation holds against new grants (Virginia: ten years). */
+export function revocationHold(location: Location): { revocationYears?: number } {
+  const state = location.resolved ? location.state : null;
+  const years = state ? COMPILED_STATE_RULES.get(state)?.revocationYears : undefined;
+  return years === undefined ? {} : { revocationYears: years };
+}
 
 export interface TouchDecision {
   allowed: boolean;
@@ -64,6 +72,7 @@ export function evaluateTouch(input: TouchInput, nowMs: number): TouchDecision {
       records: input.records,
       revocations: input.revocations,
       ...(input.config ? { config: input.config } : {}),
+      ...revocationHold(location),
     },
     nowMs,
   );
@@ -87,6 +96,7 @@ export function evaluateTouch(input: TouchInput, nowMs: number): TouchDecision {
     tierOnFile: consent.tier_on_file,
     consentAt: consentRecord ? toMs(consentRecord.captured_at) : null,
     state: location.resolved ? location.state : null,
+    country: location.resolved ? location.country : null,
     config: input.config,
   };
   const suppression = checkSuppression(suppressionCtx, input.suppression, nowMs);

@@ -1,6 +1,6 @@
 export { mergeConfig, requiredTier } from './config.js';
 export { type ConsentCheck, type ConsentCode, checkConsent } from './consent.js';
-export { evaluateTouch, type TouchDecision } from './evaluate.js';
+export { evaluateTouch, revocationHold, type TouchDecision } from './evaluate.js';
 export {
   capsFor,
   checkFrequency,

@@ -3,6 +3,7 @@ import { toIso } from './instant.js';
 import type { Location } from './location.js';
 import {
   COMPILED_STATE_RULES,
+  COUNTRY_RULES,
   type CompiledStateRule,
   holidayOn,
   type MinuteWindow,
@@ -57,6 +58,8 @@ export interface QuietHoursCheck {
 
 interface Rules {
   channel: Channel;
+  /** The country's own hours (Canada): every touch, whatever the purpose. */
+  country: CompiledStateRule | null;
   state: CompiledStateRule | null;
   campaign: { start: number; end: number; days: Set<number> | null } | null;
 }
@@ -66,8 +69,10 @@ function compileRules(input: QuietHoursInput): Rules {
   const marketing = purposeOf(config) === 'marketing';
   const state = marketing && location.resolved && location.state;
   const w = config?.calling_window;
+  const country = location.resolved && location.country ? location.country : null;
   return {
     channel,
+    country: (country && COUNTRY_RULES.get(country)) || null,
     state: (state && COMPILED_STATE_RULES.get(state)) || null,
     campaign: w
       ? {
@@ -81,6 +86,7 @@ function compileRules(input: QuietHoursInput): Rules {
 
 function ruleNames(rules: Rules): string[] {
   const names = ['federal'];
+  if (rules.country) names.push(`country:${rules.country.state}`);
   if (rules.state) names.push(`state:${rules.state.state}`);
   if (rules.campaign) names.push('campaign');
   return names;
@@ -104,6 +110,11 @@ function dayWindow(
     }
   };
   let holiday: string | null = null;
+  for (const r of rules.country?.restrictions ?? []) {
+    if (r.channels && !r.channels.includes(rules.channel)) continue;
+    const w = r.days[weekday];
+    if (w !== undefined) narrow(w);
+  }
   if (rules.state) {
     holiday = holidayOn(rules.state.state, isoDateOfDay(day));
     for (const r of rules.state.restrictions) {

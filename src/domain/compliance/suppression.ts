@@ -46,6 +46,8 @@ export interface SuppressionContext {
   /** When the consent on file was captured (ms), or null without one. */
   consentAt: number | null;
   state: string | null;
+  /** The number's country (NANP): a Canadian number is scrubbed against Canada's list. */
+  country?: string | null;
   config?: import('./types.js').CampaignComplianceConfig | undefined;
 }
 
@@ -85,8 +87,10 @@ export function checkSuppression(
   if (entries.some((e) => e.blocks && e.list !== 'litigator')) codes.push('dnc_listed');
   if (entries.some((e) => e.blocks && e.list === 'litigator')) codes.push('litigator_listed');
   const scrub = scrubRequired(ctx.config);
-  const stale = isStale(f.national_list_date, nowMs);
-  const registryHit = entries.some((e) => e.list === 'national' || e.list === 'state');
+  // The registry that binds the number: Canada's National DNCL for a Canadian number.
+  const listDate = ctx.country === 'CA' ? (f.national_ca_list_date ?? null) : f.national_list_date;
+  const stale = isStale(listDate, nowMs);
+  const registryHit = entries.some((e) => e.list !== 'internal' && e.list !== 'litigator');
   // Only a touch whose outcome turns on the national list waits for a fresh copy: not a pewc or
   // agent-dialed ebr touch (exempt), not one without any consent (blocked whatever the list says),
   // not one already listed.
@@ -96,7 +100,7 @@ export function checkSuppression(
     passed: codes.length === 0,
     codes,
     entries,
-    national_list_date: f.national_list_date,
+    national_list_date: listDate,
     scrub_required: scrub,
     national_list_stale: stale,
   };

@@ -3,6 +3,7 @@
  * a malformed row is a bug in a reviewed file, so it fails loudly at start-up, not per touch.
  */
 import { type AreaCodeGroup, US_AREA_CODES } from './data/area-codes.js';
+import { CANADA_RULE } from './data/canada.js';
 import { NON_US_AREA_CODES } from './data/nanp-non-us.js';
 import {
   type DayRule,
@@ -43,6 +44,7 @@ export interface CompiledStateRule {
   state: string;
   restrictions: readonly CompiledRestriction[];
   frequencyCaps: StateRule['frequencyCaps'];
+  revocationYears: number | undefined;
   source: string;
 }
 
@@ -86,19 +88,32 @@ function buildAreaCodes(): Map<number, AreaCodeEntry> {
   return map;
 }
 
+function compileRule(state: string, rule: StateRule): CompiledStateRule {
+  const restrictions = rule.restrictions.map((r, i) => ({
+    channels: r.channels ?? null,
+    dstOnly: r.dstOnly ?? false,
+    days: WEEKDAYS.map((d) => compileDayRule(r.days[d], `${state}[${i}].${d}`)),
+    holidays: compileDayRule(r.holidays, `${state}[${i}].holidays`),
+  }));
+  return {
+    state,
+    restrictions,
+    frequencyCaps: rule.frequencyCaps,
+    revocationYears: rule.revocationYears,
+    source: rule.source,
+  };
+}
+
 function buildStateRules(): Map<string, CompiledStateRule> {
   const map = new Map<string, CompiledStateRule>();
-  for (const [state, rule] of Object.entries(STATE_RULES)) {
-    const restrictions = rule.restrictions.map((r, i) => ({
-      channels: r.channels ?? null,
-      dstOnly: r.dstOnly ?? false,
-      days: WEEKDAYS.map((d) => compileDayRule(r.days[d], `${state}[${i}].${d}`)),
-      holidays: compileDayRule(r.holidays, `${state}[${i}].holidays`),
-    }));
-    map.set(state, { state, restrictions, frequencyCaps: rule.frequencyCaps, source: rule.source });
-  }
+  for (const [state, rule] of Object.entries(STATE_RULES)) map.set(state, compileRule(state, rule));
   return map;
 }
+
+/** Rules that bind every touch to a country's numbers, whatever the purpose: Canada's hours. */
+export const COUNTRY_RULES: ReadonlyMap<string, CompiledStateRule> = new Map([
+  ['CA', compileRule('CA', CANADA_RULE)],
+]);
 
 export const AREA_CODES: ReadonlyMap<number, AreaCodeEntry> = buildAreaCodes();
 export const COMPILED_STATE_RULES: ReadonlyMap<string, CompiledStateRule> = buildStateRules();

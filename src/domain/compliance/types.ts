@@ -61,6 +61,11 @@ export interface ConsentInput {
   records: readonly ConsentRecord[];
   revocations: readonly RevocationEvent[];
   config?: CampaignComplianceConfig;
+  /**
+   * Years a revocation stays in force against any later grant (the number's state rule, e.g.
+   * Virginia's ten); absent: a later grant stands at once.
+   */
+  revocationYears?: number;
 }
 
 export interface PlacedTouch {
@@ -110,6 +115,8 @@ export interface SuppressionFacts {
   hits: readonly SuppressionHit[];
   /** List date of the organization's newest national registry import, or null: none. */
   national_list_date: string | null;
+  /** List date of the newest import of Canada's National DNCL; absent or null: none. */
+  national_ca_list_date?: string | null;
   /** The organization's litigator rule (on unless turned off). */
   litigator_blocks: boolean;
   /** Stored RND answers for the number, any consent date. */

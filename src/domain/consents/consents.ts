@@ -4,6 +4,8 @@ import {
   type ConsentTier,
   checkConsent,
   type RevocationEvent,
+  resolveLocation,
+  revocationHold,
 } from '../compliance/index.js';
 import type { Executor } from '../ports.js';
 import type {
@@ -97,7 +99,7 @@ export function revocationEvent(
  * purpose ("revoke-all", Part B §1.4), with what the contact sent as evidence.
  */
 export interface ContactRevocation {
-  kind: 'opt_out' | 'resubscribe';
+  kind: 'opt_out' | 'opt_out_pending' | 'clarified' | 'resubscribe';
   /** How it arrived, e.g. `sms:twilio` or `keypress:twilio`. */
   source: string;
   ref: string;
@@ -117,7 +119,10 @@ export function contactRevocationEvent(
     source: r.source,
     capturedAt: new Date(nowMs),
     expiresAt: null,
-    evidence: r.kind === 'opt_out' ? { scope: 'all', ...r.evidence } : { ...r.evidence },
+    evidence:
+      r.kind === 'opt_out' || r.kind === 'opt_out_pending'
+        ? { scope: 'all', ...r.evidence }
+        : { ...r.evidence },
     reason: null,
     ref: r.ref,
   };
@@ -129,14 +134,29 @@ export type ConsentFacts = Pick<
   'id' | 'kind' | 'tier' | 'ebrBasis' | 'capturedAt' | 'expiresAt'
 >;
 
-/** The engine's view of a history (compliance-rules.md Part A point 1). */
+/**
+ * The engine's view of a history (compliance-rules.md Part A point 1). A pending opt-out (a
+ * doubtful reply that was asked about) is an opt-out unless a later `clarified` event says the
+ * person wants messages: silence leaves it in force.
+ */
 export function engineConsent(events: readonly ConsentFacts[]): {
   records: ConsentRecord[];
   revocations: RevocationEvent[];
 } {
   const records: ConsentRecord[] = [];
   const revocations: RevocationEvent[] = [];
+  const lastClarified = events.reduce(
+    (acc, e) => (e.kind === 'clarified' ? Math.max(acc, e.capturedAt.getTime()) : acc),
+    -Infinity,
+  );
   for (const e of events) {
+    if (e.kind === 'clarified' || e.kind === 'resubscribe') continue;
+    if (e.kind === 'opt_out_pending') {
+      if (e.capturedAt.getTime() > lastClarified) {
+        revocations.push({ kind: 'opt_out', at: e.capturedAt });
+      }
+      continue;
+    }
     if (e.kind === 'grant' && e.tier) {
       records.push({
         id: e.id,
@@ -145,7 +165,7 @@ export function engineConsent(events: readonly ConsentFacts[]): {
         ...(e.ebrBasis ? { ebr_basis: e.ebrBasis } : {}),
         ...(e.expiresAt ? { expires_at: e.expiresAt } : {}),
       });
-    } else if (e.kind !== 'grant' && e.kind !== 'resubscribe') {
+    } else if (e.kind !== 'grant') {
       revocations.push({ kind: e.kind, at: e.capturedAt });
     }
   }
@@ -158,6 +178,7 @@ export type ConsentStatus = 'active' | 'expired' | 'revoked' | 'do_not_call' | '
 export function consentStanding(
   events: readonly ConsentEvent[],
   nowMs: number,
+  e164?: string,
 ): { status: ConsentStatus; tier_on_file: ConsentTier; record_id: string | null } {
   const { records, revocations } = engineConsent(events);
   // The weakest assertion and requirement, so the check reports only what is on file.
@@ -168,6 +189,7 @@ export function consentStanding(
       records,
       revocations,
       config: { purpose: 'informational' },
+      ...(e164 === undefined ? {} : revocationHold(resolveLocation(e164))),
     },
     nowMs,
   );
@@ -202,6 +224,8 @@ const ACTIONS: Record<ConsentEventKind, string> = {
   opt_out: 'consent.revoked',
   internal_dnc: 'consent.revoked',
   resubscribe: 'consent.resubscribe_requested',
+  opt_out_pending: 'consent.revoked',
+  clarified: 'consent.clarified',
 };
 
 /**

@@ -12,7 +12,17 @@ export type RevocationKind = 'revoked' | 'opt_out' | 'internal_dnc';
  * `resubscribe`: the contact texted START or UNSTOP. Kept as history only: it restores nothing,
  * because consent to automated marketing needs a new grant with its own evidence.
  */
-export type ConsentEventKind = 'grant' | RevocationKind | 'resubscribe';
+export type ConsentEventKind =
+  | 'grant'
+  | RevocationKind
+  | 'resubscribe'
+  /**
+   * A doubtful text reply that was answered with the one clarification question: a revocation
+   * until a later `clarified` event says the person wants messages.
+   */
+  | 'opt_out_pending'
+  /** The person answered the clarification question that they want messages. */
+  | 'clarified';
 export type EbrBasis = 'transaction' | 'inquiry';
 
 /** One line of a contact's consent history, as stored. */

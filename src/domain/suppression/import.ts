@@ -119,7 +119,7 @@ export async function importSuppressionList(
   await flush();
   if (o.mode === 'replace') {
     const scope =
-      o.list === 'national'
+      o.list === 'national' || o.list === 'national_ca'
         ? { areaCodes: [...areaCodes] }
         : o.list === 'state'
           ? { states: [...states] }

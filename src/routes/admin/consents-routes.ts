@@ -41,7 +41,7 @@ async function consentView(
   return {
     org_id: orgId,
     e164,
-    ...consentStanding(history, nowMs),
+    ...consentStanding(history, nowMs, e164),
     history: history.map(eventView).reverse(),
   };
 }

@@ -40,7 +40,7 @@ const timeZone = Type.String({
 const optOutPhrases = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), { maxItems: 50 });
 const optOutClarification = Type.Boolean({
   description:
-    'Answer an ambiguous reply ("stop by the store") with the one-time clarification text instead of revoking at once (default false: it revokes)',
+    'Answer a doubtful reply ("can I stop by Saturday?") with the one clarification text; the contact stays opted out until they answer that they want messages (default false: the reply revokes at once, without a question)',
 });
 
 const orgName = Type.String({ minLength: 1, maxLength: 200 });

@@ -31,6 +31,7 @@ export function storedNumber(e164: string): string | null {
 type FactsRow = {
   hits: SuppressionFacts['hits'];
   national: string | null;
+  national_ca: string | null;
   litigator: boolean | null;
   rnd: { consent_date: string; result: RndResult; checked_at: number }[];
 };
@@ -54,6 +55,8 @@ export async function suppressionFacts(
          from suppression_entries s where s.org_id = ${orgId} and s.number = ${number}::bigint) as hits,
       (select max(i.listed_on)::text from suppression_imports i
         where i.org_id = ${orgId} and i.list = 'national') as national,
+      (select max(i.listed_on)::text from suppression_imports i
+        where i.org_id = ${orgId} and i.list = 'national_ca') as national_ca,
       (select t.litigator_blocks from suppression_settings t where t.org_id = ${orgId}) as litigator,
       (select coalesce(jsonb_agg(jsonb_build_object('consent_date', r.consent_date::text,
           'result', r.result, 'checked_at', floor(extract(epoch from r.checked_at) * 1000))), '[]'::jsonb)
@@ -62,6 +65,7 @@ export async function suppressionFacts(
   return {
     hits: row?.hits ?? [],
     national_list_date: row?.national ?? null,
+    national_ca_list_date: row?.national_ca ?? null,
     litigator_blocks: row?.litigator ?? true,
     rnd: (row?.rnd ?? []).map((a) => ({ ...a, checked_at: Number(a.checked_at) })),
   };

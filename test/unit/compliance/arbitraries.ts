@@ -101,6 +101,7 @@ export function oracleCase(c: TouchCase): OracleCase {
   return {
     zones,
     stateForRules: c.purpose === 'marketing' && entry.us ? entry.region : null,
+    canada: entry.country === 'CA',
     channel: c.channel,
     ...(c.window ? { campaign: c.window } : {}),
   };

@@ -15,6 +15,8 @@ export interface OracleCase {
   zones: string[];
   /** Set only when state rules apply: a US state and a marketing touch. */
   stateForRules: string | null;
+  /** A Canadian number: the CRTC telemarketing hours bind every touch. */
+  canada?: boolean;
   channel: Channel;
   campaign?: CallingWindow;
   /** Frequency: caps to enforce (scope 'all' or a channel) and the placed touches. */
@@ -94,6 +96,12 @@ export function quietOk(c: OracleCase, ms: number): boolean {
   for (const zone of c.zones) {
     const l = local(zone, ms);
     if (l.minute < 8 * 60 || l.minute >= 21 * 60) return false;
+    if (c.canada) {
+      // CRTC UTR Part III s. 11: 9:00-21:30 weekdays, 10:00-18:00 weekends.
+      const weekend = l.weekday === 'sat' || l.weekday === 'sun';
+      const [open, close] = weekend ? [10 * 60, 18 * 60] : [9 * 60, 21 * 60 + 30];
+      if (l.minute < open || l.minute >= close) return false;
+    }
     const rule = c.stateForRules ? STATE_RULES[c.stateForRules] : undefined;
     for (const r of rule?.restrictions ?? []) {
       if (r.channels && !r.channels.includes(c.channel)) continue;

@@ -6,9 +6,11 @@
  * libphonenumber's timezone map, reviewed by hand.
  *
  * Decision (rules leave it open): these numbers resolve to their zones and get the federal
- * 08:00-21:00 window in every zone (plus `lead_timezone`), with no US state rules. `region` is
- * ISO 3166-2 for Canada and the country code elsewhere, never a USPS state code. Canadian
- * telemarketing hours (CRTC Unsolicited Telecommunications Rules) are NOT modelled here.
+ * 08:00-21:00 window in every zone (plus `lead_timezone`), with no US state rules; Canadian
+ * numbers also get Canada's telemarketing hours (data/canada.ts). `region` is ISO 3166-2 for
+ * Canada and the country code elsewhere, never a USPS state code. Where an area code's
+ * exchanges may sit in several zones, every candidate zone is listed and the touch must pass in
+ * all of them (the stricter of the candidates).
  */
 import type { AreaCodeGroup } from './area-codes.js';
 
@@ -29,7 +31,14 @@ export const NON_US_AREA_CODES: readonly AreaCodeGroup[] = [
   },
   { region: 'CA-MB', country: 'CA', zones: ['America/Winnipeg'], npas: [204, 431, 584] },
   { region: 'CA-NB', country: 'CA', zones: ['America/Moncton'], npas: [428, 506] },
-  { region: 'CA-NL', country: 'CA', zones: ['America/St_Johns', AT], npas: [709, 879] },
+  // Labrador is on Atlantic time; exchanges of the Strait of Belle Isle may keep Atlantic time
+  // without daylight saving, like Blanc-Sablon across the border.
+  {
+    region: 'CA-NL',
+    country: 'CA',
+    zones: ['America/St_Johns', AT, 'America/Blanc-Sablon'],
+    npas: [709, 879],
+  },
   { region: 'CA-NS/PE', country: 'CA', zones: [AT], npas: [782, 902] },
   {
     region: 'CA-ON',

@@ -37,6 +37,11 @@ export interface StateRule {
   readonly restrictions: readonly StateRestriction[];
   /** Count every touch kind, across campaigns (Part B §2.2 point 7). */
   readonly frequencyCaps?: readonly StateFrequencyCap[];
+  /**
+   * Years a revocation from a number of the state stays in force against any later grant, for
+   * every touch (absent: a later grant stands at once).
+   */
+  readonly revocationYears?: number;
   readonly confidence: string;
   readonly source: string;
   readonly note?: string;
@@ -205,8 +210,11 @@ export const STATE_RULES: Readonly<Record<string, StateRule>> = {
   },
   VA: {
     restrictions: [{ days: everyDay(w('08:00', '21:00')) }],
-    confidence: 'P',
-    source: '§2.1 Virginia (§ 59.1-511)',
+    // SB 1339 (2025), weak source: a STOP is honoured for ten years. The stricter reading is
+    // taken: no new grant stands during those years.
+    revocationYears: 10,
+    confidence: 'P (hours); S-weak (ten years)',
+    source: '§2.1 Virginia (§ 59.1-511; SB 1339 (2025) as reported)',
   },
   WA: {
     restrictions: [{ days: everyDay(w('08:00', '20:00')) }],
