@@ -28,6 +28,7 @@ import { compliancePages } from './pages/compliance.js';
 import { operatorPages } from './pages/operator.js';
 import { overviewPage } from './pages/overview.js';
 import { peoplePages } from './pages/people.js';
+import { settingsPages } from './pages/settings.js';
 import { webhookPages } from './pages/webhooks.js';
 import type { ConsoleRouter, PageResult, Query } from './router.js';
 import { dayRange } from './time.js';
@@ -189,6 +190,7 @@ export async function buildConsoleApp(
         body: r.body,
         ...(org && r.range !== false && path ? { rangePath: path } : {}),
         notice: r.notice ?? null,
+        shows: r.shows ?? null,
       });
     },
     orgPage(path, current, fn) {
@@ -246,6 +248,7 @@ export async function buildConsoleApp(
   compliancePages(router);
   webhookPages(router);
   peoplePages(router);
+  settingsPages(router);
   operatorPages(router);
   return app;
 }

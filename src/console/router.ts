@@ -21,6 +21,8 @@ export interface PageResult {
   status?: number;
   /** The nav entry to mark when an action answers with a page. */
   current?: string;
+  /** The organization a page outside one is about: the switcher names it. */
+  shows?: string;
   /** A file to download instead of a page. */
   download?: { type: string; name: string; body: string | Buffer };
 }

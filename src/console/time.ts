@@ -63,15 +63,42 @@ export function previousRange(r: DayRange): DayRange {
   return { ...r, from, to, since: startOfDay(from, r.zone), until: r.since };
 }
 
-/** A timestamp as the reader sees it: local date and time in the organization's zone. */
+/** The zone as a reader sees it next to a time: its short name (EST, GMT+1) where it has one. */
+export function zoneName(at: Date, zone: string): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? zone;
+}
+
+/** The zone's IANA name, as a column heading or a page's label says it. */
+export const zoneLabel = (zone: string) => zone;
+
+/** A timestamp as the reader sees it: local date and time in `zone`, with the zone's short name. */
 export function localTime(at: Date | null | undefined, zone: string): string {
   if (!at) return '';
-  return new Intl.DateTimeFormat('en-CA', {
+  const local = new Intl.DateTimeFormat('en-CA', {
     timeZone: zone,
     dateStyle: 'short',
     timeStyle: 'short',
     hourCycle: 'h23',
   }).format(at);
+  return `${local} ${zoneName(at, zone)}`;
+}
+
+/**
+ * An instant as ISO 8601 in `zone`, with its offset (2026-11-27T23:07:00-05:00):
+ * what a CSV cell holds, so a spreadsheet shows the same wall time as the page
+ * and a program still reads the instant.
+ */
+export function isoInZone(at: Date | null | undefined, zone: string): string {
+  if (!at) return '';
+  const offsetMin = Math.round(offsetAt(zone, at.getTime()) / 60_000);
+  const local = new Date(at.getTime() + offsetMin * 60_000).toISOString().slice(0, 19);
+  if (offsetMin === 0) return `${local}Z`;
+  const sign = offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMin);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
 /** A time in a table cell: kept on one line, with its instant for machines. */
