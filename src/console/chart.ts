@@ -11,9 +11,39 @@ export interface Series {
   values: number[];
 }
 
-const W = 800;
-const H = 260;
+/** A drawing's size in SVG units, and how many axis labels fit under it. */
+interface Frame {
+  w: number;
+  h: number;
+  labels: number;
+}
+/** Drawn twice: wide for a desktop's box, narrow for a phone's, so labels stay 12 px-ish. */
+const WIDE: Frame = { w: 800, h: 260, labels: 8 };
+const NARROW: Frame = { w: 360, h: 240, labels: 4 };
 const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
+
+/**
+ * An x-axis label: centred under its point, except that the last one ends at the
+ * plot's right edge and the first starts at its left, so neither is clipped.
+ */
+function axisLabel(f: Frame, x: number, i: number, n: number, label: string): string {
+  const anchor = n > 1 && i === n - 1 ? 'end' : n > 1 && i === 0 ? 'start' : 'middle';
+  const at = anchor === 'end' ? f.w - PAD.right : anchor === 'start' ? PAD.left : x;
+  return `<text x="${at.toFixed(1)}" y="${f.h - PAD.bottom + 18}" text-anchor="${anchor}" font-size="12" fill="#4a5568">${escapeText(label)}</text>`;
+}
+
+/** Which labels are drawn: every k-th from the first, and the last. */
+function shown(n: number, f: Frame): (i: number) => boolean {
+  const every = Math.max(1, Math.ceil(n / f.labels));
+  return (i) => i === n - 1 || (i % every === 0 && n - 1 - i >= every / 2);
+}
+
+/** Both drawings; CSS shows the one that fits the box (.chart-fit in console.css). */
+function fitted(draw: (f: Frame) => string): Html {
+  return trusted(
+    `<div class="chart-fit"><div class="chart-wide">${draw(WIDE)}</div><div class="chart-narrow">${draw(NARROW)}</div></div>`,
+  );
+}
 
 /** 1, 2 or 5 times a power of ten: ticks a person reads at a glance. */
 function niceStep(max: number, ticks: number): number {
@@ -28,6 +58,14 @@ export function lineChart(o: {
   series: Series[];
   format: (n: number) => string;
 }): Html {
+  return fitted((f) => drawLines(o, f));
+}
+
+function drawLines(
+  o: { title: string; labels: string[]; series: Series[]; format: (n: number) => string },
+  f: Frame,
+): string {
+  const { w: W, h: H } = f;
   const n = o.labels.length;
   const max = Math.max(0, ...o.series.flatMap((s) => s.values));
   const step = niceStep(max, 4);
@@ -43,12 +81,9 @@ export function lineChart(o: {
       `<text x="${PAD.left - 8}" y="${y(v) + 4}" text-anchor="end" font-size="12" fill="#4a5568">${escapeText(o.format(v))}</text>`,
     );
   }
-  const every = Math.max(1, Math.ceil(n / 8));
-  o.labels.forEach((label, i) => {
-    if (i % every !== 0 && i !== n - 1) return;
-    parts.push(
-      `<text x="${x(i)}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="#4a5568">${escapeText(label)}</text>`,
-    );
+  const label = shown(n, f);
+  o.labels.forEach((l, i) => {
+    if (label(i)) parts.push(axisLabel(f, x(i), i, n, l));
   });
   for (const s of o.series) {
     const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
@@ -62,20 +97,25 @@ export function lineChart(o: {
     });
   }
   const title = escapeText(o.title);
-  return trusted(
-    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`,
-  );
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`;
 }
 
 /** Bars for a pool's hourly peak held numbers against its size. */
-export function barChart(o: {
+interface Bars {
   title: string;
   labels: string[];
   values: number[];
   limit?: number;
   colour: string;
   format: (n: number) => string;
-}): Html {
+}
+
+export function barChart(o: Bars): Html {
+  return fitted((f) => drawBars(o, f));
+}
+
+function drawBars(o: Bars, f: Frame): string {
+  const { w: W, h: H } = f;
   const n = o.values.length;
   const max = Math.max(o.limit ?? 0, 0, ...o.values);
   const step = niceStep(max, 4);
@@ -97,12 +137,9 @@ export function barChart(o: {
       `<rect x="${(PAD.left + i * bw + bw * 0.1).toFixed(1)}" y="${y(v).toFixed(1)}" width="${Math.max(1, bw * 0.8).toFixed(1)}" height="${h.toFixed(1)}" fill="${o.colour}"><title>${escapeText(`${o.labels[i]}: ${o.format(v)}`)}</title></rect>`,
     );
   });
-  const every = Math.max(1, Math.ceil(n / 8));
-  o.labels.forEach((label, i) => {
-    if (i % every !== 0) return;
-    parts.push(
-      `<text x="${(PAD.left + i * bw + bw / 2).toFixed(1)}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="#4a5568">${escapeText(label)}</text>`,
-    );
+  const label = shown(n, f);
+  o.labels.forEach((l, i) => {
+    if (label(i)) parts.push(axisLabel(f, PAD.left + i * bw + bw / 2, i, n, l));
   });
   if (o.limit !== undefined) {
     parts.push(
@@ -111,7 +148,5 @@ export function barChart(o: {
     );
   }
   const title = escapeText(o.title);
-  return trusted(
-    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`,
-  );
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`;
 }

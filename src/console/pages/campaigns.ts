@@ -89,7 +89,7 @@ export function campaignPages(router: ConsoleRouter): void {
     const v = f.values;
     return html`<section class="card" id="new-campaign"><h2>New campaign</h2>
 ${formProblems(f)}
-<form method="post" action="${path}" class="grid-form" novalidate>${csrf(ctx)}
+<form method="post" action="${path}" class="grid-form pairs" novalidate>${csrf(ctx)}
 <label for="f-code">Code (1–3 characters)</label>
 <div class="field"><input id="f-code" name="code" required minlength="1" maxlength="3" pattern="[A-Za-z0-9_-]{1,3}" value="${v.code ?? ''}"${invalid(f, 'code', 'f-code')}>${fieldError(f, 'code', 'f-code')}</div>
 <label for="f-name">Name</label>
@@ -317,7 +317,7 @@ ${
 ${
   pool.hourly.length === 0 || pool.sessions.allocated + pool.sessions.sticky === 0
     ? html`<p class="empty">No sessions from ${spanWords}. Once the website kit asks for numbers, this shows how many were held at once.</p>`
-    : html`<div class="chart-box" role="region" aria-label="Chart">${barChart({
+    : html`<div class="chart-box">${barChart({
         title: `Peak numbers held per hour from ${spanWords}, against the pool size`,
         labels: pool.hourly.map((h) => hourLabel.format(new Date(h.hour))),
         values: pool.hourly.map((h) => h.peak_held),
@@ -332,7 +332,7 @@ ${
   canChange(ctx)
     ? html`<section class="card" id="settings"><h2>Call forwarding and settings</h2>
 ${formProblems(settings)}
-<form method="post" action="${base}/settings" class="grid-form" novalidate>${csrf(ctx)}
+<form method="post" action="${base}/settings" class="grid-form pairs" novalidate>${csrf(ctx)}
 <label for="s-name">Name</label>
 <div class="field"><input id="s-name" name="name" required maxlength="200" value="${settings.values.name ?? ''}"${invalid(settings, 'name', 's-name')}>${fieldError(settings, 'name', 's-name')}</div>
 <label for="s-forward">Forward calls to</label>

@@ -161,7 +161,7 @@ ${KPIS.map(
 </section>
 <section class="chart">
 <h2>Sessions, calls and buyer successes per day</h2>
-<div class="scroll" tabindex="0" role="region" aria-label="Chart">${lineChart({
+<div class="chart-box">${lineChart({
         title: `Sessions, calls and buyer successes per day, ${ctx.range.from} to ${ctx.range.to}`,
         labels,
         series: [
