@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { LOGIN_LIMITS } from '../../src/domain/console/accounts.js';
-import { makeUser, signIn, useConsole } from '../helpers/console.js';
+import {
+  client,
+  csrfOf,
+  freshEmail,
+  makeUser,
+  PASSWORD,
+  signIn,
+  useConsole,
+} from '../helpers/console.js';
 import {
   ADMIN_TOKEN,
   adminCall,
@@ -201,6 +209,30 @@ describe('calls', () => {
     ).toEqual([missed!.id]);
     const overview = await m.get(`/orgs/${t.orgId}/overview`);
     expect(overview.body).toMatch(/data-metric="calls_missed"><a [^>]*>1</);
+  });
+});
+
+describe('an accepted invitation', () => {
+  it('says which organization it opens, and signing in there goes to its Overview', async () => {
+    const { t, m } = await manager();
+    const [org] = await h.store.query<{ name: string }>('select name from orgs where id = $1', [
+      t.orgId,
+    ]);
+    const email = freshEmail('joining');
+    const made = await m.post(`/orgs/${t.orgId}/people/invitations`, { email, role: 'viewer' });
+    const url = /\/invite\/[A-Za-z0-9_-]{43}/.exec(made.body)![0];
+    const anon = client(c.app);
+    anon.csrf = csrfOf((await anon.get(url)).body);
+    const accepted = await anon.post(url, { password: PASSWORD });
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.body).toContain('<h1>Invitation accepted</h1>');
+    expect(accepted.body).toContain(`You are now a viewer of <strong>${org!.name}</strong>.`);
+    const next = /name="next" value="([^"]+)"/.exec(accepted.body)![1];
+    expect(next).toBe(`/orgs/${t.orgId}/overview`);
+    anon.csrf = csrfOf(accepted.body);
+    const login = await anon.post('/login', { email, password: PASSWORD, next: next! });
+    expect(login.statusCode).toBe(303);
+    expect(login.headers.location).toBe(`/orgs/${t.orgId}/overview`);
   });
 });
 
