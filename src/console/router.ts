@@ -55,5 +55,12 @@ export interface ConsoleRouter {
   /** A page outside any organization (account, operator pages). */
   userPage(path: string, current: string, fn: PageHandler<PageContext>): void;
   userAction(path: string, fn: ActionHandler<PageContext>): void;
-  render(ctx: PageContext, org: OrgContext | null, current: string, r: PageResult): Html;
+  /** `path`: the page's own path, where its range picker submits. */
+  render(
+    ctx: PageContext,
+    org: OrgContext | null,
+    current: string,
+    r: PageResult,
+    path?: string,
+  ): Html;
 }
