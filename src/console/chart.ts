@@ -15,27 +15,51 @@ export interface Series {
 interface Frame {
   w: number;
   h: number;
-  labels: number;
 }
 /** Drawn twice: wide for a desktop's box, narrow for a phone's, so labels stay 12 px-ish. */
-const WIDE: Frame = { w: 800, h: 260, labels: 8 };
-const NARROW: Frame = { w: 360, h: 240, labels: 4 };
+const WIDE: Frame = { w: 800, h: 260 };
+const NARROW: Frame = { w: 360, h: 240 };
 const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
 
-/**
- * An x-axis label: centred under its point, except that the last one ends at the
- * plot's right edge and the first starts at its left, so neither is clipped.
- */
-function axisLabel(f: Frame, x: number, i: number, n: number, label: string): string {
-  const anchor = n > 1 && i === n - 1 ? 'end' : n > 1 && i === 0 ? 'start' : 'middle';
-  const at = anchor === 'end' ? f.w - PAD.right : anchor === 'start' ? PAD.left : x;
-  return `<text x="${at.toFixed(1)}" y="${f.h - PAD.bottom + 18}" text-anchor="${anchor}" font-size="12" fill="#4a5568">${escapeText(label)}</text>`;
-}
+/** A label's width in SVG units at font-size 12 (a generous average glyph width). */
+const labelWidth = (label: string) => label.length * 7;
+/** Room kept between two labels. */
+const GAP = 12;
 
-/** Which labels are drawn: every k-th from the first, and the last. */
-function shown(n: number, f: Frame): (i: number) => boolean {
-  const every = Math.max(1, Math.ceil(n / f.labels));
-  return (i) => i === n - 1 || (i % every === 0 && n - 1 - i >= every / 2);
+/**
+ * The x-axis labels that fit: the last one always (it ends at the plot's right
+ * edge, so it is never clipped), the first from the plot's left edge, and
+ * between them every label whose box clears the one before it and the last.
+ */
+function axisLabels(f: Frame, labels: string[], xOf: (i: number) => number): string[] {
+  const n = labels.length;
+  if (n === 0) return [];
+  const extent = (i: number): [number, number, 'start' | 'middle' | 'end', number] => {
+    const w = labelWidth(labels[i]!);
+    if (n > 1 && i === n - 1) return [f.w - PAD.right - w, f.w - PAD.right, 'end', f.w - PAD.right];
+    if (i === 0) return [PAD.left - 8, PAD.left - 8 + w, 'start', PAD.left - 8];
+    const x = xOf(i);
+    return [x - w / 2, x + w / 2, 'middle', x];
+  };
+  const last = extent(n - 1);
+  const kept: number[] = [];
+  let right = Number.NEGATIVE_INFINITY;
+  // Evenly spaced candidates: no more than fit side by side at the widest label.
+  const widest = Math.max(...labels.map(labelWidth)) + GAP;
+  const slots = Math.max(1, Math.floor((f.w - PAD.left - PAD.right) / widest));
+  const every = Math.max(1, Math.ceil(n / slots));
+  for (let i = 0; i < n - 1; i += every) {
+    const [l, r] = extent(i);
+    if (l >= right + GAP && r + GAP <= last[0]) {
+      kept.push(i);
+      right = r;
+    }
+  }
+  kept.push(n - 1);
+  return [...new Set(kept)].map((i) => {
+    const [, , anchor, at] = extent(i);
+    return `<text x="${at.toFixed(1)}" y="${f.h - PAD.bottom + 18}" text-anchor="${anchor}" font-size="12" fill="#4a5568">${escapeText(labels[i]!)}</text>`;
+  });
 }
 
 /** Both drawings; CSS shows the one that fits the box (.chart-fit in console.css). */
@@ -81,10 +105,7 @@ function drawLines(
       `<text x="${PAD.left - 8}" y="${y(v) + 4}" text-anchor="end" font-size="12" fill="#4a5568">${escapeText(o.format(v))}</text>`,
     );
   }
-  const label = shown(n, f);
-  o.labels.forEach((l, i) => {
-    if (label(i)) parts.push(axisLabel(f, x(i), i, n, l));
-  });
+  parts.push(...axisLabels(f, o.labels, x));
   for (const s of o.series) {
     const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
     parts.push(
@@ -137,10 +158,7 @@ function drawBars(o: Bars, f: Frame): string {
       `<rect x="${(PAD.left + i * bw + bw * 0.1).toFixed(1)}" y="${y(v).toFixed(1)}" width="${Math.max(1, bw * 0.8).toFixed(1)}" height="${h.toFixed(1)}" fill="${o.colour}"><title>${escapeText(`${o.labels[i]}: ${o.format(v)}`)}</title></rect>`,
     );
   });
-  const label = shown(n, f);
-  o.labels.forEach((l, i) => {
-    if (label(i)) parts.push(axisLabel(f, PAD.left + i * bw + bw / 2, i, n, l));
-  });
+  parts.push(...axisLabels(f, o.labels, (i) => PAD.left + i * bw + bw / 2));
   if (o.limit !== undefined) {
     parts.push(
       `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(o.limit)}" y2="${y(o.limit)}" stroke="#b91c1c" stroke-width="2" stroke-dasharray="6 4"/>`,

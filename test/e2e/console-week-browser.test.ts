@@ -259,8 +259,13 @@ describe.skipIf(browserMissing)('a firm’s week in the console', { timeout: 240
       const th = page.locator('th').filter({ hasText: new RegExp(`^${heading}`) });
       if ((await th.count()) > 0) expect(await th.first().isVisible(), heading).toBe(true);
     }
-    await page.setViewportSize({ width: 390, height: 900 });
-    for (const p of ['overview', 'campaigns/OF']) {
+    for (const [width, p] of [
+      [390, 'overview'],
+      [390, 'campaigns/OF'],
+      [1280, 'overview'],
+      [1280, 'campaigns/OF'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
       await page.goto(`${c.url}/orgs/${orgId}/${p}`);
       const fit = await page
         .locator('.chart svg:visible')
@@ -269,11 +274,19 @@ describe.skipIf(browserMissing)('a firm’s week in the console', { timeout: 240
           const box = svg.parentElement!.getBoundingClientRect();
           const r = svg.getBoundingClientRect();
           const labels = [...svg.querySelectorAll('text')].map((t) => t.getBoundingClientRect());
+          // The x-axis labels (the lowest line of text), left to right: none overlaps the next.
+          const bottom = Math.max(...labels.map((l) => l.top));
+          const axis = labels
+            .filter((l) => Math.abs(l.top - bottom) < 1)
+            .sort((a, b) => a.left - b.left);
+          const overlaps = axis.slice(1).filter((l, i) => l.left < axis[i]!.right).length;
           return {
             svg: r.right - r.left,
             box: box.right - box.left,
             lastRight: Math.max(...labels.map((l) => l.right)),
             right: r.right,
+            overlaps,
+            axisLabels: axis.length,
             pageScroll: (
               globalThis as unknown as { document: { scrollingElement: { scrollWidth: number } } }
             ).document.scrollingElement.scrollWidth,
@@ -282,6 +295,8 @@ describe.skipIf(browserMissing)('a firm’s week in the console', { timeout: 240
         });
       expect(fit.svg, p).toBeLessThanOrEqual(fit.box + 0.5);
       expect(fit.lastRight, p).toBeLessThanOrEqual(fit.right + 0.5);
+      expect(fit.overlaps, p).toBe(0);
+      expect(fit.axisLabels, p).toBeGreaterThanOrEqual(2);
       expect(fit.pageScroll, p).toBeLessThanOrEqual(fit.inner);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
