@@ -4,13 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launch } from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
-import {
-  ADMIN_TOKEN,
-  adminCall,
-  createTenant,
-  freshNumbers,
-  useHarness,
-} from '../helpers/harness.js';
+import { ADMIN_TOKEN, createTenant, freshNumbers, useHarness } from '../helpers/harness.js';
 import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
 import { parseXml } from '../helpers/xml.js';
 
