@@ -62,11 +62,11 @@ function callColumns(ctx: OrgContext): Column<CallRow>[] {
       value: (r) => OUTCOME_WORDS[outcomeOf(r.call.status, r.call.durationSeconds)],
       cell: (r) => {
         const o = outcomeOf(r.call.status, r.call.durationSeconds);
-        return html`<span class="outcome ${o}">${OUTCOME_WORDS[o]}</span>${
+        return html`<span class="outcome ${o}">${OUTCOME_WORDS[o]}${
           r.call.status && o !== 'answered'
             ? html` <span class="hint">(${r.call.status})</span>`
             : ''
-        }`;
+        }</span>`;
       },
     },
     { label: 'Carrier status', value: (r) => r.call.status ?? '', low: true },
