@@ -544,7 +544,7 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
     const page = await browser.context.newPage();
     await visit(page, `/orgs/${orgId}/calls`, 'calls');
     await page.getByLabel('Search').fill('"><img');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Show calls' }).click();
     await page.waitForURL(/q=/);
     const links = page.locator('tbody tr td:first-child a');
     expect(await links.count()).toBeGreaterThan(0);
