@@ -38,22 +38,28 @@ export interface DayRange {
   since: Date;
   until: Date;
   days: number;
+  /** The range typed was longer than MAX_RANGE_DAYS and was cut to its last ones. */
+  clamped: boolean;
 }
+
+/** The longest range a page shows. */
+export const MAX_RANGE_DAYS = 400;
 
 /**
  * The range a page shows: `from`..`to` as typed (inclusive local days), else
- * the last 7 days; at most 400 days, and never backwards.
+ * the last 7 days; at most MAX_RANGE_DAYS (the page says when it cut), and never backwards.
  */
 export function dayRange(q: { from?: string; to?: string }, zone: string, now: Date): DayRange {
   const today = dayOf(now, zone);
   let to = q.to && DAY_SHAPE.test(q.to) ? q.to : today;
   let from = q.from && DAY_SHAPE.test(q.from) ? q.from : addDays(to, -6);
   if (from > to) [from, to] = [to, from];
-  if (from < addDays(to, -399)) from = addDays(to, -399);
+  const clamped = from < addDays(to, -(MAX_RANGE_DAYS - 1));
+  if (clamped) from = addDays(to, -(MAX_RANGE_DAYS - 1));
   const since = startOfDay(from, zone);
   const until = startOfDay(addDays(to, 1), zone);
   const days = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-  return { from, to, zone, since, until, days };
+  return { from, to, zone, since, until, days, clamped };
 }
 
 /** The range of the same length just before `r`, for "change against the previous period". */
@@ -70,9 +76,6 @@ export function zoneName(at: Date, zone: string): string {
     .find((p) => p.type === 'timeZoneName');
   return part?.value ?? zone;
 }
-
-/** The zone's IANA name, as a column heading or a page's label says it. */
-export const zoneLabel = (zone: string) => zone;
 
 /** A timestamp as the reader sees it: local date and time in `zone`, with the zone's short name. */
 export function localTime(at: Date | null | undefined, zone: string): string {
