@@ -212,6 +212,19 @@ describe('calls', () => {
   });
 });
 
+describe('the operator’s switcher', () => {
+  it('names the organization the page shows, and none on a page of no organization', async () => {
+    h.clock.advance(LOGIN_LIMITS.windowMs / 1000);
+    const [a, b] = [await createTenant(h), await createTenant(h)];
+    const op = await signIn(c.app, (await makeUser(h, 'operator')).email);
+    const selected = (body: string) =>
+      [...body.matchAll(/<option value="([^"]*)" selected>/g)].map((m) => m[1]);
+    expect(selected((await op.get(`/operator/orgs/${b.orgId}`)).body)).toEqual([b.orgId]);
+    expect(selected((await op.get(`/orgs/${a.orgId}/overview`)).body)).toContain(a.orgId);
+    expect(selected((await op.get('/operator/users')).body)).toEqual(['']);
+  });
+});
+
 describe('an accepted invitation', () => {
   it('says which organization it opens, and signing in there goes to its Overview', async () => {
     const { t, m } = await manager();
