@@ -55,7 +55,8 @@ function outcomeIs(outcome: CallOutcome | undefined): SQL | undefined {
  */
 function startedBefore(orgId: string, after: string | undefined): SQL | undefined {
   if (!after) return undefined;
-  return sql`(${calls.startedAt}, ${calls.id}) < (select c.started_at, c.id from calls c where c.org_id = ${orgId} and c.id = ${after})`;
+  // With org_id in the row, the comparison is a range of calls_org_started_idx (migration 0053).
+  return sql`(${calls.orgId}, ${calls.startedAt}, ${calls.id}) < (select c.org_id, c.started_at, c.id from calls c where c.org_id = ${orgId} and c.id = ${after})`;
 }
 
 /** Every filter the calls lists take (the admin API's and the console's). */
