@@ -65,7 +65,7 @@ describe('sources', () => {
 describe('charts', () => {
   /** The x-axis labels of each drawing: [x, anchor, text]. */
   const axis = (svg: string) =>
-    [...svg.matchAll(/<svg viewBox="0 0 (\d+) (\d+)"[^]*?<\/svg>/g)].map((m) => {
+    [...svg.matchAll(/<svg viewBox="0 0 (\d+) (\d+)"[\s\S]*?<\/svg>/g)].map((m) => {
       const [w, h] = [Number(m[1]), Number(m[2])];
       const labels = [
         ...m[0].matchAll(/<text x="([\d.]+)" y="([\d.]+)" text-anchor="(\w+)"[^>]*>([^<]*)</g),
