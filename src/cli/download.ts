@@ -39,15 +39,22 @@ async function fileSink(path: string): Promise<Sink> {
   };
 }
 
-/** Written as it arrives; waiting for 'drain' keeps a large export out of memory. */
+/**
+ * Written as it arrives; waiting for 'drain' keeps a large export out of memory. A body that
+ * does not end with a line break gets one, so the shell's prompt starts on a line of its own.
+ */
 function writerSink(w: Writer): Sink {
+  let last = -1;
   return {
     async write(chunk) {
+      if (chunk.length > 0) last = chunk[chunk.length - 1]!;
       if (w.write(chunk) === false && w.once) {
         await new Promise<void>((resolve) => w.once?.('drain', resolve));
       }
     },
-    commit: async () => undefined,
+    commit: async () => {
+      if (last !== -1 && last !== 0x0a) w.write(new Uint8Array([0x0a]));
+    },
     discard: async () => undefined,
   };
 }

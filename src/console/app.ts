@@ -28,6 +28,7 @@ import { compliancePages } from './pages/compliance.js';
 import { operatorPages } from './pages/operator.js';
 import { overviewPage } from './pages/overview.js';
 import { peoplePages } from './pages/people.js';
+import { settingsPages } from './pages/settings.js';
 import { webhookPages } from './pages/webhooks.js';
 import type { ConsoleRouter, PageResult, Query } from './router.js';
 import { dayRange } from './time.js';
@@ -153,6 +154,7 @@ export async function buildConsoleApp(
     current: string,
     r: PageResult,
     q: Query,
+    path?: string,
   ) => {
     if (r.download) {
       return reply
@@ -175,20 +177,22 @@ export async function buildConsoleApp(
     return reply
       .code(r.status ?? 200)
       .type('text/html; charset=utf-8')
-      .send(router.render(ctx, org, r.current ?? current, r).text);
+      .send(router.render(ctx, org, r.current ?? current, r, path).text);
   };
 
   const router: ConsoleRouter = {
     deps,
     reports,
-    render(ctx, org, current, r) {
-      const path = org ? `/orgs/${encodeURIComponent(org.org.id)}/${current}` : undefined;
+    render(ctx, org, current, r, own) {
+      // The range picker submits to the page it is on (a campaign's page, not the list's).
+      const path = org ? (own ?? `/orgs/${encodeURIComponent(org.org.id)}/${current}`) : undefined;
       return page(ctx, org, {
         title: r.title,
         current,
         body: r.body,
         ...(org && r.range !== false && path ? { rangePath: path } : {}),
         notice: r.notice ?? null,
+        shows: r.shows ?? null,
       });
     },
     orgPage(path, current, fn) {
@@ -198,7 +202,8 @@ export async function buildConsoleApp(
         const params = req.params as Record<string, string>;
         const q = req.query as Query;
         const ctx = await orgContext(await pageContext(req, viewer), params.org!, q);
-        return respond(reply, ctx, ctx, current, await fn(ctx, q, params), q);
+        const own = req.url.split('?')[0];
+        return respond(reply, ctx, ctx, current, await fn(ctx, q, params), q, own);
       });
     },
     orgAction(path, fn) {
@@ -246,6 +251,7 @@ export async function buildConsoleApp(
   compliancePages(router);
   webhookPages(router);
   peoplePages(router);
+  settingsPages(router);
   operatorPages(router);
   return app;
 }

@@ -11,9 +11,63 @@ export interface Series {
   values: number[];
 }
 
-const W = 800;
-const H = 260;
+/** A drawing's size in SVG units, and how many axis labels fit under it. */
+interface Frame {
+  w: number;
+  h: number;
+}
+/** Drawn twice: wide for a desktop's box, narrow for a phone's, so labels stay 12 px-ish. */
+const WIDE: Frame = { w: 800, h: 260 };
+const NARROW: Frame = { w: 360, h: 240 };
 const PAD = { left: 56, right: 16, top: 16, bottom: 40 };
+
+/** A label's width in SVG units at font-size 12 (a generous average glyph width). */
+const labelWidth = (label: string) => label.length * 7;
+/** Room kept between two labels. */
+const GAP = 12;
+
+/**
+ * The x-axis labels that fit: the last one always (it ends at the plot's right
+ * edge, so it is never clipped), the first from the plot's left edge, and
+ * between them every label whose box clears the one before it and the last.
+ */
+function axisLabels(f: Frame, labels: string[], xOf: (i: number) => number): string[] {
+  const n = labels.length;
+  if (n === 0) return [];
+  const extent = (i: number): [number, number, 'start' | 'middle' | 'end', number] => {
+    const w = labelWidth(labels[i]!);
+    if (n > 1 && i === n - 1) return [f.w - PAD.right - w, f.w - PAD.right, 'end', f.w - PAD.right];
+    if (i === 0) return [PAD.left - 8, PAD.left - 8 + w, 'start', PAD.left - 8];
+    const x = xOf(i);
+    return [x - w / 2, x + w / 2, 'middle', x];
+  };
+  const last = extent(n - 1);
+  const kept: number[] = [];
+  let right = Number.NEGATIVE_INFINITY;
+  // Evenly spaced candidates: no more than fit side by side at the widest label.
+  const widest = Math.max(...labels.map(labelWidth)) + GAP;
+  const slots = Math.max(1, Math.floor((f.w - PAD.left - PAD.right) / widest));
+  const every = Math.max(1, Math.ceil(n / slots));
+  for (let i = 0; i < n - 1; i += every) {
+    const [l, r] = extent(i);
+    if (l >= right + GAP && r + GAP <= last[0]) {
+      kept.push(i);
+      right = r;
+    }
+  }
+  kept.push(n - 1);
+  return [...new Set(kept)].map((i) => {
+    const [, , anchor, at] = extent(i);
+    return `<text x="${at.toFixed(1)}" y="${f.h - PAD.bottom + 18}" text-anchor="${anchor}" font-size="12" fill="#4a5568">${escapeText(labels[i]!)}</text>`;
+  });
+}
+
+/** Both drawings; CSS shows the one that fits the box (.chart-fit in console.css). */
+function fitted(draw: (f: Frame) => string): Html {
+  return trusted(
+    `<div class="chart-fit"><div class="chart-wide">${draw(WIDE)}</div><div class="chart-narrow">${draw(NARROW)}</div></div>`,
+  );
+}
 
 /** 1, 2 or 5 times a power of ten: ticks a person reads at a glance. */
 function niceStep(max: number, ticks: number): number {
@@ -28,6 +82,14 @@ export function lineChart(o: {
   series: Series[];
   format: (n: number) => string;
 }): Html {
+  return fitted((f) => drawLines(o, f));
+}
+
+function drawLines(
+  o: { title: string; labels: string[]; series: Series[]; format: (n: number) => string },
+  f: Frame,
+): string {
+  const { w: W, h: H } = f;
   const n = o.labels.length;
   const max = Math.max(0, ...o.series.flatMap((s) => s.values));
   const step = niceStep(max, 4);
@@ -43,13 +105,7 @@ export function lineChart(o: {
       `<text x="${PAD.left - 8}" y="${y(v) + 4}" text-anchor="end" font-size="12" fill="#4a5568">${escapeText(o.format(v))}</text>`,
     );
   }
-  const every = Math.max(1, Math.ceil(n / 8));
-  o.labels.forEach((label, i) => {
-    if (i % every !== 0 && i !== n - 1) return;
-    parts.push(
-      `<text x="${x(i)}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="#4a5568">${escapeText(label)}</text>`,
-    );
-  });
+  parts.push(...axisLabels(f, o.labels, x));
   for (const s of o.series) {
     const points = s.values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(' ');
     parts.push(
@@ -62,20 +118,25 @@ export function lineChart(o: {
     });
   }
   const title = escapeText(o.title);
-  return trusted(
-    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`,
-  );
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`;
 }
 
 /** Bars for a pool's hourly peak held numbers against its size. */
-export function barChart(o: {
+interface Bars {
   title: string;
   labels: string[];
   values: number[];
   limit?: number;
   colour: string;
   format: (n: number) => string;
-}): Html {
+}
+
+export function barChart(o: Bars): Html {
+  return fitted((f) => drawBars(o, f));
+}
+
+function drawBars(o: Bars, f: Frame): string {
+  const { w: W, h: H } = f;
   const n = o.values.length;
   const max = Math.max(o.limit ?? 0, 0, ...o.values);
   const step = niceStep(max, 4);
@@ -97,13 +158,7 @@ export function barChart(o: {
       `<rect x="${(PAD.left + i * bw + bw * 0.1).toFixed(1)}" y="${y(v).toFixed(1)}" width="${Math.max(1, bw * 0.8).toFixed(1)}" height="${h.toFixed(1)}" fill="${o.colour}"><title>${escapeText(`${o.labels[i]}: ${o.format(v)}`)}</title></rect>`,
     );
   });
-  const every = Math.max(1, Math.ceil(n / 8));
-  o.labels.forEach((label, i) => {
-    if (i % every !== 0) return;
-    parts.push(
-      `<text x="${(PAD.left + i * bw + bw / 2).toFixed(1)}" y="${H - PAD.bottom + 18}" text-anchor="middle" font-size="12" fill="#4a5568">${escapeText(label)}</text>`,
-    );
-  });
+  parts.push(...axisLabels(f, o.labels, (i) => PAD.left + i * bw + bw / 2));
   if (o.limit !== undefined) {
     parts.push(
       `<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(o.limit)}" y2="${y(o.limit)}" stroke="#b91c1c" stroke-width="2" stroke-dasharray="6 4"/>`,
@@ -111,7 +166,5 @@ export function barChart(o: {
     );
   }
   const title = escapeText(o.title);
-  return trusted(
-    `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`,
-  );
+  return `<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}" xmlns="http://www.w3.org/2000/svg"><title>${title}</title>${parts.join('')}</svg>`;
 }

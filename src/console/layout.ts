@@ -1,5 +1,6 @@
 import type { OrgContext, PageContext } from './context.js';
 import { type Html, html } from './html.js';
+import { isoInZone, MAX_RANGE_DAYS, timeCell } from './time.js';
 
 export const ORG_PAGES = [
   ['overview', 'Overview'],
@@ -8,6 +9,7 @@ export const ORG_PAGES = [
   ['compliance', 'Compliance'],
   ['webhooks', 'Webhooks and exports'],
   ['people', 'People'],
+  ['settings', 'Settings'],
 ] as const;
 
 export type OrgPage = (typeof ORG_PAGES)[number][0];
@@ -35,15 +37,19 @@ ${body}
 </html>`;
 }
 
-function topBar(ctx: PageContext, org: OrgContext | null): Html {
+function topBar(ctx: PageContext, org: OrgContext | null, shows: string | null): Html {
+  // The organization the page is about, else none: the switcher never names another one.
+  const selected = org?.org.id ?? shows;
+  const known = ctx.orgs.some((o) => o.id === selected);
   const switcher =
     ctx.orgs.length > 1 || (org === null && ctx.orgs.length > 0)
       ? html`<form method="get" action="/switch" class="switcher" data-autosubmit>
   <label for="org-switch">Organization</label>
   <select id="org-switch" name="org">
+    ${known ? '' : html`<option value="" selected>Choose an organization</option>`}
     ${ctx.orgs.map(
       (o) =>
-        html`<option value="${o.id}"${org?.org.id === o.id ? html` selected` : ''}>${o.name}</option>`,
+        html`<option value="${o.id}"${selected === o.id ? html` selected` : ''}>${o.name}</option>`,
     )}
   </select>
   <button type="submit" class="js-hide">Open</button>
@@ -92,7 +98,7 @@ function rangeForm(ctx: OrgContext, path: string): Html {
   <label>From <input type="date" name="from" value="${ctx.range.from}" required></label>
   <label>To <input type="date" name="to" value="${ctx.range.to}" required></label>
   <button type="submit">Show</button>
-  <span class="zone">Times in ${ctx.zone}</span>
+  <span class="zone">Days and times in ${ctx.zone}${ctx.role !== 'viewer' ? html` (<a href="${orgPath(ctx.org.id, 'settings')}">change</a>)` : ''}</span>
 </form>`;
 }
 
@@ -103,6 +109,8 @@ export interface PageOptions {
   /** Show the date range picker, submitting to this path. */
   rangePath?: string;
   notice?: string | null;
+  /** The organization a page outside one is about (an operator's page of it). */
+  shows?: string | null;
 }
 
 export function page(ctx: PageContext, org: OrgContext | null, o: PageOptions): Html {
@@ -118,7 +126,7 @@ export function page(ctx: PageContext, org: OrgContext | null, o: PageOptions): 
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-${topBar(ctx, org)}
+${topBar(ctx, org, o.shows ?? null)}
 <div class="frame">
 ${sideNav(ctx, org, o.current)}
 <main id="main">
@@ -126,6 +134,7 @@ ${sideNav(ctx, org, o.current)}
 <h1>${o.title}</h1>
 ${org && o.rangePath ? rangeForm(org, o.rangePath) : ''}
 </div>
+${org?.range.clamped && o.rangePath ? html`<p class="notice" role="status">A range is at most ${MAX_RANGE_DAYS} days: this page shows ${org.range.from} to ${org.range.to}.</p>` : ''}
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
 ${o.body}
 </main>
@@ -154,6 +163,11 @@ export interface Column<T> {
    * within a column of at least 14rem, instead of widening the table past the screen.
    */
   long?: boolean;
+  /**
+   * Shown on wide screens only (and always in the CSV): a detail the table can do without,
+   * so that it fits a 1280 px screen without scrolling sideways.
+   */
+  low?: boolean;
 }
 
 /** A code word (consent_revoked) that may wrap after its underscores when its column is narrow. */
@@ -171,6 +185,22 @@ export function numberColumn<T>(
   show: (n: number | null | undefined) => string,
 ): Column<T> {
   return { label, value, cell: (row) => show(value(row)), numeric: true };
+}
+
+/**
+ * A column of instants in `zone`: the heading names the zone, the page shows
+ * local date and time with the zone's short name, the CSV ISO 8601 with the offset.
+ */
+export function timeColumn<T>(
+  label: string,
+  at: (row: T) => Date | null | undefined,
+  zone: string,
+): Column<T> {
+  return {
+    label: `${label} (${zone})`,
+    value: (row) => isoInZone(at(row), zone),
+    cell: (row) => timeCell(at(row), zone),
+  };
 }
 
 /** Cards a stacked table shows on a phone before its "Show all" link. */
@@ -200,15 +230,17 @@ export function table<T>(o: {
   const id = `table-${o.caption.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
   const more = (i: number) => (folded && i >= PHONE_CARDS ? html` class="phone-more"` : '');
   const label = (c: Column<T>) => (o.stacked ? html` data-label="${c.label}"` : '');
-  const cellClass = (c: Column<T>) =>
-    c.numeric ? html` class="num"` : c.long ? html` class="long"` : '';
+  const cellClass = (c: Column<T>) => {
+    const names = [c.numeric ? 'num' : c.long ? 'long' : '', c.low ? 'low' : ''].filter(Boolean);
+    return names.length ? html` class="${names.join(' ')}"` : '';
+  };
   return html`<section class="table-block"${folded ? html` id="${id}"` : ''}>
 <div class="table-head"><h2>${o.caption}</h2>${o.csv ?? ''}</div>
 ${
   o.rows.length === 0
     ? html`<p class="empty">${o.empty}</p>`
     : html`<div class="scroll" tabindex="0" role="region" aria-label="${o.caption}"><table${classes ? html` class="${classes}"` : ''}>
-<thead><tr>${o.columns.map((c) => html`<th scope="col"${c.numeric ? html` class="num"` : ''}>${c.label}</th>`)}</tr></thead>
+<thead><tr>${o.columns.map((c) => html`<th scope="col"${cellClass({ ...c, long: false })}>${c.label}</th>`)}</tr></thead>
 <tbody>${o.rows.map(
         (r, i) =>
           html`<tr${more(i)}>${o.columns.map(

@@ -21,6 +21,8 @@ export interface PageResult {
   status?: number;
   /** The nav entry to mark when an action answers with a page. */
   current?: string;
+  /** The organization a page outside one is about: the switcher names it. */
+  shows?: string;
   /** A file to download instead of a page. */
   download?: { type: string; name: string; body: string | Buffer };
 }
@@ -53,5 +55,12 @@ export interface ConsoleRouter {
   /** A page outside any organization (account, operator pages). */
   userPage(path: string, current: string, fn: PageHandler<PageContext>): void;
   userAction(path: string, fn: ActionHandler<PageContext>): void;
-  render(ctx: PageContext, org: OrgContext | null, current: string, r: PageResult): Html;
+  /** `path`: the page's own path, where its range picker submits. */
+  render(
+    ctx: PageContext,
+    org: OrgContext | null,
+    current: string,
+    r: PageResult,
+    path?: string,
+  ): Html;
 }

@@ -38,22 +38,28 @@ export interface DayRange {
   since: Date;
   until: Date;
   days: number;
+  /** The range typed was longer than MAX_RANGE_DAYS and was cut to its last ones. */
+  clamped: boolean;
 }
+
+/** The longest range a page shows. */
+export const MAX_RANGE_DAYS = 400;
 
 /**
  * The range a page shows: `from`..`to` as typed (inclusive local days), else
- * the last 7 days; at most 400 days, and never backwards.
+ * the last 7 days; at most MAX_RANGE_DAYS (the page says when it cut), and never backwards.
  */
 export function dayRange(q: { from?: string; to?: string }, zone: string, now: Date): DayRange {
   const today = dayOf(now, zone);
   let to = q.to && DAY_SHAPE.test(q.to) ? q.to : today;
   let from = q.from && DAY_SHAPE.test(q.from) ? q.from : addDays(to, -6);
   if (from > to) [from, to] = [to, from];
-  if (from < addDays(to, -399)) from = addDays(to, -399);
+  const clamped = from < addDays(to, -(MAX_RANGE_DAYS - 1));
+  if (clamped) from = addDays(to, -(MAX_RANGE_DAYS - 1));
   const since = startOfDay(from, zone);
   const until = startOfDay(addDays(to, 1), zone);
   const days = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-  return { from, to, zone, since, until, days };
+  return { from, to, zone, since, until, days, clamped };
 }
 
 /** The range of the same length just before `r`, for "change against the previous period". */
@@ -63,15 +69,39 @@ export function previousRange(r: DayRange): DayRange {
   return { ...r, from, to, since: startOfDay(from, r.zone), until: r.since };
 }
 
-/** A timestamp as the reader sees it: local date and time in the organization's zone. */
+/** The zone as a reader sees it next to a time: its short name (EST, GMT+1) where it has one. */
+export function zoneName(at: Date, zone: string): string {
+  const part = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'short' })
+    .formatToParts(at)
+    .find((p) => p.type === 'timeZoneName');
+  return part?.value ?? zone;
+}
+
+/** A timestamp as the reader sees it: local date and time in `zone`, with the zone's short name. */
 export function localTime(at: Date | null | undefined, zone: string): string {
   if (!at) return '';
-  return new Intl.DateTimeFormat('en-CA', {
+  const local = new Intl.DateTimeFormat('en-CA', {
     timeZone: zone,
     dateStyle: 'short',
     timeStyle: 'short',
     hourCycle: 'h23',
   }).format(at);
+  return `${local} ${zoneName(at, zone)}`;
+}
+
+/**
+ * An instant as ISO 8601 in `zone`, with its offset (2026-11-27T23:07:00-05:00):
+ * what a CSV cell holds, so a spreadsheet shows the same wall time as the page
+ * and a program still reads the instant.
+ */
+export function isoInZone(at: Date | null | undefined, zone: string): string {
+  if (!at) return '';
+  const offsetMin = Math.round(offsetAt(zone, at.getTime()) / 60_000);
+  const local = new Date(at.getTime() + offsetMin * 60_000).toISOString().slice(0, 19);
+  if (offsetMin === 0) return `${local}Z`;
+  const sign = offsetMin < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMin);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
 
 /** A time in a table cell: kept on one line, with its instant for machines. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { isSupportedCountry } from 'libphonenumber-js/max';
 import type { Static, TObject, TSchema } from 'typebox';
 import { currencyProblem } from '../domain/conversions/destinations.js';
 import { configChecks } from '../domain/outbound/config-checks.js';
@@ -85,6 +86,10 @@ export const checks: Record<string, Check> = {
       return 'must be an IANA time zone name, such as America/Chicago';
     }
   },
+  phone_country: (v) =>
+    typeof v === 'string' && isSupportedCountry(v)
+      ? null
+      : 'must be an ISO 3166 country code with a calling code, such as US',
   iso_datetime: (v) =>
     typeof v === 'string' &&
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&

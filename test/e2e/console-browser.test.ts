@@ -196,7 +196,11 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
     await page.goto(invitation);
     await page.getByLabel(/Password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Accept' }).click();
-    await page.waitForURL(/\/login$/);
+    // The answer says where the person now stands, and signs them in to it.
+    await page.getByRole('heading', { name: 'Invitation accepted' }).waitFor();
+    expect(await page.locator('main').textContent()).toContain(
+      'You are now a manager of Harbor Plumbing & Drains.',
+    );
     await signIn(page, managerEmail);
     expect(new URL(page.url()).pathname).toBe(`/orgs/${orgId}/overview`);
 
@@ -540,7 +544,7 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
     const page = await browser.context.newPage();
     await visit(page, `/orgs/${orgId}/calls`, 'calls');
     await page.getByLabel('Search').fill('"><img');
-    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('button', { name: 'Show calls' }).click();
     await page.waitForURL(/q=/);
     const links = page.locator('tbody tr td:first-child a');
     expect(await links.count()).toBeGreaterThan(0);

@@ -60,10 +60,16 @@ export function bucketStart(zone: string, bucket: Bucket, ms: number): number | 
   return fromWall(zone, wall);
 }
 
+/** A network's other names (docs/reporting.md#sources). */
+const ALIASES: Record<string, string> = { facebook: 'meta', fb: 'meta', bing: 'microsoft' };
+
 export function sourceOf(s: Record<string, unknown>): string {
   const v = (k: string) => (typeof s[k] === 'string' && s[k] !== '' ? (s[k] as string) : null);
-  const utm = v('utm_source')?.trim();
-  if (utm) return utm.toLowerCase();
+  const utm = v('utm_source')
+    ?.replace(/[ \t\r\n]+/g, ' ')
+    .replace(/^ | $/g, '')
+    .toLowerCase();
+  if (utm) return ALIASES[utm] ?? utm;
   if (v('gclid') || v('gbraid') || v('wbraid')) return 'google';
   if (v('fbclid') || v('fbc')) return 'meta';
   if (v('msclkid')) return 'microsoft';

@@ -131,19 +131,27 @@ describe('export conversions --out', () => {
   });
 });
 
+/** What stdout shows of a file: the file, ending with a line break so the prompt starts anew. */
+const onStdout = (file: string) => (file.endsWith('\n') ? file : `${file}\n`);
+
 describe('export conversions to stdout', () => {
-  it('prints the file on stdout and the summary on stderr', async () => {
+  it('prints the file on stdout, ending with a line break, and the summary on stderr', async () => {
     for (const [format, template] of [
       ['google-ads', GOOGLE_SUMMARY],
       ['meta', META_SUMMARY],
     ] as const) {
       const r = await admin(exportArgs(format));
-      expect(r).toEqual({ code: 0, out: await apiFile(format), err: summary(template, 'stdout') });
+      expect(r).toEqual({
+        code: 0,
+        out: onStdout(await apiFile(format)),
+        err: summary(template, 'stdout'),
+      });
+      expect(r.out.endsWith('\n')).toBe(true);
     }
   });
 
   it('--json puts the counts on stderr as JSON; -q prints only the file', async () => {
-    const file = await apiFile('meta');
+    const file = onStdout(await apiFile('meta'));
     expect(await admin(exportArgs('meta', '--json'))).toEqual({
       code: 0,
       out: file,

@@ -70,8 +70,20 @@ describe('list and show commands', () => {
     suite.h.clock.set(WEEKDAY_MORNING_ET);
     const t = await createTenant(suite.h);
     const callId = await recordCall(suite.h, t);
+    // Recorded after it, started before it: listed after it (latest start first).
+    const earlier = await recordCall(suite.h, t, {
+      startedAt: new Date(suite.h.clock.now() - 3_600_000).toISOString(),
+    });
     const calls = await admin(['call', 'list', t.orgId, '--campaign', t.code, '-q']);
-    expect(calls.out).toBe(`${callId}\n`);
+    expect(calls.out).toBe(`${callId}\n${earlier}\n`);
+    // Admin-recorded calls have no carrier outcome yet; they are unattributed.
+    const pending = await admin(['call', 'list', t.orgId, '--outcome', 'pending', '-q']);
+    expect(pending.out).toBe(`${callId}\n${earlier}\n`);
+    expect((await admin(['call', 'list', t.orgId, '--outcome', 'missed', '-q'])).out).toBe('');
+    expect((await admin(['call', 'list', t.orgId, '--source', 'Unattributed', '-q'])).out).toBe(
+      `${callId}\n${earlier}\n`,
+    );
+    expect((await admin(['call', 'list', t.orgId, '--source', 'google', '-q'])).out).toBe('');
     const call = fieldsOf((await admin(['call', 'show', t.orgId, callId])).out);
     expect(call).toMatchObject({ call_id: callId, attribution_kind: 'campaign' });
 

@@ -48,6 +48,11 @@ describe('report traffic', () => {
     expect(human.out).toMatch(/^TOTAL +3 +1 +1/m);
     expect(human.out).toMatch(/^calls per bucket\n2026-03-09 00:00 +0\n2026-03-10 00:00 +█+ 1$/m);
 
+    // Without buckets the totals row says TOTAL where the group's value goes, SESSIONS filled.
+    const flat = await suite.admin([...args, '--bucket', 'none']);
+    expect(flat.out).toMatch(/^SOURCE +SESSIONS +CALLS/m);
+    expect(flat.out).toMatch(/^TOTAL +3 +1 +1/m);
+
     const j = await suite.admin([...args, '--json']);
     expect(JSON.parse(j.out)).toMatchObject({
       time_zone: 'Asia/Kathmandu',

@@ -20,6 +20,15 @@ const word = fc.constantFrom(
   'a?b',
   'q#r',
   'Ünï',
+  'Facebook',
+  ' FB ',
+  'meta',
+  'BING',
+  'Microsoft',
+  'face\tbook',
+  'Google  Ads',
+  'FACEBOO\u212a',
+  'fb\n',
 );
 const value = fc.option(fc.oneof(word, fc.string({ maxLength: 12 })), { nil: undefined });
 const url = fc.option(
@@ -66,7 +75,7 @@ describe('the report keys the server works out for a new session', () => {
         const v = (k: keyof SessionAttributes) => a.map((x) => x[k] ?? null);
         const rows = await h.store.query<Record<string, string>>(
           `select report_source(u.s, u.g, u.gb, u.wb, u.f, u.fc, u.m) as source,
-                  lower(u.mine) as mine,
+                  report_source_alias(lower(u.mine)) as mine,
                   coalesce(u.medium, '') as medium, coalesce(u.campaign, '') as utm_campaign,
                   coalesce(report_path(u.url), '') as landing_path
              from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
@@ -87,7 +96,8 @@ describe('the report keys the server works out for a new session', () => {
             got.map((k) => k.source),
           ],
         );
-        // The server's source goes through the database's lower(), as the batch statement does.
+        // The server's source goes through the database's lower() and alias, as the batch
+        // statement does.
         expect(got.map((k, i) => ({ ...k, source: rows[i]!.mine }))).toEqual(
           rows.map((r) => ({
             source: r.source,

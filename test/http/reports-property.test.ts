@@ -36,6 +36,9 @@ const LANDINGS = [
   'https://ex.org/?fbclid=f1',
   'https://ex.org/m?msclkid=m1&utm_medium=ppc',
   'https://ex.org/a?utm_source=%20news%20&utm_campaign=x,y',
+  // A network's other names are its source (docs/reporting.md#sources).
+  'https://ex.org/f?utm_source=Facebook',
+  'https://ex.org/b?utm_source=%20BING%20%20',
 ];
 const METRICS = [
   'sessions',

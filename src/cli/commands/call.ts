@@ -26,12 +26,17 @@ export const callCommands: CommandGroup = (program, ctx) => {
   const call = program.command('call').description('inbound calls');
 
   calls.list(call, ctx, {
-    description: 'list calls with their attribution, newest first',
+    description: 'list calls with their attribution, latest start first',
     range: 'calls started',
     filters: [
       filter('--campaign <code>', 'only this campaign'),
       filter('--status <status>', 'only this carrier status (completed, busy, …)'),
       filter('--attribution <kind>', 'only session, recent_holder, repeat_caller or campaign'),
+      filter(
+        '--outcome <outcome>',
+        'only answered, missed or pending calls (as reports count them)',
+      ),
+      filter('--source <source>', 'only this source as reports name it (google, meta, direct…)'),
     ],
     view: listView('call_id', [
       col('CALL_ID', 'call_id'),

@@ -67,8 +67,14 @@ export function reportView(kind: 'traffic' | 'touches'): View {
         ...cols.map(([m]) => cell(m, r[m])),
       ];
       const body = rows.map((r) => line(r, bucketed ? [when(r.bucket_start)] : []));
+      // TOTAL in the first column (the bucket's, else the first group's); the group columns blank.
+      const first = bucketed ? 1 : 0;
       const total = line(b.totals as Row, bucketed ? ['TOTAL'] : []).map((c, i) =>
-        i > 0 && i <= groups.length ? '' : c,
+        i === 0 && !bucketed && groups.length > 0
+          ? 'TOTAL'
+          : i >= first && i < first + groups.length
+            ? ''
+            : c,
       );
       const title = `${kind} of ${b.org_id}, ${b.from} to ${b.to} (${b.time_zone}), by ${b.bucket}${groups.length ? ` × ${groups.join(' × ')}` : ''}`;
       const parts = [title, table(head, [...body, total])];

@@ -50,10 +50,16 @@ export function accountRoutes(app: FastifyInstance, router: ConsoleRouter, h: He
   const checkPre = (req: FastifyRequest, form: URLSearchParams) =>
     checkCsrf(req, form, readCookies(req)[h.names.preCsrf] ?? '\0');
 
-  const loginForm = (token: string, next: string, email: string, problem?: Html | string) =>
+  const loginForm = (
+    token: string,
+    next: string,
+    email: string,
+    problem?: Html | string,
+    intro?: Html,
+  ) =>
     bare(
       'Sign in',
-      html`<h1>Sign in</h1>
+      html`${intro ?? html`<h1>Sign in</h1>`}
 ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
 <form method="post" action="/login" class="stack">
   <input type="hidden" name="_csrf" value="${token}">
@@ -199,7 +205,22 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
         const msg = err.errors[0]?.msg.replace(/^Value error, /, '') ?? 'Not accepted.';
         return send(reply, form(preToken(req, reply), secret, link.email, msg), 422);
       }
-      return reply.redirect('/login', 303);
+      // Where the person now stands, and the sign-in that takes them there.
+      const org = link.orgId ? await deps.queries.findOrg(link.orgId) : null;
+      const next = org
+        ? orgPath(org.id, 'overview')
+        : link.role === 'operator'
+          ? '/operator/orgs'
+          : '/';
+      const intro =
+        kind === 'reset'
+          ? html`<h1>Password changed</h1><p role="status">Your new password is set. Sign in with it.</p>`
+          : html`<h1>Invitation accepted</h1><p role="status">${
+              org
+                ? html`You are now ${link.role === 'manager' ? 'a manager' : 'a viewer'} of <strong>${org.name}</strong>.`
+                : 'You are now an operator of this service.'
+            } Sign in to open ${org ? 'its console' : 'the console'}.</p>`;
+      return send(reply, loginForm(preToken(req, reply), next, link.email, undefined, intro));
     });
   }
 }

@@ -1,11 +1,13 @@
 import type { ConsoleCallRow } from '../../domain/admin/queries.js';
+import { foldSource } from '../../domain/reports/sources.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, encodeCursor, ID_SHAPE } from '../../routes/admin/paging.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
-import { type Column, csvLink, orgPath, table } from '../layout.js';
+import { type Column, csvLink, orgPath, table, timeColumn } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { localTime, timeCell } from '../time.js';
+import { OUTCOME_FILTERS, type OutcomeFilter } from './outcomes.js';
 
 const PAGE = 50;
 
@@ -21,19 +23,53 @@ const duration = (s: number | null) =>
 
 type CallRow = ConsoleCallRow;
 
+/** A call's outcome as reports count it (report_call_outcome, docs/reporting.md). */
+export function outcomeOf(status: string | null, duration: number | null): OutcomeFilter {
+  if (status === 'completed' && (duration ?? 0) > 0) return 'answered';
+  if (status !== null && ['busy', 'no-answer', 'failed', 'canceled', 'completed'].includes(status))
+    return 'missed';
+  return 'pending';
+}
+
+const OUTCOME_WORDS: Record<OutcomeFilter, string> = {
+  answered: 'answered',
+  missed: 'missed',
+  pending: 'no outcome yet',
+};
+
 function callColumns(ctx: OrgContext): Column<CallRow>[] {
   const link = (r: CallRow) =>
     html`<a href="${orgPath(ctx.org.id, `calls/${r.call.id}`)}">${timeCell(r.call.startedAt, ctx.zone)}</a>`;
+  const started = timeColumn('Started', (r: CallRow) => r.call.startedAt, ctx.zone);
   return [
-    { label: 'Started', value: (r) => r.call.startedAt.toISOString(), cell: link },
+    { ...started, cell: link },
     { label: 'Campaign', value: (r) => r.campaignCode },
     { label: 'Caller', value: (r) => r.call.fromNumber },
-    { label: 'Tracking number', value: (r) => r.call.trackingNumber },
-    { label: 'Source', value: (r) => r.source },
-    { label: 'UTM campaign', value: (r) => r.session?.utmCampaign ?? '' },
-    { label: 'Attribution', value: (r) => r.call.attribution },
-    { label: 'Shared number', value: (r) => (r.call.ambiguous ? 'yes' : 'no') },
-    { label: 'Status', value: (r) => r.call.status ?? '' },
+    { label: 'Tracking number', value: (r) => r.call.trackingNumber, low: true },
+    {
+      label: 'Source',
+      value: (r) => r.source,
+      cell: (r) =>
+        r.call.ambiguous
+          ? html`${r.source} <a class="badge" href="${orgPath(ctx.org.id, `campaigns/${encodeURIComponent(r.campaignCode)}`)}#sizing" title="Several visitors held this number: the match is uncertain">shared number</a>`
+          : r.source,
+    },
+    { label: 'UTM campaign', value: (r) => r.session?.utmCampaign ?? '', low: true },
+    { label: 'Attribution', value: (r) => r.call.attribution, low: true },
+    { label: 'Shared number', value: (r) => (r.call.ambiguous ? 'yes' : 'no'), low: true },
+    {
+      label: 'Outcome',
+      value: (r) => OUTCOME_WORDS[outcomeOf(r.call.status, r.call.durationSeconds)],
+      cell: (r) => {
+        const o = outcomeOf(r.call.status, r.call.durationSeconds);
+        return html`<span class="outcome ${o}">${OUTCOME_WORDS[o]}${
+          r.call.status && o !== 'answered'
+            ? html` <span class="hint">(${r.call.status})</span>`
+            : ''
+        }</span>`;
+      },
+    },
+    { label: 'Carrier status', value: (r) => r.call.status ?? '', low: true },
     {
       label: 'Duration',
       value: (r) => r.call.durationSeconds,
@@ -41,7 +77,7 @@ function callColumns(ctx: OrgContext): Column<CallRow>[] {
       numeric: true,
     },
     { label: 'Buyer outcome', value: (r) => r.call.disposition ?? '' },
-    { label: 'Call id', value: (r) => r.call.id },
+    { label: 'Call id', value: (r) => r.call.id, low: true },
   ];
 }
 
@@ -52,12 +88,16 @@ export function callPages(router: ConsoleRouter): void {
     const code = q.campaign?.trim() || undefined;
     const campaign = code ? await config.findCampaign(ctx.org.id, code) : null;
     if (code && !campaign) throw new AppError('Not Found');
+    const status = OUTCOME_FILTERS.find(([k]) => k === q.status)?.[0];
+    const source = q.source?.trim().slice(0, 200) || undefined;
     const csv = q.format === 'csv';
     const rows = await reads.searchCalls(ctx.org.id, {
       since: ctx.range.since,
       until: ctx.range.until,
       q: q.q?.slice(0, 200),
       campaignId: campaign?.id,
+      outcome: status,
+      source: source === undefined ? undefined : foldSource(source),
       // A download holds every call of the range, up to a bound a spreadsheet can take.
       limit: csv ? 50_000 : PAGE + 1,
       after: csv ? undefined : decodeCursor(q.cursor, ID_SHAPE),
@@ -67,12 +107,20 @@ export function callPages(router: ConsoleRouter): void {
     const columns = callColumns(ctx);
     const campaigns = await config.listCampaigns(ctx.org.id, { limit: 200 });
     const base = orgPath(ctx.org.id, 'calls');
-    const keep = { from: ctx.range.from, to: ctx.range.to, q: q.q, campaign: code };
+    const keep = {
+      from: ctx.range.from,
+      to: ctx.range.to,
+      q: q.q,
+      campaign: code,
+      status,
+      source,
+    };
     const nextQuery = new URLSearchParams(
       Object.entries({ ...keep, cursor: more ? encodeCursor(shown.at(-1)!.call.id) : '' }).filter(
         (e): e is [string, string] => !!e[1],
       ),
     );
+    const filtered = !!(q.q || code || status || source);
     return {
       title: 'Calls',
       tables: { calls: { columns, rows: shown } },
@@ -84,21 +132,27 @@ export function callPages(router: ConsoleRouter): void {
     ({ campaign: c }) =>
       html`<option value="${c.code}"${c.code === code ? html` selected` : ''}>${c.code} · ${c.name}</option>`,
   )}</select></label>
-  <button type="submit">Search</button>
+  <label>Outcome <select name="status"><option value="">Any outcome</option>${OUTCOME_FILTERS.map(
+    ([k, label]) =>
+      html`<option value="${k}"${k === status ? html` selected` : ''}>${label}</option>`,
+  )}</select></label>
+  <label>Source <input name="source" value="${source ?? ''}" size="12" placeholder="google, meta, direct…"></label>
+  <button type="submit">Show calls</button>
 </form>
 ${table({
-  caption: 'Calls, newest first',
+  caption: 'Calls, latest start first',
   columns,
   rows: shown,
+  stacked: true,
   csv: csvLink(keep, base, 'calls'),
   empty:
     campaigns.length === 0
       ? html`No calls yet. Create a campaign first (Campaigns and pools), put its tracking numbers on your site with the website kit, and calls will show here.`
-      : q.q
-        ? html`No call matches “${q.q}” in this range. Try a wider date range or fewer words.`
+      : filtered
+        ? html`No call matches these filters from ${ctx.range.from} to ${ctx.range.to}. Try a wider date range or fewer filters.`
         : html`No calls in this range. Calls appear here when someone rings one of your tracking numbers.`,
 })}
-${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="next">Older calls</a></p>` : ''}`,
+${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="next">Earlier calls</a></p>` : ''}`,
     };
   });
 
@@ -110,11 +164,7 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
     const audit = await reads.callAudit(ctx.org.id, [call.id, ...reports.map((r) => r.id)]);
     const when = (d: Date | null) => localTime(d, ctx.zone);
     const reportColumns: Column<(typeof reports)[number]>[] = [
-      {
-        label: 'Received',
-        value: (r) => r.at.toISOString(),
-        cell: (r) => timeCell(r.at, ctx.zone),
-      },
+      timeColumn('Received', (r) => r.at, ctx.zone),
       { label: 'Report id', value: (r) => r.reportId },
       { label: 'Disposition', value: (r) => r.disposition },
       { label: 'Notes', value: (r) => r.notes ?? '' },
@@ -130,7 +180,7 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
       { label: 'Event id', value: (r) => r.id, long: true },
     ];
     const auditColumns: Column<(typeof audit)[number]>[] = [
-      { label: 'When', value: (a) => a.at.toISOString(), cell: (a) => timeCell(a.at, ctx.zone) },
+      timeColumn('When', (a) => a.at, ctx.zone),
       { label: 'Actor', value: (a) => a.actor },
       { label: 'Action', value: (a) => a.action },
       { label: 'Detail', value: (a) => JSON.stringify(a.detail), long: true },

@@ -3,9 +3,17 @@ import type { TouchRow } from '../../domain/reports/types.js';
 import type { TouchGroup } from '../../domain/reports/vocabulary.js';
 import { type OrgContext, reportRange } from '../context.js';
 import { html } from '../html.js';
-import { type Column, codeWord, csvLink, numberColumn, orgPath, table } from '../layout.js';
+import {
+  type Column,
+  codeWord,
+  csvLink,
+  numberColumn,
+  orgPath,
+  table,
+  timeColumn,
+} from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { dayCell, timeCell } from '../time.js';
+import { dayCell } from '../time.js';
 
 const DAY = 86_400_000;
 /** Opt-outs listed on the page (the count above the table is of all of them). */
@@ -46,11 +54,7 @@ export function compliancePages(router: ConsoleRouter): void {
     const sorted = (rows: TouchRow[]) => rows.sort((a, b) => b.metrics.touches - a.metrics.touches);
     type OptOut = (typeof optOuts)[number];
     const optOutColumns: Column<OptOut>[] = [
-      {
-        label: 'Received',
-        value: (e) => e.recordedAt.toISOString(),
-        cell: (e) => timeCell(e.recordedAt, ctx.zone),
-      },
+      timeColumn('Received', (e) => e.recordedAt, ctx.zone),
       { label: 'Number', value: (e) => e.e164 },
       { label: 'How', value: (e) => e.source ?? '' },
       // A carrier opt-out keeps the contact's own words as evidence; an admin one its reason.
@@ -78,11 +82,7 @@ export function compliancePages(router: ConsoleRouter): void {
       { label: 'List', value: (l) => l.list },
       numberColumn('Entries', (l) => l.entries, ctx.num),
       { label: 'List date', value: (l) => l.listed_on ?? '', cell: (l) => dayCell(l.listed_on) },
-      {
-        label: 'Last import',
-        value: (l) => l.imported_at ?? '',
-        cell: (l) => (l.imported_at ? timeCell(new Date(l.imported_at), ctx.zone) : '–'),
-      },
+      timeColumn('Last import', (l) => (l.imported_at ? new Date(l.imported_at) : null), ctx.zone),
       { label: 'Freshness', value: freshness },
     ];
     const path = orgPath(ctx.org.id, 'compliance');

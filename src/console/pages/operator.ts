@@ -12,10 +12,9 @@ import type { ConsoleLink } from '../../domain/console/ports.js';
 import { AppError, errors } from '../../errors.js';
 import { type PageContext, requireOperator } from '../context.js';
 import { type Html, html } from '../html.js';
-import { type Column, table } from '../layout.js';
+import { type Column, table, timeColumn } from '../layout.js';
 import { makeLink, shownOnce } from '../links.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { timeCell } from '../time.js';
 import { accessTables } from './people.js';
 
 const NOTICES: Record<string, string> = {
@@ -51,11 +50,7 @@ export function operatorPages(router: ConsoleRouter): void {
       },
       { label: 'Organization id', value: (o) => o.id },
       { label: 'Tracking', value: (o) => (o.trackingEnabled ? 'on' : 'off') },
-      {
-        label: 'Created',
-        value: (o) => o.createdAt.toISOString(),
-        cell: (o) => timeCell(o.createdAt, 'UTC'),
-      },
+      timeColumn('Created', (o) => o.createdAt, 'UTC'),
     ];
     return {
       title: 'Organizations and keys',
@@ -110,11 +105,7 @@ ${table({
       { label: 'Label', value: (k) => k.label ?? '' },
       { label: 'Scopes', value: (k) => k.scopes.join(' ') },
       { label: 'Status', value: status },
-      {
-        label: 'Expires',
-        value: (k) => k.expiresAt?.toISOString() ?? '',
-        cell: (k) => timeCell(k.expiresAt, 'UTC'),
-      },
+      timeColumn('Expires', (k) => k.expiresAt, org.timeZone),
       {
         label: 'Actions',
         value: () => '',
@@ -125,9 +116,10 @@ ${table({
             : '',
       },
     ];
-    const access = accessTables(members, links, 'UTC', now);
+    const access = accessTables(members, links, org.timeZone, now);
     return {
       title: org.name,
+      shows: org.id,
       notice: extra.notice ?? null,
       tables: {
         keys: { columns: keyColumns, rows: keys },
@@ -239,11 +231,7 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
     const userColumns: Column<User>[] = [
       { label: 'Email', value: (u) => u.email },
       { label: 'Operator', value: (u) => (u.operator ? 'yes' : 'no') },
-      {
-        label: 'Since',
-        value: (u) => u.createdAt.toISOString(),
-        cell: (u) => timeCell(u.createdAt, 'UTC'),
-      },
+      timeColumn('Since', (u) => u.createdAt, 'UTC'),
     ];
     const linkColumns: Column<ConsoleLink>[] = [
       { label: 'Kind', value: (l) => l.kind },

@@ -7,6 +7,7 @@ import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { addDays, type DayRange, dayCell, previousRange } from '../time.js';
 import { versionWarnings } from '../version-warnings.js';
+import { callOutcomes } from './outcomes.js';
 
 const COLOURS = { sessions: '#1d4ed8', calls: '#b45309', success: '#047857' } as const;
 
@@ -26,15 +27,42 @@ function delta(ctx: OrgContext, now: number, before: number): Html {
   return html`<span class="delta ${dir}">${sign}${ctx.pct(change)} vs previous ${ctx.range.days} days (${ctx.num(before)})</span>`;
 }
 
-/** The ranked table of one group key, with conversion rates. */
+/** The ranked table of one group key, with conversion rates, missed calls and ambiguity. */
 function groupColumns(ctx: OrgContext, key: TrafficGroup, label: string): Column<TrafficRow>[] {
+  const keep = { from: ctx.range.from, to: ctx.range.to };
+  const callsLink = (r: TrafficRow, extra: Record<string, string>) =>
+    `${orgPath(ctx.org.id, 'calls')}?${new URLSearchParams({ ...keep, [key === 'campaign' ? 'campaign' : 'source']: r.keys[key] ?? '', ...extra }).toString()}`;
   return [
-    { label, value: (r) => r.keys[key] ?? '(none)' },
+    {
+      label,
+      value: (r) => r.keys[key] ?? '(none)',
+      cell: (r) =>
+        key === 'campaign' && r.keys.campaign
+          ? html`<a href="${orgPath(ctx.org.id, `campaigns/${encodeURIComponent(r.keys.campaign)}`)}?${new URLSearchParams(keep).toString()}">${r.keys.campaign}</a>`
+          : (r.keys[key] ?? '(none)'),
+    },
     numberColumn('Sessions', (r) => r.metrics.sessions, ctx.num),
-    numberColumn('Calls', (r) => r.metrics.calls, ctx.num),
+    {
+      ...numberColumn('Calls', (r) => r.metrics.calls, ctx.num),
+      cell: (r) =>
+        r.keys[key] && r.metrics.calls > 0
+          ? html`<a href="${callsLink(r, {})}">${ctx.num(r.metrics.calls)}</a>`
+          : ctx.num(r.metrics.calls),
+    },
+    {
+      ...numberColumn('Missed', (r) => r.metrics.calls_missed, ctx.num),
+      cell: (r) =>
+        r.keys[key] && r.metrics.calls_missed > 0
+          ? html`<a href="${callsLink(r, { status: 'missed' })}">${ctx.num(r.metrics.calls_missed)}</a>`
+          : ctx.num(r.metrics.calls_missed),
+    },
     numberColumn('Session → call', (r) => r.rates.session_to_call_rate, ctx.pct),
     numberColumn('Buyer successes', (r) => r.metrics.buyer_success, ctx.num),
     numberColumn('Call → success', (r) => r.rates.call_to_success_rate, ctx.pct),
+    {
+      ...numberColumn('On a shared number', (r) => r.metrics.calls_on_shared_number, ctx.num),
+      low: true,
+    },
   ];
 }
 
@@ -67,7 +95,9 @@ export function overviewPage(router: ConsoleRouter): void {
       router.deps.queries.config.listCampaigns(ctx.org.id, { limit: 1 }),
       versionWarnings(router, ctx),
     ]);
+    const keep = { from: ctx.range.from, to: ctx.range.to };
     const t = daily.totals.metrics;
+    const outcomes = callOutcomes(t);
     const p = previous.totals.metrics;
     const days = daysOf(ctx.range);
     // Bucket starts are local midnights: their local day is the key.
@@ -103,7 +133,6 @@ export function overviewPage(router: ConsoleRouter): void {
     const topSources = sources.rows.sort(byCalls).slice(0, 10);
     const topCampaigns = campaigns.rows.sort(byCalls).slice(0, 10);
     const path = orgPath(ctx.org.id, 'overview');
-    const keep = { from: ctx.range.from, to: ctx.range.to };
     const nothingYet =
       known.length === 0
         ? html`<section class="card"><h2>Get started</h2><ol>
@@ -126,9 +155,15 @@ ${KPIS.map(
     html`<div class="kpi"><div class="label">${label}</div><div class="value" data-metric="${key}">${ctx.num(t[key])}</div>${delta(ctx, t[key], p[key])}</div>`,
 )}
 </section>
+<section class="kpis" aria-label="Answering and ambiguity for the range">
+<div class="kpi"><div class="label">Missed calls</div><div class="value" data-metric="calls_missed"><a href="${orgPath(ctx.org.id, 'calls')}?${new URLSearchParams({ ...keep, status: 'missed' }).toString()}">${ctx.num(t.calls_missed)}</a></div>${delta(ctx, t.calls_missed, p.calls_missed)}</div>
+<div class="kpi"><div class="label">Answer rate</div><div class="value" data-metric="answer_rate">${ctx.pct(outcomes.answerRate)}</div><span class="delta">${ctx.num(outcomes.answered)} answered of ${ctx.num(outcomes.answered + outcomes.missed)} with an outcome</span></div>
+<div class="kpi"><div class="label">Ambiguous sessions</div><div class="value" data-metric="sessions_ambiguous">${ctx.num(t.sessions_ambiguous)}</div><span class="delta">${ctx.pct(daily.totals.rates.ambiguous_share)} of sessions shared a number</span></div>
+<div class="kpi"><div class="label">Calls on a shared number</div><div class="value" data-metric="calls_on_shared_number">${ctx.num(t.calls_on_shared_number)}</div><span class="delta">their visit is uncertain: <a href="${orgPath(ctx.org.id, 'campaigns')}">is the pool big enough?</a></span></div>
+</section>
 <section class="chart">
 <h2>Sessions, calls and buyer successes per day</h2>
-<div class="scroll" tabindex="0" role="region" aria-label="Chart">${lineChart({
+<div class="chart-box">${lineChart({
         title: `Sessions, calls and buyer successes per day, ${ctx.range.from} to ${ctx.range.to}`,
         labels,
         series: [

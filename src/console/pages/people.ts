@@ -3,10 +3,9 @@ import type { ConsoleLink, OrgRole } from '../../domain/console/ports.js';
 import { errors } from '../../errors.js';
 import type { OrgContext } from '../context.js';
 import { type Html, html } from '../html.js';
-import { orgPath, table } from '../layout.js';
+import { orgPath, table, timeColumn } from '../layout.js';
 import { makeLink } from '../links.js';
 import type { ConsoleRouter, PageResult, TableData } from '../router.js';
-import { timeCell } from '../time.js';
 
 /**
  * The role an invitation made inside an organization may carry. Contract §9
@@ -22,8 +21,8 @@ export function invitedRole(raw: string | null): OrgRole {
 }
 
 /**
- * Who has access to an organization, and the invitations made for it: on its People page in
- * the organization's zone, on the operator's page of the organization in UTC.
+ * Who has access to an organization, and the invitations made for it, with times in
+ * the organization's zone: on its People page and on the operator's page of it alike.
  */
 export function accessTables(
   members: OrgMemberRow[],
@@ -43,11 +42,7 @@ export function accessTables(
       columns: [
         { label: 'Email', value: (l) => l.email },
         { label: 'Role', value: (l) => l.role },
-        {
-          label: 'Made',
-          value: (l) => l.createdAt.toISOString(),
-          cell: (l) => timeCell(l.createdAt, zone),
-        },
+        timeColumn('Made', (l) => l.createdAt, zone),
         {
           label: 'State',
           value: (l) => (l.usedAt ? 'accepted' : l.expiresAt <= now ? 'expired' : 'open'),

@@ -4,9 +4,8 @@ import { collectExport, openConversionExport } from '../../domain/exports/index.
 import { AppError, errors } from '../../errors.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
+import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
-import { timeCell } from '../time.js';
 
 const NOTICES: Record<string, string> = {
   replayed:
@@ -84,11 +83,7 @@ export function webhookPages(router: ConsoleRouter): void {
         : []),
     ];
     const deliveryColumns: Column<D>[] = [
-      {
-        label: 'Created',
-        value: (d) => d.d.createdAt.toISOString(),
-        cell: (d) => timeCell(d.d.createdAt, ctx.zone),
-      },
+      timeColumn('Created', (d) => d.d.createdAt, ctx.zone),
       { label: 'Event', value: (d) => d.type },
       { label: 'Endpoint', value: (d) => d.url },
       { label: 'State', value: (d) => d.d.state },

@@ -27,6 +27,7 @@ export const orgView = (o: OrgRow) => ({
   opt_out_phrases: o.optOutPhrases,
   time_zone: o.timeZone,
   opt_out_clarification: o.optOutClarification,
+  phone_country: o.phoneCountry,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
@@ -95,6 +96,8 @@ export interface OrgInput {
   time_zone?: string;
   /** Ask once before an ambiguous reply revokes (docs/outbound.md#opt-outs). */
   opt_out_clarification?: boolean;
+  /** The country a number typed without its country code is read in (ISO 3166 alpha-2). */
+  phone_country?: string;
 }
 
 function checkPhrases(input: OrgInput): void {
@@ -122,6 +125,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
       optOutPhrases: input.opt_out_phrases ?? [],
       timeZone: input.time_zone ?? 'UTC',
       optOutClarification: input.opt_out_clarification ?? false,
+      phoneCountry: input.phone_country ?? 'US',
       createdAt: now,
       updatedAt: now,
     });
@@ -158,6 +162,7 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
       ...(input.opt_out_clarification !== undefined
         ? { optOutClarification: input.opt_out_clarification }
         : {}),
+      ...(input.phone_country !== undefined ? { phoneCountry: input.phone_country } : {}),
       updatedAt: ctx.now(),
     });
     await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });

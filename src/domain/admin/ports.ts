@@ -99,6 +99,8 @@ export interface Org {
   /** IANA name; report buckets are in it (docs/reporting.md). */
   timeZone: string;
   optOutClarification: boolean;
+  /** ISO 3166 alpha-2: the country a number typed without its country code is read in. */
+  phoneCountry: string;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -115,7 +115,14 @@ export interface CallFilter extends TimeRange {
   /** The carrier's latest status (completed, busy, …). */
   status?: string | undefined;
   attribution?: string | undefined;
+  /** What the carrier said, as reports count it (docs/reporting.md): answered, missed, pending. */
+  outcome?: CallOutcome | undefined;
+  /** The call's source as reports name it (report_source), `unattributed` without a session. */
+  source?: string | undefined;
 }
+
+export const CALL_OUTCOMES = ['answered', 'missed', 'pending'] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
 export interface TouchRow {
   id: string;
@@ -307,6 +314,8 @@ export interface CallSearch {
   /** A call id, a phone number (any digits of it), or text in the visit's UTMs or landing URL. */
   q?: string | undefined;
   campaignId?: string | undefined;
+  outcome?: CallOutcome | undefined;
+  source?: string | undefined;
   limit: number;
   /** The id of the last call of the previous page. */
   after?: string | undefined;
@@ -350,7 +359,7 @@ export interface DeliveryCountRow {
 
 /** The web console's reads beyond the admin lists (src/store/queries/console.ts). */
 export interface ConsoleQueries {
-  /** Newest first. */
+  /** Latest start first (ties by id). */
   searchCalls(orgId: string, s: CallSearch): Promise<ConsoleCallRow[]>;
   findCall(orgId: string, callId: string): Promise<ConsoleCallRow | null>;
   /** Every buyer report of the call, oldest first: the last one is the current disposition. */

@@ -1,4 +1,5 @@
 import type { SessionAttributes } from '../dni/ports.js';
+import { foldSpacing, SOURCE_ALIASES } from './sources.js';
 
 /**
  * The report keys of a new session, worked out from its request's attributes in the server
@@ -33,9 +34,15 @@ export function clickNetwork(c: ClickIds): string {
   return 'direct';
 }
 
-/** report_source without its lower(): the trimmed utm_source, else the click id's network. */
+/**
+ * report_source without its lower(): utm_source with its spacing folded and an alias made its
+ * network's name (docs/reporting.md#sources), else the click id's network. The batch statement
+ * lowercases it and applies report_source_alias again, so lowercase stays the database's.
+ */
 export function reportSourceOf(a: SessionAttributes): string {
-  return (a.utm_source ?? '').replace(/^ +| +$/g, '') || clickNetwork(a);
+  const utm = foldSpacing(a.utm_source ?? '');
+  if (!utm) return clickNetwork(a);
+  return SOURCE_ALIASES[utm.toLowerCase()] ?? utm;
 }
 
 /** report_path's two expressions in one: an optional scheme and authority, then the path. */

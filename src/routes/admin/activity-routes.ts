@@ -48,18 +48,21 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     admin,
     `${ORG_PREFIX}/calls`,
     'calls',
-    'List calls with their attribution, newest first',
+    'List calls with their attribution, latest start first',
     {
       doc: {
         params: S.OrgIdParams,
         query: L.CallListQuery,
         answer: V.CallItem,
-        description: '`since`/`until` apply to the time the call started.',
+        description:
+          'Ordered by the time the call started, latest first (a call recorded late takes its place in time); `since`/`until` apply to that time.',
       },
       rows: async (p) =>
         q.listCalls(p.params.org_id, {
           ...(await commonFilter(p)),
           attribution: p.query.attribution,
+          outcome: p.query.outcome,
+          source: p.query.source,
         }),
       keyOf: (r) => r.call.id,
       view: callView,

@@ -1,4 +1,5 @@
 import Type, { type TProperties } from 'typebox';
+import { CALL_OUTCOMES } from '../../domain/admin/queries.js';
 import { literals } from '../../domain/schema.js';
 import {
   ATTRIBUTION_RULES,
@@ -61,6 +62,20 @@ export const CallListQuery = listQuery({
     Type.String({ minLength: 1, maxLength: 32, description: "The carrier's latest call status" }),
   ),
   attribution: Type.Optional(literals(ATTRIBUTION_RULES)),
+  outcome: Type.Optional(
+    literals(CALL_OUTCOMES, {
+      description:
+        'What the carrier said, as reports count it: answered (completed with a duration), missed (busy, no-answer, failed, canceled, completed without one), pending (nothing final yet)',
+    }),
+  ),
+  source: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'The source as reports name it (utm_source, else the click id network, else direct; `unattributed` for calls without a session); case, spacing and aliases folded as in reports',
+    }),
+  ),
 });
 
 export const TouchListQuery = listQuery({

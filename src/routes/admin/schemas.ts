@@ -43,6 +43,16 @@ const optOutClarification = Type.Boolean({
     'Answer a doubtful reply ("can I stop by Saturday?") with the one clarification text; the contact stays opted out until they answer that they want messages (default false: the reply revokes at once, without a question)',
 });
 
+/** The country a number typed without its country code is read in (the console's number fields). */
+const phoneCountry = Type.String({
+  minLength: 2,
+  maxLength: 2,
+  'x-check': 'phone_country',
+  description:
+    'ISO 3166 alpha-2 country a number typed without its country code is read in, default US',
+  examples: ['US'],
+});
+
 const orgName = Type.String({ minLength: 1, maxLength: 200 });
 /** What an organization's creation may set besides its name, and a change may set too. */
 const orgSettings = {
@@ -51,6 +61,7 @@ const orgSettings = {
   opt_out_phrases: Type.Optional(optOutPhrases),
   time_zone: Type.Optional(timeZone),
   opt_out_clarification: Type.Optional(optOutClarification),
+  phone_country: Type.Optional(phoneCountry),
 };
 
 export const CreateOrg = Type.Object(

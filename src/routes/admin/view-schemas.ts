@@ -29,6 +29,9 @@ export const OrgItem = Type.Object({
   }),
   time_zone: Type.String({ description: 'IANA name: the zone of report buckets' }),
   opt_out_clarification: Type.Boolean(),
+  phone_country: Type.String({
+    description: 'ISO 3166 alpha-2: the country a number typed without its country code is read in',
+  }),
   created_at: time,
   updated_at: time,
 });

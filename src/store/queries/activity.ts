@@ -1,5 +1,11 @@
 import { and, asc, count, desc, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import type { ActivityQueries, TimeRange } from '../../domain/admin/queries.js';
+import type {
+  ActivityQueries,
+  CallFilter,
+  CallOutcome,
+  TimeRange,
+} from '../../domain/admin/queries.js';
+import { foldSource } from '../../domain/reports/sources.js';
 import type { Db } from '../db.js';
 import { toEvent } from '../repos/consents.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
@@ -35,17 +41,44 @@ export function callsQuery(db: Db, orgId: string, where: (SQL | undefined)[]) {
     .where(and(eq(calls.orgId, orgId), ...where));
 }
 
+/** What the carrier said, as reports count it (report_call_outcome): answered, missed, pending. */
+function outcomeIs(outcome: CallOutcome | undefined): SQL | undefined {
+  if (outcome === undefined) return undefined;
+  const o = sql`report_call_outcome(${calls.status}, ${calls.durationSeconds})`;
+  return outcome === 'pending' ? sql`${o} is null` : sql`${o} = ${outcome}`;
+}
+
+/**
+ * Calls in the order they started, latest first (ties by id), so a call
+ * recorded late (a backdated one, a carrier's late event) takes its place in
+ * time. The cursor is the last call's id; the page goes on from its (start, id).
+ */
+function startedBefore(orgId: string, after: string | undefined): SQL | undefined {
+  if (!after) return undefined;
+  // With org_id in the row, the comparison is a range of calls_org_started_idx (migration 0053).
+  return sql`(${calls.orgId}, ${calls.startedAt}, ${calls.id}) < (select c.org_id, c.started_at, c.id from calls c where c.org_id = ${orgId} and c.id = ${after})`;
+}
+
+/** Every filter the calls lists take (the admin API's and the console's). */
+export function callFilters(orgId: string, f: CallFilter & { after?: string | undefined }) {
+  return [
+    startedBefore(orgId, f.after),
+    eqIfGiven(calls.campaignId, f.campaignId),
+    eqIfGiven(calls.status, f.status),
+    eqIfGiven(calls.attribution, f.attribution),
+    outcomeIs(f.outcome),
+    f.source === undefined ? undefined : sql`${callSource} = ${foldSource(f.source)}`,
+    ...range(calls.startedAt, f),
+  ];
+}
+
+export const callOrder = [desc(calls.startedAt), desc(calls.id)] as const;
+
 export function createActivityQueries(db: Db): ActivityQueries {
   return {
     listCalls: (orgId, w) =>
-      callsQuery(db, orgId, [
-        beforeCursor(calls.id, w.after),
-        eqIfGiven(calls.campaignId, w.campaignId),
-        eqIfGiven(calls.status, w.status),
-        eqIfGiven(calls.attribution, w.attribution),
-        ...range(calls.startedAt, w),
-      ])
-        .orderBy(desc(calls.id))
+      callsQuery(db, orgId, callFilters(orgId, w))
+        .orderBy(...callOrder)
         .limit(w.limit),
 
     async findCall(orgId, callId) {

@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, gte, ilike, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import type { CallSearch, ConsoleQueries, DeliveryCountRow } from '../../domain/admin/queries.js';
 import type { Db } from '../db.js';
 import { orgMembers } from '../repos/console.js';
 import { first, rowsOf } from '../rows.js';
 import { auditLog, calls, dniSessions } from '../schema/index.js';
 import { buyerReportEvents } from '../schema/reports.js';
-import { callsQuery } from './activity.js';
+import { callFilters, callOrder, callsQuery } from './activity.js';
 
 /**
  * The console's reads beyond the admin API's lists: a call search and a
@@ -33,14 +33,8 @@ function matchOf(q: string): SQL | undefined {
 }
 
 function searchCalls(db: Db, orgId: string, s: CallSearch) {
-  return callsQuery(db, orgId, [
-    gte(calls.startedAt, s.since),
-    lt(calls.startedAt, s.until),
-    s.campaignId ? eq(calls.campaignId, s.campaignId) : undefined,
-    s.after ? lt(calls.id, s.after) : undefined,
-    s.q ? matchOf(s.q) : undefined,
-  ])
-    .orderBy(desc(calls.id))
+  return callsQuery(db, orgId, [...callFilters(orgId, s), s.q ? matchOf(s.q) : undefined])
+    .orderBy(...callOrder)
     .limit(s.limit);
 }
 

@@ -38,6 +38,8 @@ export const orgs = pgTable('orgs', {
   timeZone: text('time_zone').notNull().default('UTC'),
   /** Ask once (the FCC's clarification text) before an ambiguous reply revokes; off: revoke. */
   optOutClarification: boolean('opt_out_clarification').notNull().default(false),
+  /** ISO 3166 alpha-2: the country a number typed without its country code is read in. */
+  phoneCountry: text('phone_country').notNull().default('US'),
   ...timestampsDefaultNow(),
   changedAt: changedAt(),
 });
@@ -244,6 +246,7 @@ export const calls = pgTable(
     index('calls_caller_idx').on(t.campaignId, t.fromNumber, t.startedAt),
     uniqueIndex('calls_carrier_call_sid_key').on(t.carrierCallSid),
     index('calls_org_id_idx').on(t.orgId, t.id),
+    index('calls_org_started_idx').on(t.orgId, t.startedAt, t.id),
     // Retention keeps a session a call points at (migration 0009).
     index('calls_dni_session_idx').on(t.dniSessionId).where(sql`dni_session_id IS NOT NULL`),
     ownCampaign('calls_campaign_fk', t),

@@ -49,7 +49,7 @@ BEGIN
       utm_campaign, landing_path, attribution, tracking_number,
       sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals)
     SELECT 3, p_orgs[r.ord], report_quarter(p_nows[r.ord]), r.campaign_id,
-      CASE WHEN r.keyed IS NOT NULL THEN lower(p_sources[r.keyed])
+      CASE WHEN r.keyed IS NOT NULL THEN report_source_alias(lower(p_sources[r.keyed]))
         ELSE report_source(s.utm_source, s.gclid, s.gbraid, s.wbraid, s.fbclid, s.fbc, s.msclkid) END,
       CASE WHEN r.keyed IS NOT NULL THEN p_mediums[r.keyed] ELSE coalesce(s.utm_medium, '') END,
       CASE WHEN r.keyed IS NOT NULL THEN p_utm_campaigns[r.keyed] ELSE coalesce(s.utm_campaign, '') END,
