@@ -236,6 +236,7 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
       deps.repos.console.listLinks(deps.repos.db, null, 100),
     ]);
     type User = (typeof users)[number];
+    const emailOf = new Map(users.map((u) => [u.id, u.email]));
     const userColumns: Column<User>[] = [
       { label: 'Email', value: (u) => u.email },
       { label: 'Operator', value: (u) => (u.operator ? 'yes' : 'no') },
@@ -254,6 +255,10 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
       {
         label: 'State',
         value: (l) => (l.usedAt ? 'used' : l.expiresAt <= now ? 'expired' : 'open'),
+      },
+      {
+        label: 'Used by',
+        value: (l) => (l.usedBy ? (emailOf.get(l.usedBy) ?? l.usedBy) : ''),
       },
     ];
     return {

@@ -50,7 +50,9 @@ export function accessTables(
         },
         {
           label: 'State',
-          value: (l) => (l.usedAt ? 'accepted' : l.expiresAt <= now ? 'expired' : 'open'),
+          // Only the invited email's own account can accept, so it is the one named.
+          value: (l) =>
+            l.usedAt ? `accepted by ${l.email}` : l.expiresAt <= now ? 'expired' : 'open',
         },
       ],
       rows: links,
