@@ -127,6 +127,7 @@ ${sideNav(ctx, org, o.current)}
 ${org && o.rangePath ? rangeForm(org, o.rangePath) : ''}
 </div>
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
+${org && o.rangePath && org.range.notice ? html`<p class="notice" role="status">${org.range.notice}</p>` : ''}
 ${o.body}
 </main>
 </div>

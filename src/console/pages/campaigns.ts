@@ -12,7 +12,7 @@ import { barChart } from '../chart.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
+import { type ConsoleRouter, own, type PageResult } from '../router.js';
 import { timeCell } from '../time.js';
 
 const DAY_MS = 86_400_000;
@@ -74,7 +74,7 @@ export function campaignPages(router: ConsoleRouter): void {
     return {
       title: 'Campaigns and pools',
       range: false,
-      notice: NOTICES[q.notice ?? ''] ?? null,
+      notice: own(NOTICES, q.notice) ?? null,
       tables: { campaigns: { columns, rows } },
       body: html`${table({
         caption: 'Campaigns',
@@ -159,7 +159,7 @@ ${
     return {
       title: `Campaign ${c.code}: ${c.name}`,
       range: true,
-      notice: NOTICES[q.notice ?? ''] ?? null,
+      notice: own(NOTICES, q.notice) ?? null,
       tables: { numbers: { columns: numberColumns, rows: numbers } },
       body: html`<p><a href="${orgPath(ctx.org.id, 'campaigns')}">← All campaigns</a></p>
 <section class="kpis" aria-label="Pool">

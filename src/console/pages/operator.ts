@@ -14,7 +14,7 @@ import { type PageContext, requireOperator } from '../context.js';
 import { type Html, html } from '../html.js';
 import { type Column, table } from '../layout.js';
 import { makeLink, shownOnce } from '../links.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
+import { type ConsoleRouter, own, type PageResult } from '../router.js';
 import { timeCell } from '../time.js';
 import { accessTables } from './people.js';
 
@@ -59,7 +59,7 @@ export function operatorPages(router: ConsoleRouter): void {
     ];
     return {
       title: 'Organizations and keys',
-      notice: NOTICES[q.notice ?? ''] ?? null,
+      notice: own(NOTICES, q.notice) ?? null,
       tables: { orgs: { columns, rows: orgs } },
       body: html`<section class="card"><h2>New organization</h2>
 <form method="post" action="/operator/orgs" class="grid-form">
@@ -163,7 +163,7 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
   };
 
   router.userPage('/operator/orgs/:org', 'operator-orgs', async (ctx, q, p) =>
-    orgDetail(ctx, p.org!, { notice: NOTICES[q.notice ?? ''] ?? null }),
+    orgDetail(ctx, p.org!, { notice: own(NOTICES, q.notice) ?? null }),
   );
 
   router.userAction('/operator/orgs/:org/tracking', async (ctx, form, p, req) => {

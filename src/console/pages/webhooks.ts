@@ -5,7 +5,7 @@ import { AppError, errors } from '../../errors.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
+import { type ConsoleRouter, own, type PageResult } from '../router.js';
 import { timeCell } from '../time.js';
 
 const NOTICES: Record<string, string> = {
@@ -100,7 +100,7 @@ export function webhookPages(router: ConsoleRouter): void {
     const keep = { from: ctx.range.from, to: ctx.range.to };
     return {
       title: 'Webhooks and exports',
-      notice: NOTICES[q.notice ?? ''] ?? null,
+      notice: own(NOTICES, q.notice) ?? null,
       tables: {
         endpoints: { columns: endpointColumns, rows: endpoints },
         deliveries: { columns: deliveryColumns, rows: deliveries },
