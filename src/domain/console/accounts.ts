@@ -211,9 +211,13 @@ export async function resolveSession(
   if (ms >= session.lastSeenAt.getTime() + policy.idleMs) return null;
   const user = await repos.console.findUser(repos.db, session.userId);
   if (!user) return null;
-  // One write a minute at most: an idle clock accurate to a minute is plenty.
-  if (ms - session.lastSeenAt.getTime() > 60_000)
+  // The idle clock is exact to the second: a session ends idleMs after its
+  // last request, give or take under a second, at the cost of one small write
+  // per second of use at most.
+  if (ms - session.lastSeenAt.getTime() >= 1000) {
     await repos.console.touchSession(repos.db, session.id, now);
+    session.lastSeenAt = now;
+  }
   return { user, session, memberships: await repos.console.memberships(repos.db, user.id) };
 }
 
