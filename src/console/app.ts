@@ -30,7 +30,7 @@ import { overviewPage } from './pages/overview.js';
 import { peoplePages } from './pages/people.js';
 import { settingsPages } from './pages/settings.js';
 import { webhookPages } from './pages/webhooks.js';
-import type { ConsoleRouter, PageResult, Query } from './router.js';
+import { type ConsoleRouter, own, type PageResult, type Query, readQuery } from './router.js';
 import { dayRange } from './time.js';
 
 /**
@@ -166,7 +166,7 @@ export async function buildConsoleApp(
         .send(r.download.body);
     }
     if (q.format === 'csv') {
-      const t = r.tables?.[q.table ?? ''];
+      const t = own(r.tables, q.table);
       if (!t) throw new AppError('Not Found');
       const file = `${q.table}-${org ? `${org.range.from}-${org.range.to}` : ctx.now.toISOString().slice(0, 10)}.csv`;
       return reply
@@ -200,7 +200,7 @@ export async function buildConsoleApp(
         const viewer = await signedIn(req);
         if (!viewer) return toLogin(req, reply);
         const params = req.params as Record<string, string>;
-        const q = req.query as Query;
+        const q = readQuery(req.query);
         const ctx = await orgContext(await pageContext(req, viewer), params.org!, q);
         const own = req.url.split('?')[0];
         return respond(reply, ctx, ctx, current, await fn(ctx, q, params), q, own);
@@ -225,7 +225,7 @@ export async function buildConsoleApp(
         const viewer = await signedIn(req);
         if (!viewer) return toLogin(req, reply);
         const ctx = await pageContext(req, viewer);
-        const q = req.query as Query;
+        const q = readQuery(req.query);
         const r = await fn(ctx, q, req.params as Record<string, string>);
         return respond(reply, ctx, null, current, r, q);
       });

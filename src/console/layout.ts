@@ -1,6 +1,6 @@
 import type { OrgContext, PageContext } from './context.js';
 import { type Html, html } from './html.js';
-import { isoInZone, MAX_RANGE_DAYS, timeCell } from './time.js';
+import { isoInZone, timeCell } from './time.js';
 
 export const ORG_PAGES = [
   ['overview', 'Overview'],
@@ -134,8 +134,8 @@ ${sideNav(ctx, org, o.current)}
 <h1>${o.title}</h1>
 ${org && o.rangePath ? rangeForm(org, o.rangePath) : ''}
 </div>
-${org?.range.clamped && o.rangePath ? html`<p class="notice" role="status">A range is at most ${MAX_RANGE_DAYS} days: this page shows ${org.range.from} to ${org.range.to}.</p>` : ''}
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
+${org && o.rangePath && org.range.notice ? html`<p class="notice" role="status">${org.range.notice}</p>` : ''}
 ${o.body}
 </main>
 </div>

@@ -29,6 +29,26 @@ export interface PageResult {
 
 export type Query = Record<string, string | undefined>;
 
+/**
+ * A request's query as pages read it: each key's first value, strings only,
+ * in an object with no prototype, so `q.toString` is what the URL said or
+ * nothing.
+ */
+export function readQuery(raw: unknown): Query {
+  const q: Query = Object.create(null);
+  if (!raw || typeof raw !== 'object') return q;
+  for (const [k, v] of Object.entries(raw)) {
+    const first = Array.isArray(v) ? v[0] : v;
+    if (typeof first === 'string') q[k] = first;
+  }
+  return q;
+}
+
+/** `map[key]` when `key` is one of map's own keys (never Object.prototype's `constructor`…). */
+export function own<T>(map: Readonly<Record<string, T>> | undefined, key: string | undefined) {
+  return map && key !== undefined && Object.hasOwn(map, key) ? map[key] : undefined;
+}
+
 /** Draws a page from its context (an organization's, or only the signed-in person's). */
 export type PageHandler<C> = (
   ctx: C,

@@ -38,28 +38,52 @@ export interface DayRange {
   since: Date;
   until: Date;
   days: number;
-  /** The range typed was longer than MAX_RANGE_DAYS and was cut to its last ones. */
-  clamped: boolean;
+  /** What the page shows instead of what was asked, when it differs (a date refused, a range cut). */
+  notice: string | null;
 }
 
-/** The longest range a page shows. */
+/** The longest range a page shows, and the first day it shows. */
 export const MAX_RANGE_DAYS = 400;
+export const FIRST_DAY = '2000-01-01';
+
+/** A real calendar day (2026-02-31 is not) within the days the console shows. */
+function shownDay(day: string | undefined, last: string): boolean | undefined {
+  if (day === undefined || day === '') return undefined;
+  return DAY_SHAPE.test(day) && addDays(day, 0) === day && day >= FIRST_DAY && day <= last;
+}
 
 /**
  * The range a page shows: `from`..`to` as typed (inclusive local days), else
- * the last 7 days; at most MAX_RANGE_DAYS (the page says when it cut), and never backwards.
+ * the last 7 days; never backwards, at most MAX_RANGE_DAYS, between
+ * FIRST_DAY and a year from today. A date outside that, or a range cut to
+ * fit, is said in `notice`.
  */
 export function dayRange(q: { from?: string; to?: string }, zone: string, now: Date): DayRange {
   const today = dayOf(now, zone);
-  let to = q.to && DAY_SHAPE.test(q.to) ? q.to : today;
-  let from = q.from && DAY_SHAPE.test(q.from) ? q.from : addDays(to, -6);
+  const last = addDays(today, 366);
+  const notes: string[] = [];
+  const typed = (name: 'from' | 'to') => {
+    const value = q[name];
+    const ok = shownDay(value, last);
+    if (ok === false) {
+      notes.push(
+        `${name === 'from' ? 'From' : 'To'} ${JSON.stringify(value!.slice(0, 40))} is not a date this console shows (${FIRST_DAY} to ${last}).`,
+      );
+    }
+    return ok ? value : undefined;
+  };
+  const asked = { from: typed('from'), to: typed('to') };
+  let to = asked.to ?? today;
+  let from = asked.from ?? addDays(to, -6);
   if (from > to) [from, to] = [to, from];
-  const clamped = from < addDays(to, -(MAX_RANGE_DAYS - 1));
-  if (clamped) from = addDays(to, -(MAX_RANGE_DAYS - 1));
+  if (from < addDays(to, -(MAX_RANGE_DAYS - 1))) {
+    from = addDays(to, -(MAX_RANGE_DAYS - 1));
+    notes.push(`A range shows at most ${MAX_RANGE_DAYS} days: ${from} to ${to}.`);
+  } else if (notes.length > 0) notes.push(`Showing ${from} to ${to}.`);
   const since = startOfDay(from, zone);
   const until = startOfDay(addDays(to, 1), zone);
   const days = Math.round((Date.parse(to) - Date.parse(from)) / 86_400_000) + 1;
-  return { from, to, zone, since, until, days, clamped };
+  return { from, to, zone, since, until, days, notice: notes.length > 0 ? notes.join(' ') : null };
 }
 
 /** The range of the same length just before `r`, for "change against the previous period". */

@@ -31,13 +31,11 @@ export function requireScope(
   // A callback hook, not an async one: authentication is synchronous, and on
   // the DNI path every promise per request shows in the profile.
   return (request, _reply, done) => {
-    // Node keeps the first of two Authorization headers; a proxy may read the last. A request
-    // that could mean two credentials has none.
-    if (authorizationHeaders(request.raw.rawHeaders) > 1) {
+    const header = credentialOf(request);
+    if (header === null) {
       done(errors.invalidApiKey());
       return;
     }
-    const header = request.headers.authorization;
     try {
       request.principal = keyring.authenticate(header, scope, now());
     } catch (err) {
@@ -54,6 +52,16 @@ export function requireScope(
     }
     done();
   };
+}
+
+/**
+ * The request's one Authorization header (undefined when it has none), or
+ * null when it has several: Node keeps the first of two, a proxy in front
+ * may read the last, so a request that could mean two credentials has none.
+ * Every listener (public API, admin API, /metrics) reads credentials here.
+ */
+export function credentialOf(request: FastifyRequest): string | undefined | null {
+  return authorizationHeaders(request.raw.rawHeaders) > 1 ? null : request.headers.authorization;
 }
 
 function authorizationHeaders(raw: string[]): number {

@@ -73,6 +73,37 @@ function contentTypeHint(given: string | undefined): string {
     : `Content-Type ${JSON.stringify(given.slice(0, 100))} is not JSON, so the body was read as text: send Content-Type: application/json`;
 }
 
+/** The instants a timestamp of this service may name: 1970 up to the end of 2999. */
+const FIRST_INSTANT = Date.UTC(1970, 0, 1);
+const END_INSTANT = Date.UTC(3000, 0, 1);
+
+/**
+ * A real calendar date and time (2026-02-31 is not one), with a zone, within
+ * FIRST_INSTANT..END_INSTANT: a year 0 or 9999-12-31T23:00-05:00 (year
+ * 10000 in UTC) would be taken by JavaScript and refused by the database.
+ */
+function isoDatetimeProblem(v: unknown): string | null {
+  const m =
+    typeof v === 'string'
+      ? /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.exec(v)
+      : null;
+  if (!m) return 'must be an ISO 8601 timestamp with a zone, such as 2026-01-31T15:04:05Z';
+  const [y, mo, d, hh, mm] = [m[1], m[2], m[3], m[4], m[5]].map(Number) as number[];
+  const day = new Date(Date.UTC(y!, mo! - 1, d!));
+  const ms = Date.parse(v as string);
+  if (
+    day.getUTCFullYear() !== y ||
+    day.getUTCMonth() !== mo! - 1 ||
+    day.getUTCDate() !== d ||
+    hh! > 23 ||
+    mm! > 59 ||
+    Number.isNaN(ms)
+  )
+    return 'must be an ISO 8601 timestamp with a zone, such as 2026-01-31T15:04:05Z';
+  if (ms < FIRST_INSTANT || ms >= END_INSTANT) return 'must be between 1970 and the end of 2999';
+  return null;
+}
+
 /** Named checks a schema can ask for with `'x-check'`; each gives a Pydantic `value_error`. */
 export const checks: Record<string, Check> = {
   e164: e164Problem,
@@ -90,12 +121,7 @@ export const checks: Record<string, Check> = {
     typeof v === 'string' && isSupportedCountry(v)
       ? null
       : 'must be an ISO 3166 country code with a calling code, such as US',
-  iso_datetime: (v) =>
-    typeof v === 'string' &&
-    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) &&
-    !Number.isNaN(Date.parse(v))
-      ? null
-      : 'must be an ISO 8601 timestamp with a zone, such as 2026-01-31T15:04:05Z',
+  iso_datetime: isoDatetimeProblem,
   dynamic_variables: (v) => {
     if (typeof v !== 'object' || v === null) return null;
     // Value types are the schema's union; this adds the bounds Pydantic would put in a validator.

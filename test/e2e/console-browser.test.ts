@@ -194,15 +194,10 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
     const page = await browser.context.newPage();
     await browser.context.clearCookies();
     await page.goto(invitation);
-    await page.getByLabel(/Password/).fill(PASSWORD);
+    await page.getByLabel(/password/).fill(PASSWORD);
     await page.getByRole('button', { name: 'Accept' }).click();
-    // The answer says where the person now stands, and signs them in to it.
-    await page.getByRole('heading', { name: 'Invitation accepted' }).waitFor();
-    expect(await page.locator('main').textContent()).toContain(
-      'You are now a manager of Harbor Plumbing & Drains.',
-    );
-    await signIn(page, managerEmail);
-    expect(new URL(page.url()).pathname).toBe(`/orgs/${orgId}/overview`);
+    // Accepting signs the new person in, on the organization they joined.
+    await page.waitForURL(new RegExp(`/orgs/${orgId}/overview$`));
 
     // A week of visits through the public API, 10 minutes apart; every third one calls.
     const base = h.clock.now();

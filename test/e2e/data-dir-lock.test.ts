@@ -1,10 +1,84 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, tsxArgs } from '../helpers/processes.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
 import { storeKind } from '../helpers/store.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * A server whose parent never reaps it, as under a container's PID 1 that
+ * reaps slowly: `sh` starts it in the background, then becomes `sleep`. Once
+ * SIGKILLed, the server stays a zombie (state Z) for as long as the sleep
+ * runs, and signal 0 still reaches it.
+ */
+async function startUnreaped(env: Record<string, string>, started: ChildProcess[], pids: number[]) {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  const parent: ChildProcess = spawn(
+    '/bin/sh',
+    [
+      '-c',
+      '"$0" --import "$1" "$2" & echo "server-pid $!"; exec sleep 600',
+      process.execPath,
+      tsx,
+      join(ROOT, 'src/server.ts'),
+    ],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        PORT: '0',
+        ADMIN_PORT: '0',
+        CONSOLE_PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  started.push(parent);
+  let log = '';
+  const up = await new Promise<{ pid: number; adminUrl: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start in time:\n${log}`)), 180_000);
+    const seen = () => {
+      const pid = /server-pid (\d+)/.exec(log)?.[1];
+      if (pid && !pids.includes(Number(pid))) pids.push(Number(pid));
+      const urls = [...log.matchAll(/(?:public|admin) API listening at (http:\/\/[^" ]+)/g)];
+      if (pid && urls.length >= 2) {
+        clearTimeout(timer);
+        resolve({ pid: Number(pid), adminUrl: urls[1]![1]! });
+      }
+      if (/is in use by PID/.test(log)) {
+        clearTimeout(timer);
+        reject(new Error(`refused:\n${log}`));
+      }
+    };
+    parent.stdout!.on('data', (c: Buffer) => {
+      log += c.toString();
+      seen();
+    });
+    parent.stderr!.on('data', (c: Buffer) => {
+      log += c.toString();
+      seen();
+    });
+  });
+  return { ...up, parent };
+}
+
+const stateOf = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  } catch {
+    return 'gone';
+  }
+};
 
 const ADMIN_TOKEN = 'adm_lock_test_token';
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
@@ -63,6 +137,36 @@ describe.skipIf(storeKind !== 'pglite')('one owner per DATA_DIR', () => {
     const res = await fetch(`${first.adminUrl}/admin/orgs/${orgId}`, { headers: admin });
     expect(res.status).toBe(200);
   });
+
+  it('a SIGKILLed holder left a zombie does not block a start at once, five times in a row', async () => {
+    await first.kill('SIGTERM');
+    const parents: ChildProcess[] = [];
+    const servers: number[] = [];
+    try {
+      let holder = await startUnreaped(env, parents, servers);
+      for (let round = 0; round < 5; round++) {
+        process.kill(holder.pid, 'SIGKILL');
+        // Killed, not reaped: the PID still answers signal 0.
+        while (!['Z', 'X', 'gone'].includes(stateOf(holder.pid)))
+          await new Promise((r) => setTimeout(r, 5));
+        expect(stateOf(holder.pid)).toBe('Z');
+        holder = await startUnreaped(env, parents, servers);
+        const res = await fetch(`${holder.adminUrl}/admin/orgs/${orgId}`, { headers: admin });
+        expect(res.status).toBe(200);
+      }
+      process.kill(holder.pid, 'SIGTERM');
+      while (!['Z', 'gone'].includes(stateOf(holder.pid)))
+        await new Promise((r) => setTimeout(r, 20));
+    } finally {
+      for (const pid of servers) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {}
+      }
+      for (const p of parents) p.kill('SIGKILL');
+    }
+    first = await startServer(env);
+  }, 600_000);
 
   it('frees the directory on a graceful stop', async () => {
     await first.kill('SIGTERM');

@@ -102,7 +102,11 @@ async function visitor(o: { javaScript?: boolean; generousBudget?: boolean } = {
   if (o.generousBudget) {
     // The script's budget, written in the pages, raised (see the route's above).
     await context.route(
-      (url) => !url.pathname.includes('.') || url.pathname.endsWith('.html'),
+      // Pages only: the route's answer comes from the browser itself, with the
+      // Sec-Fetch-Site header a fetch replayed by Playwright would not carry.
+      (url) =>
+        url.pathname !== '/tracking-number' &&
+        (!url.pathname.includes('.') || url.pathname.endsWith('.html')),
       async (route) => {
         const res = await route.fetch();
         const body = (await res.text()).replace('data-timeout-ms="800"', 'data-timeout-ms="30000"');
@@ -263,6 +267,54 @@ describe.skipIf(browserMissing).each(Object.keys(examples))('%s in Chromium', (n
 
     it('slower than the script’s budget: the script gives up, silently', async () => {
       await check(await listen(() => {}), 60_000, 'requestfailed');
+    });
+    it('a planted dni_swap cookie writes nothing: the script asks the route as if it were absent', async () => {
+      const other = await listen(
+        ex.create({
+          apiUrl: await stoppedServiceUrl(),
+          apiKey: t.key,
+          campaign: t.code,
+          defaultNumber: DEFAULT,
+          timeoutMs: 500,
+        }),
+      );
+      const future = new Date(Date.now() + 3_600_000).toISOString();
+      for (const n of [
+        '+1415"><img src=x onerror=alert(1)>',
+        'javascript:alert(1)',
+        '+1 (999) 999-9999',
+        5,
+        null,
+        { toString: 'x' },
+      ]) {
+        const { context, asked, errors } = await visitor();
+        await context.addCookies([
+          {
+            name: 'dni_swap',
+            value: encodeURIComponent(JSON.stringify({ n, x: future, d: DEFAULT })),
+            url: other,
+          },
+        ]);
+        const page = await context.newPage();
+        const settled = new Promise<void>((resolve) =>
+          page.on('response', (r) => r.url().includes('/tracking-number') && resolve()),
+        );
+        await page.goto(`${other}${ex.home}`);
+        // A script that trusted the cookie asks nothing: the checks below say what it wrote.
+        await Promise.race([settled, page.waitForTimeout(5_000)]);
+        await page.waitForLoadState('networkidle');
+        const label = JSON.stringify(n);
+        expect([label, await href(page, '#call'), await text(page, '#call')]).toEqual([
+          label,
+          `tel:${DEFAULT}`,
+          '(415) 555-0100',
+        ]);
+        expect(await text(page, '#dots')).toBe('415.555.0100');
+        expect(await page.locator('img').count()).toBe(0);
+        expect(asked, label).toHaveLength(1);
+        expect(errors, errors.join('\n')).toEqual([]);
+        await context.close();
+      }
     });
   });
 });

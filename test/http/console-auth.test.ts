@@ -108,6 +108,20 @@ describe('sessions', () => {
     }
   });
 
+  it('the idle clock is exact to the second: idle time counts from the last request', async () => {
+    const u = await makeUser(h, 'operator');
+    const idleMs = c.settings.idleMinutes * 60_000;
+    const s = await signIn(c.app, u.email);
+    // A request 59 s after signing in restarts the idle clock from then.
+    h.clock.advance(59);
+    expect((await s.get('/account')).statusCode).toBe(200);
+    h.clock.ms += idleMs - 1000;
+    expect((await s.get('/account')).statusCode).toBe(200);
+    // Exactly idleMs after that last request, the session is over.
+    h.clock.ms += idleMs;
+    expect((await s.get('/account')).statusCode).toBe(303);
+  });
+
   it('a state change without the CSRF token changes nothing', async () => {
     const u = await makeUser(h, 'operator');
     const s = await signIn(c.app, u.email);

@@ -128,6 +128,39 @@ describe('two Authorization headers', () => {
     expect((await client.response()).body).toBe(ACCEPTED);
     client.destroy();
   });
+
+  it('are 401 on the admin API and /metrics too, whichever comes first', async () => {
+    await h.admin.listen({ port: 0, host: '127.0.0.1' });
+    const port = (h.admin.server.address() as AddressInfo).port;
+    const good = `Bearer ${ADMIN_TOKEN}`;
+    const wrong = `Bearer ${ADMIN_TOKEN}x`;
+    const get = async (path: string, auth: string[]) => {
+      const client = await RawClient.open(port);
+      client.write(
+        `GET ${path} HTTP/1.1\r\nhost: localhost\r\n` +
+          auth.map((a) => `authorization: ${a}\r\n`).join('') +
+          'connection: close\r\n\r\n',
+      );
+      const res = await client.response();
+      client.destroy();
+      return res;
+    };
+    const refusals = {
+      '/admin/orgs': '{"detail":"invalid_admin_token"}',
+      '/metrics': '{"detail":"invalid_metrics_token"}',
+    };
+    for (const [path, refused] of Object.entries(refusals)) {
+      for (const pair of [
+        [good, wrong],
+        [wrong, good],
+        [good, good],
+      ]) {
+        const res = await get(path, pair);
+        expect([path, pair, res.status, res.body]).toEqual([path, pair, 401, refused]);
+      }
+      expect((await get(path, [good])).status, path).toBe(200);
+    }
+  });
 });
 
 describe('expires_at at creation', () => {

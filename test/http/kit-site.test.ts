@@ -1,4 +1,4 @@
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import Fastify from 'fastify';
@@ -92,6 +92,19 @@ const sessionOf = async (visitorId: string) =>
     [visitorId],
   );
 
+/** What a page's own fetch carries: the browser's word that it is same-origin. */
+const SAME = { 'sec-fetch-site': 'same-origin' };
+
+const sessionsOfOrg = async (orgId: string) =>
+  Number(
+    (
+      await h.store.query<{ n: string }>(
+        'select count(*) as n from dni_sessions where org_id = $1',
+        [orgId],
+      )
+    )[0]!.n,
+  );
+
 const visitorCookie = (a: Answer) => /ct_vid=([^;]+)/.exec(a.headers.get('set-cookie') ?? '')?.[1];
 
 describe.each(Object.keys(adapters))('%s', (name) => {
@@ -159,9 +172,10 @@ describe.each(Object.keys(adapters))('%s', (name) => {
   });
 
   it('a returning visitor keeps the number; a stranger’s URL is not forwarded as the landing page', async () => {
-    const first = await ask('');
+    const first = await ask('', SAME);
     const vid = visitorCookie(first)!;
     const again = await ask(`?url=${encodeURIComponent('https://evil.example/?gclid=X')}`, {
+      ...SAME,
       cookie: `ct_vid=${vid}`,
     });
     expect(again.headers.get('set-cookie')).toBeNull();
@@ -186,6 +200,112 @@ describe.each(Object.keys(adapters))('%s', (name) => {
     const post = await ask('', { origin }, 'POST');
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   });
+
+  it('HEAD, and requests that are not a page’s own fetch, get the default number without a session', async () => {
+    const before = await sessionsOfOrg(t.orgId);
+    const notFetches: [string, Record<string, string>][] = [
+      ['HEAD', SAME],
+      ['GET', {}],
+      ['GET', { 'sec-fetch-site': 'none' }],
+      ['GET', { 'user-agent': 'curl/8.5.0' }],
+    ];
+    for (const [method, headers] of notFetches) {
+      const a = await ask('', headers, method);
+      expect(a.status).toBe(200);
+      expect(a.headers.get('set-cookie')).toBeNull();
+      if (method === 'GET')
+        expect(JSON.parse(a.body)).toMatchObject({ phoneNumber: defaultNumber, expiresAt: null });
+    }
+    expect(await sessionsOfOrg(t.orgId)).toBe(before);
+    // An allowed Origin is a page's fetch too (a sibling origin, an AMP cache).
+    const viaOrigin = await ask('', { origin });
+    expect(JSON.parse(viaOrigin.body).expiresAt).not.toBeNull();
+    expect(await sessionsOfOrg(t.orgId)).toBe(before + 1);
+  });
+});
+
+/** A GET from a given loopback address (Linux routes all of 127/8 to lo). */
+function getFrom(base: string, localAddress: string, headers: Record<string, string>) {
+  return new Promise<Answer>((resolve, reject) => {
+    const req = httpRequest(`${base}/tracking-number`, { localAddress, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => {
+        const out = new Headers();
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) out.set(k, String(v));
+        resolve({ status: res.statusCode!, headers: out, body });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('one client cannot spend the organization’s sessions', () => {
+  it('400 cookie-less requests from one address leave a real visitor a tracking number in the same minute', async () => {
+    // 100 sessions a minute for the organization: without a per-client budget
+    // the 400 requests would spend them all and the visitor would get the default.
+    const org = await createTenant(h, { rateLimit: 100, numbers: 5 });
+    const throttled: (string | undefined)[] = [];
+    const handler = trackingNumberHandler({
+      apiUrl,
+      apiKey: org.key,
+      campaign: org.code,
+      defaultNumber,
+      timeoutMs: 5000,
+      now: () => h.clock.now(),
+      onThrottled: (address) => throttled.push(address),
+    });
+    const base = await listen(createServer((req, res) => void handler(req, res)));
+    const answers: Answer[] = [];
+    for (let i = 0; i < 400; i += 50) {
+      answers.push(
+        ...(await Promise.all(Array.from({ length: 50 }, () => getFrom(base, '127.0.0.1', SAME)))),
+      );
+    }
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const served = answers.filter((a) => JSON.parse(a.body).expiresAt !== null).length;
+    // 20 a minute at most, and a tenth of the organization's 100 once the service has said so.
+    expect(served).toBeGreaterThanOrEqual(10);
+    expect(served).toBeLessThanOrEqual(20);
+    expect(throttled.length).toBe(400 - served);
+    expect(new Set(throttled)).toEqual(new Set(['127.0.0.1']));
+    expect(await sessionsOfOrg(org.orgId)).toBe(served);
+
+    const visitor = await getFrom(base, '127.0.0.2', SAME);
+    const number = JSON.parse(visitor.body);
+    expect(org.numbers).toContain(number.phoneNumber);
+    expect(number.expiresAt).not.toBeNull();
+    expect(visitor.headers.get('set-cookie')).toMatch(/^ct_vid=/);
+  });
+
+  it('the budget is the setting’s, per window', async () => {
+    const org = await createTenant(h, { rateLimit: 1000 });
+    let now = h.clock.now();
+    const handler = trackingNumberHandler({
+      apiUrl,
+      apiKey: org.key,
+      campaign: org.code,
+      defaultNumber,
+      timeoutMs: 5000,
+      clientLimit: { requests: 3, windowSeconds: 10 },
+      now: () => now,
+    });
+    const base = await listen(createServer((req, res) => void handler(req, res)));
+    const served = async (n: number) => {
+      let ok = 0;
+      for (let i = 0; i < n; i++) {
+        const a = await getFrom(base, '127.0.0.3', SAME);
+        if (JSON.parse(a.body).expiresAt !== null) ok++;
+      }
+      return ok;
+    };
+    expect(await served(5)).toBe(3);
+    now += 10_000;
+    expect(await served(5)).toBe(3);
+  });
 });
 
 describe('when the service does not answer in time, or refuses', () => {
@@ -206,7 +326,7 @@ describe('when the service does not answer in time, or refuses', () => {
         onFallback: (e) => told.push(e),
       });
       const started = performance.now();
-      const a = await ask('');
+      const a = await ask('', SAME);
       expect(performance.now() - started).toBeLessThan(timeoutMs + 5000);
       expect(a.status).toBe(200);
       expect(JSON.parse(a.body)).toEqual({
@@ -229,7 +349,9 @@ describe('examples/nextjs/app/tracking-number/route.ts', () => {
     });
     const route = await import('../../examples/nextjs/app/tracking-number/route.js');
     expect(route.dynamic).toBe('force-dynamic');
-    const res = await route.GET(new Request('http://127.0.0.1:8082/tracking-number'));
+    const res = await route.GET(
+      new Request('http://127.0.0.1:8082/tracking-number', { headers: SAME }),
+    );
     expect(res.status).toBe(200);
     expect(t.numbers).toContain(((await res.json()) as { phoneNumber: string }).phoneNumber);
   });

@@ -40,10 +40,11 @@ describe('times in the organization’s zone', () => {
 
   it('a range longer than the most a page shows is cut, and says so', () => {
     const r = dayRange({ from: '2020-01-01', to: '2026-11-27' }, 'UTC', at);
-    expect(r).toMatchObject({ to: '2026-11-27', days: MAX_RANGE_DAYS, clamped: true });
+    expect(r).toMatchObject({ to: '2026-11-27', days: MAX_RANGE_DAYS });
+    expect(r.notice).toContain(`at most ${MAX_RANGE_DAYS} days`);
     expect(dayRange({ from: '2026-11-01', to: '2026-11-07' }, 'UTC', at)).toMatchObject({
       days: 7,
-      clamped: false,
+      notice: null,
     });
   });
 });

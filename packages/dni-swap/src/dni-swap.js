@@ -52,13 +52,24 @@
   let number = null;
   let asked = false;
 
+  /** What may be written into a page: an E.164 number, from the route or from the cookie alike. */
+  const e164 = (n) => typeof n === 'string' && /^\+[1-9]\d{6,14}$/.test(n);
+
+  // The cookie is as untrusted as the network: another script of the site,
+  // a subdomain or the visitor may have written it.
   const remembered = () => {
     const m = document.cookie.match(/(?:^|; )dni_swap=([^;]*)/);
     if (!m) return null;
     try {
       const v = JSON.parse(decodeURIComponent(m[1]));
       // For another set of default numbers (another campaign's script): not ours.
-      return v.d === defaults.join() && Date.parse(v.x) > Date.now() ? v.n : null;
+      return v &&
+        v.d === defaults.join() &&
+        typeof v.x === 'string' &&
+        Date.parse(v.x) > Date.now() &&
+        e164(v.n)
+        ? v.n
+        : null;
     } catch {
       return null;
     }
@@ -136,7 +147,7 @@
         clearTimeout(timer);
         const n = body?.phoneNumber;
         // The default number (no session) or nonsense: the page stays as it is.
-        if (typeof n !== 'string' || !/^\+[1-9]\d{6,14}$/.test(n) || !body.expiresAt) return;
+        if (!e164(n) || typeof body.expiresAt !== 'string') return;
         number = n;
         remember(n, body.expiresAt);
         scan(document.documentElement);

@@ -9,6 +9,8 @@ interface FastifyLikeRequest {
   url: string;
   protocol: 'http' | 'https';
   host: string;
+  /** The client's address (Fastify's `trustProxy` decides whether X-Forwarded-For counts). */
+  ip?: string;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -28,6 +30,7 @@ export function fastifyTrackingNumber(options: TrackingRouteOptions) {
         const v = request.headers[name];
         return Array.isArray(v) ? v.join(', ') : v;
       },
+      address: request.ip,
     });
     return reply.code(answer.status).headers(answer.headers).send(answer.body);
   };

@@ -10,3 +10,4 @@ export {
   type TrackingRoute,
   type TrackingRouteOptions,
 } from './route.js';
+export { type ClientLimit, DEFAULT_CLIENT_LIMIT } from './throttle.js';

@@ -6,6 +6,17 @@
  */
 import { createTrackingRoute, type TrackingRouteOptions } from './route.js';
 
+/**
+ * A route handler sees no socket. The proxy in front of Next.js (Vercel's,
+ * a load balancer, `next start` behind nginx) appends the address it saw to
+ * `X-Forwarded-For`, so the last hop is the one a client cannot choose.
+ */
+function lastForwardedHop(headers: Headers): string | undefined {
+  const hops = headers.get('x-forwarded-for')?.split(',');
+  const last = hops?.[hops.length - 1]?.trim();
+  return last || (headers.get('x-real-ip') ?? undefined);
+}
+
 export function nextTrackingNumber(options: TrackingRouteOptions) {
   const route = createTrackingRoute(options);
   return async (request: Request): Promise<Response> => {
@@ -13,6 +24,7 @@ export function nextTrackingNumber(options: TrackingRouteOptions) {
       method: request.method,
       url: request.url,
       header: (name) => request.headers.get(name) ?? undefined,
+      address: lastForwardedHop(request.headers),
     });
     return new Response(request.method === 'HEAD' ? null : answer.body, {
       status: answer.status,

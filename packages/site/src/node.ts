@@ -25,6 +25,7 @@ export function trackingNumberHandler(options: TrackingRouteOptions) {
         const v = req.headers[name];
         return Array.isArray(v) ? v.join(', ') : v;
       },
+      address: req.socket.remoteAddress,
     });
     write(res, answer, req.method === 'HEAD');
   };

@@ -20,6 +20,7 @@ import {
   type TrackingClient,
   type TrackingError,
 } from '@call-tracking/client';
+import { type ClientLimit, ClientThrottle, DEFAULT_CLIENT_LIMIT } from './throttle.js';
 
 export interface TrackingRouteOptions {
   /** The tracking service, e.g. https://tracking.example.com */
@@ -45,6 +46,23 @@ export interface TrackingRouteOptions {
   onFallback?: (error: TrackingError) => void;
   /** A client to use instead of one built from apiUrl/apiKey. */
   client?: TrackingClient;
+  /**
+   * Each client address's budget of calls to the service (default 20 a
+   * minute, and at most a tenth of the organization's limit). Past it, the
+   * address gets the default number until the window ends.
+   */
+  clientLimit?: Partial<ClientLimit>;
+  /**
+   * The visitor's address. Default: the adapter's (the socket's peer for
+   * node:http and Express, `request.ip` for Fastify, the last
+   * `X-Forwarded-For` hop for Next.js). Behind a proxy of your own, read the
+   * header that proxy sets.
+   */
+  clientAddress?: (req: SiteRequest) => string | undefined;
+  /** Told about every request refused a session by the per-client budget. */
+  onThrottled?: (address: string | undefined) => void;
+  /** The clock of the per-client budget (tests). */
+  now?: () => number;
 }
 
 /** What the route needs of a request: an absolute URL and its headers. */
@@ -53,6 +71,8 @@ export interface SiteRequest {
   /** Absolute: scheme and host included. */
   url: string;
   header(name: string): string | undefined;
+  /** The client's address, as the adapter sees it. */
+  address?: string;
 }
 
 export interface SiteResponse {
@@ -112,6 +132,10 @@ export function createTrackingRoute(options: TrackingRouteOptions) {
   const client =
     options.client ?? createTrackingClient({ baseUrl: options.apiUrl, apiKey: options.apiKey });
   const cookieName = options.cookieName ?? 'ct_vid';
+  const throttle = new ClientThrottle(
+    { ...DEFAULT_CLIENT_LIMIT, ...options.clientLimit },
+    options.now ?? Date.now,
+  );
   const fallback: TrackingNumberAnswer = {
     phoneNumber: options.defaultNumber,
     formattedPhoneNumber: formatNumber(options.defaultNumber),
@@ -130,6 +154,19 @@ export function createTrackingRoute(options: TrackingRouteOptions) {
     const site = req.header('sec-fetch-site');
     if (site === undefined || site === 'same-origin' || site === 'none') return false;
     return origin === undefined;
+  }
+
+  /**
+   * Only a page's own fetch is given a session: the browser says so with
+   * `Sec-Fetch-Site: same-origin`, or with an allowed `Origin` (a sibling
+   * origin, an AMP cache). A request with neither comes from a script, a
+   * crawler or a typed URL, and gets the default number without spending
+   * one of the organization's sessions.
+   */
+  function browserFetch(req: SiteRequest, own: string): boolean {
+    if (req.header('sec-fetch-site') === 'same-origin') return true;
+    const origin = req.header('origin');
+    return origin !== undefined && (origin === own || !!options.allowedOrigins?.includes(origin));
   }
 
   /** The page the visitor is on, when it is a page of this site (never a stranger's URL). */
@@ -167,6 +204,13 @@ export function createTrackingRoute(options: TrackingRouteOptions) {
     const url = new URL(req.url);
     const own = options.siteOrigin ? new URL(options.siteOrigin).origin : url.origin;
     if (crossSite(req, own)) return json(403, { detail: 'cross_site_request' });
+    // HEAD reads no body, so it never needs a number: no session, no cookie.
+    if (req.method === 'HEAD' || !browserFetch(req, own)) return json(200, fallback);
+    const address = options.clientAddress ? options.clientAddress(req) : req.address;
+    if (!throttle.take(address)) {
+      options.onThrottled?.(address);
+      return json(200, fallback);
+    }
 
     const cookies = parseCookies(req.header('cookie'));
     const extra: Record<string, string> = {};
@@ -194,6 +238,7 @@ export function createTrackingRoute(options: TrackingRouteOptions) {
         { timeoutMs: options.timeoutMs ?? 500 },
       );
       if (result.ok) {
+        throttle.observe(result.headers.get('ratelimit-policy'));
         answer = {
           phoneNumber: result.data.tracking_number,
           formattedPhoneNumber: formatNumber(result.data.tracking_number),

@@ -1,13 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  type LinkUser,
   login,
   logout,
   openLink,
   type SessionPolicy,
+  signInAfterLink,
   useLink,
   type Viewer,
 } from '../../domain/console/accounts.js';
 import { MIN_PASSWORD_LENGTH } from '../../domain/console/passwords.js';
+import type { ConsoleLink } from '../../domain/console/ports.js';
 import { ValidationFailed } from '../../errors.js';
 import {
   checkCsrf,
@@ -163,64 +166,177 @@ ${
 </section>`,
   }));
 
-  // Invitation and reset links: /invite/<token>, /reset/<token>.
-  for (const kind of ['invite', 'reset'] as const) {
-    const title = kind === 'invite' ? 'Accept your invitation' : 'Choose a new password';
-    const form = (token: string, secret: string, email: string, problem?: string) =>
-      bare(
-        title,
-        html`<h1>${title}</h1>
-${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
-<p>For <strong>${email}</strong>. If you have an account already, your password stays as it is; enter it below.</p>
-<form method="post" action="/${kind}/${secret}" class="stack">
+  const gone = bare(
+    'Link not valid',
+    html`<h1>This link cannot be used</h1><p>It has expired or was used already. Ask your operator for a new one.</p><p><a href="/login">Sign in</a></p>`,
+  );
+  const problemLine = (problem?: string) =>
+    problem ? html`<p class="error" role="alert">${problem}</p>` : '';
+
+  // A reset link: /reset/<token>.
+  const resetForm = (token: string, secret: string, email: string, problem?: string) =>
+    bare(
+      'Choose a new password',
+      html`<h1>Choose a new password</h1>
+${problemLine(problem)}
+<p>For <strong>${email}</strong>.</p>
+<form method="post" action="/reset/${secret}" class="stack">
   <input type="hidden" name="_csrf" value="${token}">
   <label for="password">Password (at least ${MIN_PASSWORD_LENGTH} characters)</label>
   <input id="password" name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required>
-  <button type="submit">${kind === 'invite' ? 'Accept' : 'Set password'}</button>
+  <button type="submit">Set password</button>
 </form>`,
-      );
-    const gone = bare(
-      'Link not valid',
-      html`<h1>This link cannot be used</h1><p>It has expired or was used already. Ask your operator for a new one.</p><p><a href="/login">Sign in</a></p>`,
     );
-    app.get(`/${kind}/:secret`, async (req, reply) => {
-      const secret = (req.params as { secret: string }).secret;
-      const link = await openLink(deps.repos, secret, now());
-      const wanted = kind === 'invite' ? 'invitation' : 'reset';
-      if (!link || link.kind !== wanted) return send(reply, gone, 404);
-      return send(reply, form(preToken(req, reply), secret, link.email));
-    });
-    app.post(`/${kind}/:secret`, async (req, reply) => {
-      const body = formOf(req);
+  app.get('/reset/:secret', async (req, reply) => {
+    const secret = (req.params as { secret: string }).secret;
+    const link = await openLink(deps.repos, secret, now());
+    if (link?.kind !== 'reset') return send(reply, gone, 404);
+    return send(reply, resetForm(preToken(req, reply), secret, link.email));
+  });
+  app.post('/reset/:secret', async (req, reply) => {
+    const body = formOf(req);
+    checkPre(req, body);
+    const secret = (req.params as { secret: string }).secret;
+    const link = await openLink(deps.repos, secret, now());
+    if (link?.kind !== 'reset') return send(reply, gone, 404);
+    try {
+      const user = await useLink(
+        deps.repos,
+        secret,
+        { password: body.get('password') ?? '' },
+        now(),
+      );
+      if (!user || user === 'sign_in') return send(reply, gone, 404);
+    } catch (err) {
+      if (!(err instanceof ValidationFailed)) throw err;
+      const msg = err.errors[0]?.msg.replace(/^Value error, /, '') ?? 'Not accepted.';
+      return send(reply, resetForm(preToken(req, reply), secret, link.email, msg), 422);
+    }
+    return reply.redirect('/login', 303);
+  });
+
+  // An invitation link: /invite/<token>. The page says which organization and
+  // role it gives before anything is accepted. A new person chooses a
+  // password; a person with an account accepts signed in as that account (or
+  // signs in on this page with its password), never by typing any password.
+  const invitationPage = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    secret: string,
+    link: ConsoleLink,
+    problem?: string,
+  ) => {
+    const [account, viewer, org] = await Promise.all([
+      deps.repos.console.findUserByEmail(deps.repos.db, link.email),
+      h.signedIn(req),
+      link.orgId ? deps.queries.findOrg(link.orgId) : null,
+    ]);
+    const what =
+      link.role === 'operator'
+        ? html`to be an <strong>operator</strong> of this service (every organization)`
+        : html`to <strong>${org?.name ?? link.orgId ?? ''}</strong> as <strong>${link.role}</strong>`;
+    const intro = html`<p>${link.createdBy.replace(/^console:/, '')} invites <strong>${link.email}</strong> ${what}.</p>`;
+    let form: Html;
+    if (account && viewer?.user.id === account.id) {
+      form = html`<form method="post" action="/invite/${secret}" class="stack">
+  <input type="hidden" name="_csrf" value="${viewer.session.csrfToken}">
+  <button type="submit">Accept</button>
+</form>`;
+    } else if (account) {
+      form = html`${viewer ? html`<p>You are signed in as ${viewer.user.email}; this invitation is for another account.</p>` : ''}
+<p>${link.email} has an account: sign in as that account to accept.</p>
+<form method="post" action="/invite/${secret}" class="stack">
+  <input type="hidden" name="_csrf" value="${preToken(req, reply)}">
+  <label for="password">Password of ${link.email}</label>
+  <input id="password" name="password" type="password" autocomplete="current-password" required>
+  <button type="submit">Sign in and accept</button>
+</form>`;
+    } else {
+      form = html`<form method="post" action="/invite/${secret}" class="stack">
+  <input type="hidden" name="_csrf" value="${preToken(req, reply)}">
+  <label for="password">Choose a password (at least ${MIN_PASSWORD_LENGTH} characters)</label>
+  <input id="password" name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required>
+  <button type="submit">Accept</button>
+</form>`;
+    }
+    return bare(
+      'Accept your invitation',
+      html`<h1>Accept your invitation</h1>
+${problemLine(problem)}
+${intro}
+${form}`,
+    );
+  };
+
+  app.get('/invite/:secret', async (req, reply) => {
+    const secret = (req.params as { secret: string }).secret;
+    const link = await openLink(deps.repos, secret, now());
+    if (link?.kind !== 'invitation') return send(reply, gone, 404);
+    return send(reply, await invitationPage(req, reply, secret, link));
+  });
+
+  app.post('/invite/:secret', async (req, reply) => {
+    const body = formOf(req);
+    const secret = (req.params as { secret: string }).secret;
+    const link = await openLink(deps.repos, secret, now());
+    if (link?.kind !== 'invitation') return send(reply, gone, 404);
+    const [account, viewer] = await Promise.all([
+      deps.repos.console.findUserByEmail(deps.repos.db, link.email),
+      h.signedIn(req),
+    ]);
+    const again = async (status: number, problem: string) =>
+      send(reply, await invitationPage(req, reply, secret, link, problem), status);
+    let by: LinkUser;
+    let cookie: string | null = null;
+    if (account && viewer?.user.id === account.id) {
+      checkCsrf(req, body, viewer.session.csrfToken);
+      by = { account: viewer.user };
+    } else if (account) {
+      // The account's password, checked as a sign-in is: throttled, audited.
       checkPre(req, body);
-      const secret = (req.params as { secret: string }).secret;
-      const link = await openLink(deps.repos, secret, now());
-      const wanted = kind === 'invite' ? 'invitation' : 'reset';
-      if (!link || link.kind !== wanted) return send(reply, gone, 404);
-      try {
-        const user = await useLink(deps.repos, secret, body.get('password') ?? '', now());
-        if (!user) return send(reply, gone, 404);
-      } catch (err) {
-        if (!(err instanceof ValidationFailed)) throw err;
-        const msg = err.errors[0]?.msg.replace(/^Value error, /, '') ?? 'Not accepted.';
-        return send(reply, form(preToken(req, reply), secret, link.email, msg), 422);
+      const result = await login(
+        deps.repos,
+        deps.limiter,
+        h.policy,
+        {
+          email: link.email,
+          password: (body.get('password') ?? '').slice(0, 1024),
+          address: req.ip,
+        },
+        now(),
+      );
+      if (!result.ok) {
+        if (result.reason === 'throttled') {
+          reply.header('retry-after', String(result.retryAfterSeconds));
+          return again(429, 'Too many attempts. Try again later.');
+        }
+        return again(401, 'Wrong password.');
       }
-      // Where the person now stands, and the sign-in that takes them there.
-      const org = link.orgId ? await deps.queries.findOrg(link.orgId) : null;
-      const next = org
-        ? orgPath(org.id, 'overview')
-        : link.role === 'operator'
-          ? '/operator/orgs'
-          : '/';
-      const intro =
-        kind === 'reset'
-          ? html`<h1>Password changed</h1><p role="status">Your new password is set. Sign in with it.</p>`
-          : html`<h1>Invitation accepted</h1><p role="status">${
-              org
-                ? html`You are now ${link.role === 'manager' ? 'a manager' : 'a viewer'} of <strong>${org.name}</strong>.`
-                : 'You are now an operator of this service.'
-            } Sign in to open ${org ? 'its console' : 'the console'}.</p>`;
-      return send(reply, loginForm(preToken(req, reply), next, link.email, undefined, intro));
-    });
-  }
+      cookie = result.cookie;
+      by = { account: result.user };
+    } else {
+      checkPre(req, body);
+      by = { password: body.get('password') ?? '' };
+    }
+    let user: Awaited<ReturnType<typeof useLink>>;
+    try {
+      user = await useLink(deps.repos, secret, by, now());
+    } catch (err) {
+      if (!(err instanceof ValidationFailed)) throw err;
+      return again(422, err.errors[0]?.msg.replace(/^Value error, /, '') ?? 'Not accepted.');
+    }
+    if (cookie) setCookie(reply, s, h.names.session, cookie);
+    if (!user) return send(reply, gone, 404);
+    // Someone made the account between the page and the form: sign in as it.
+    if (user === 'sign_in')
+      return again(409, `${link.email} has an account now: sign in as it to accept.`);
+    if (!cookie && viewer?.user.id !== user.id)
+      setCookie(
+        reply,
+        s,
+        h.names.session,
+        await signInAfterLink(deps.repos, h.policy, user, now()),
+      );
+    return reply.redirect(link.orgId ? orgPath(link.orgId, 'overview') : '/', 303);
+  });
 }

@@ -14,7 +14,8 @@ import { type PageContext, requireOperator } from '../context.js';
 import { type Html, html } from '../html.js';
 import { type Column, table, timeColumn } from '../layout.js';
 import { makeLink, shownOnce } from '../links.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
+import { type ConsoleRouter, own, type PageResult } from '../router.js';
+import { timeCell } from '../time.js';
 import { accessTables } from './people.js';
 
 const NOTICES: Record<string, string> = {
@@ -54,7 +55,7 @@ export function operatorPages(router: ConsoleRouter): void {
     ];
     return {
       title: 'Organizations and keys',
-      notice: NOTICES[q.notice ?? ''] ?? null,
+      notice: own(NOTICES, q.notice) ?? null,
       tables: { orgs: { columns, rows: orgs } },
       body: html`<section class="card"><h2>New organization</h2>
 <form method="post" action="/operator/orgs" class="grid-form">
@@ -155,7 +156,7 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
   };
 
   router.userPage('/operator/orgs/:org', 'operator-orgs', async (ctx, q, p) =>
-    orgDetail(ctx, p.org!, { notice: NOTICES[q.notice ?? ''] ?? null }),
+    orgDetail(ctx, p.org!, { notice: own(NOTICES, q.notice) ?? null }),
   );
 
   router.userAction('/operator/orgs/:org/tracking', async (ctx, form, p, req) => {
@@ -228,6 +229,7 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
       deps.repos.console.listLinks(deps.repos.db, null, 100),
     ]);
     type User = (typeof users)[number];
+    const emailOf = new Map(users.map((u) => [u.id, u.email]));
     const userColumns: Column<User>[] = [
       { label: 'Email', value: (u) => u.email },
       { label: 'Operator', value: (u) => (u.operator ? 'yes' : 'no') },
@@ -242,6 +244,10 @@ ${table({ caption: 'Invitations', ...access.invitations, stacked: true, empty: '
       {
         label: 'State',
         value: (l) => (l.usedAt ? 'used' : l.expiresAt <= now ? 'expired' : 'open'),
+      },
+      {
+        label: 'Used by',
+        value: (l) => (l.usedBy ? (emailOf.get(l.usedBy) ?? l.usedBy) : ''),
       },
     ];
     return {

@@ -45,7 +45,9 @@ export function accessTables(
         timeColumn('Made', (l) => l.createdAt, zone),
         {
           label: 'State',
-          value: (l) => (l.usedAt ? 'accepted' : l.expiresAt <= now ? 'expired' : 'open'),
+          // Only the invited email's own account can accept, so it is the one named.
+          value: (l) =>
+            l.usedAt ? `accepted by ${l.email}` : l.expiresAt <= now ? 'expired' : 'open',
         },
       ],
       rows: links,

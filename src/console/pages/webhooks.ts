@@ -95,7 +95,7 @@ export function webhookPages(router: ConsoleRouter): void {
     const keep = { from: ctx.range.from, to: ctx.range.to };
     return {
       title: 'Webhooks and exports',
-      notice: NOTICES[q.notice ?? ''] ?? null,
+      notice: own(NOTICES, q.notice) ?? null,
       tables: {
         endpoints: { columns: endpointColumns, rows: endpoints },
         deliveries: { columns: deliveryColumns, rows: deliveries },

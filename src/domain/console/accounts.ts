@@ -211,9 +211,13 @@ export async function resolveSession(
   if (ms >= session.lastSeenAt.getTime() + policy.idleMs) return null;
   const user = await repos.console.findUser(repos.db, session.userId);
   if (!user) return null;
-  // One write a minute at most: an idle clock accurate to a minute is plenty.
-  if (ms - session.lastSeenAt.getTime() > 60_000)
+  // The idle clock is exact to the second: a session ends idleMs after its
+  // last request, give or take under a second, at the cost of one small write
+  // per second of use at most.
+  if (ms - session.lastSeenAt.getTime() >= 1000) {
     await repos.console.touchSession(repos.db, session.id, now);
+    session.lastSeenAt = now;
+  }
   return { user, session, memberships: await repos.console.memberships(repos.db, user.id) };
 }
 
@@ -252,6 +256,7 @@ export async function createLink(
     createdAt: now,
     expiresAt: new Date(now.getTime() + policy.linkMs),
     usedAt: null,
+    usedBy: null,
   };
   await repos.transaction(async (tx) => {
     if (input.kind === 'reset' && !(await repos.console.findUserByEmail(tx, link.email)))
@@ -279,42 +284,73 @@ export async function openLink(repos: ConsoleRepos, secret: string, now: Date) {
   return link;
 }
 
+/** Who uses a link: a new password (a reset, a new person) or the account signed in. */
+export type LinkUser = { password: string } | { account: ConsoleUser };
+
+class LinkGone extends Error {}
+
 /**
- * Uses a link: an invitation creates the person (or adds the organization to
- * an existing one, whose password stays), a reset sets a new password and
- * ends every session of the person. Null: the link is gone.
+ * Uses a link. A reset sets a new password and ends every session of the
+ * person. An invitation for an email without an account creates it with the
+ * password given; for an email with an account, only that account, signed
+ * in, accepts it (`sign_in`: nothing written), so nobody joins an
+ * organization without knowing its password. Null: the link is gone.
  */
 export async function useLink(
   repos: ConsoleRepos,
   secret: string,
-  password: string,
+  by: LinkUser,
   now: Date,
-): Promise<ConsoleUser | null> {
-  const problem = passwordProblem(password);
-  if (problem) throw errors.field(['body', 'password'], problem, '');
+): Promise<ConsoleUser | null | 'sign_in'> {
+  if ('password' in by) {
+    const problem = passwordProblem(by.password);
+    if (problem) throw errors.field(['body', 'password'], problem, '');
+  }
   const link = await openLink(repos, secret, now);
   if (!link) return null;
-  const hash = await hashPassword(password);
-  return repos.transaction(async (tx) => {
-    if (!(await repos.console.useLink(tx, link.id, now))) return null;
-    let user = await repos.console.findUserByEmail(tx, link.email);
-    if (link.kind === 'reset') {
-      if (!user) return null;
-      await repos.console.setPassword(tx, user.id, hash, now);
-      await repos.console.endUserSessions(tx, user.id, now);
-    } else if (!user) {
-      user = await insertUser(repos, tx, link.email, hash, link.role, now);
-    }
-    if (link.kind === 'invitation') await joinOrg(repos, tx, user.id, link.orgId, link.role, now);
-    await repos.audit.writeAudit(tx, {
-      orgId: link.orgId,
-      actor: actorOf(user),
-      action: link.kind === 'reset' ? 'console_password.reset' : 'console_invitation.accepted',
-      subjectType: 'console_user',
-      subjectId: user.id,
-      detail: { role: link.role },
-      at: now,
+  const hash = 'password' in by ? await hashPassword(by.password) : null;
+  try {
+    return await repos.transaction(async (tx) => {
+      let user = await repos.console.findUserByEmail(tx, link.email);
+      if (link.kind === 'reset') {
+        if (!user || hash === null) return null;
+        await repos.console.setPassword(tx, user.id, hash, now);
+        await repos.console.endUserSessions(tx, user.id, now);
+      } else if (user) {
+        if (!('account' in by) || by.account.id !== user.id) return 'sign_in';
+      } else {
+        if (hash === null) return 'sign_in';
+        user = await insertUser(repos, tx, link.email, hash, link.role, now);
+      }
+      if (!(await repos.console.useLink(tx, link.id, user.id, now))) throw new LinkGone();
+      if (link.kind === 'invitation') await joinOrg(repos, tx, user.id, link.orgId, link.role, now);
+      await repos.audit.writeAudit(tx, {
+        orgId: link.orgId,
+        actor: actorOf(user),
+        action: link.kind === 'reset' ? 'console_password.reset' : 'console_invitation.accepted',
+        subjectType: 'console_user',
+        subjectId: user.id,
+        detail: {
+          email: user.email,
+          role: link.role,
+          link: link.id.slice(0, 16),
+          invited_by: link.createdBy,
+        },
+        at: now,
+      });
+      return user;
     });
-    return user;
-  });
+  } catch (err) {
+    // Two tabs, one link: the other one used it first, and this one wrote nothing.
+    if (err instanceof LinkGone) return null;
+    throw err;
+  }
 }
+
+/** Opens a session for a person who just set their password through a link. */
+export const signInAfterLink = (
+  repos: ConsoleRepos,
+  policy: SessionPolicy,
+  user: ConsoleUser,
+  now: Date,
+) => openSession(repos, policy, user, now);

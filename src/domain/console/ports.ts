@@ -43,6 +43,8 @@ export interface ConsoleLink {
   createdAt: Date;
   expiresAt: Date;
   usedAt: Date | null;
+  /** The account that used it (an invitation: the one that accepted). */
+  usedBy: string | null;
 }
 
 /** The console's people, sessions and links (src/store/repos/console.ts): `repos.console`. */
@@ -65,7 +67,7 @@ export interface ConsoleRepository {
   insertLink(ex: Executor, l: ConsoleLink): Promise<void>;
   findLink(ex: Executor, id: string): Promise<ConsoleLink | null>;
   /** False when the link was used already (two tabs, one link). */
-  useLink(ex: Executor, id: string, at: Date): Promise<boolean>;
+  useLink(ex: Executor, id: string, userId: string, at: Date): Promise<boolean>;
   /** Newest first; `orgId` null: every organization's. */
   listLinks(ex: Executor, orgId: string | null, limit: number): Promise<ConsoleLink[]>;
 }

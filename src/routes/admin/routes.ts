@@ -20,6 +20,7 @@ import {
   updateOrg,
 } from '../../domain/admin/orgs-keys.js';
 import { errors } from '../../errors.js';
+import { credentialOf } from '../../http/auth.js';
 import { activityListRoutes } from './activity-routes.js';
 import { consentRoutes } from './consents-routes.js';
 import { consoleUserRoutes } from './console-users-routes.js';
@@ -61,7 +62,8 @@ export function adminRoutes(
 
   app.register(async (admin) => {
     admin.addHook('onRequest', async (request) => {
-      if (!sameToken(request.headers.authorization, adminToken)) throw errors.invalidAdminToken();
+      const header = credentialOf(request);
+      if (header === null || !sameToken(header, adminToken)) throw errors.invalidAdminToken();
     });
 
     const postOrgs = adminRoute('organizations', 'Create an organization', {
@@ -266,7 +268,8 @@ export function adminRoutes(
     },
   });
   app.get('/metrics', metrics.options, async (req, reply) => {
-    if (!sameToken(req.headers.authorization, metricsToken)) throw errors.invalidMetricsToken();
+    const header = credentialOf(req);
+    if (header === null || !sameToken(header, metricsToken)) throw errors.invalidMetricsToken();
     const text = await deps.metrics.registry.metrics();
     return reply.type(deps.metrics.registry.contentType).send(text);
   });

@@ -112,10 +112,15 @@ export async function findLink(ex: Executor, id: string): Promise<ConsoleLink | 
   return (l as ConsoleLink | undefined) ?? null;
 }
 
-export async function useLink(ex: Executor, id: string, at: Date): Promise<boolean> {
+export async function useLink(
+  ex: Executor,
+  id: string,
+  userId: string,
+  at: Date,
+): Promise<boolean> {
   const rows = await ex
     .update(consoleLinks)
-    .set({ usedAt: at })
+    .set({ usedAt: at, usedBy: userId })
     .where(and(eq(consoleLinks.id, id), isNull(consoleLinks.usedAt)))
     .returning({ id: consoleLinks.id });
   return rows.length > 0;

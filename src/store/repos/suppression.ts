@@ -113,7 +113,13 @@ export async function deleteEntry(
 const arrayLiteral = (values: readonly (string | null)[]) =>
   `{${values.map((v) => (v === null ? 'NULL' : `"${v}"`)).join(',')}}`;
 
-/** Upserts one batch in one statement; returns how many rows it inserted or changed. */
+/**
+ * Upserts one batch in one statement; returns how many numbers it added
+ * (rows that were not on the list before). A number already on the list gets
+ * this import's source, date and id (a replace keeps what the file names),
+ * and is not counted. A number twice in one batch is written once, as its
+ * last line says (one statement may not update a row twice).
+ */
 export async function upsertBatch(
   ex: Executor,
   orgId: string,
@@ -121,18 +127,21 @@ export async function upsertBatch(
   rows: readonly BatchRow[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  const numbers = `{${rows.map((r) => r.number).join(',')}}`;
-  const states = arrayLiteral(rows.map((r) => r.state));
+  const unique = [...new Map(rows.map((r) => [r.number, r])).values()];
+  const numbers = `{${unique.map((r) => r.number).join(',')}}`;
+  const states = arrayLiteral(unique.map((r) => r.state));
   const out = await rowsOf<{ n: number }>(
     ex,
+    // xmax is 0 on a row version this statement inserted, the updating
+    // transaction's id on one it updated.
     sql`with ins as (
       insert into suppression_entries (org_id, number, list, state, source, listed_on, added_at, import_id)
       select ${orgId}, n, ${b.list}, s, ${b.source}, ${b.listedOn}::date, ${b.at.toISOString()}::timestamptz, ${b.importId}
         from unnest(${numbers}::bigint[], ${states}::text[]) as u(n, s)
       on conflict (org_id, number, list) do update set state = excluded.state,
         source = excluded.source, listed_on = excluded.listed_on, import_id = excluded.import_id
-      returning 1)
-    select count(*)::int as n from ins`,
+      returning (xmax::text = '0') as inserted)
+    select (count(*) filter (where inserted))::int as n from ins`,
   );
   return Number(out[0]?.n ?? 0);
 }

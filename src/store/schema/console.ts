@@ -68,6 +68,8 @@ export const consoleLinks = pgTable(
     createdAt: ts('created_at').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
+    /** The account that used it. */
+    usedBy: text('used_by').references(() => consoleUsers.id),
   },
   (t) => [index('console_links_org_idx').on(t.orgId, t.createdAt)],
 );
