@@ -5,7 +5,7 @@ import { AppError, errors } from '../../errors.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../layout.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
+import { type ConsoleRouter, own, type PageResult } from '../router.js';
 
 const NOTICES: Record<string, string> = {
   replayed:
