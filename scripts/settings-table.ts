@@ -1,0 +1,12 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { withSettingsTable } from '../src/config.js';
+
+const README_SETTINGS = new URL('../README.md', import.meta.url);
+
+/** `npm run settings:table`: writes the README's settings table from src/config.ts's schema. */
+const text = readFileSync(README_SETTINGS, 'utf8');
+const next = withSettingsTable(text);
+if (next !== text) writeFileSync(README_SETTINGS, next);
+process.stdout.write(
+  next === text ? 'README settings table up to date\n' : 'README settings table written\n',
+);
