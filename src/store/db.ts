@@ -76,6 +76,11 @@ export interface StoreOptions {
   sqlDir?: string;
   /** The numbered migrations and their journal: a test points this at an edited copy. */
   migrationsDir?: string;
+  /**
+   * Embedded store only: told the text of every statement sent (parameters apart), for the
+   * committed SQL snapshots (test/http/sql-snapshots.test.ts).
+   */
+  onStatement?: (text: string) => void;
   /** A pooled connection failed outside any query (its backend was terminated). */
   onConnectionError?: (err: Error) => void;
 }
@@ -249,11 +254,16 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     lock?.release();
     throw err;
   }
-  const db = retryingTransactions(drizzlePglite(lite, { schema }) as unknown as Db);
+  const onStatement = options.onStatement;
+  const logger = onStatement && { logQuery: (text: string) => onStatement(text) };
+  const db = retryingTransactions(
+    drizzlePglite(lite, { schema, ...(logger ? { logger } : {}) }) as unknown as Db,
+  );
   return {
     kind: 'pglite',
     db,
     async query<T extends Record<string, unknown>>(text: string, params: unknown[]) {
+      onStatement?.(text);
       return (await lite.query<T>(text, wire(params))).rows;
     },
     async migrate() {
