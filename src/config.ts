@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as util from 'node:util';
+import Type, { type Static } from 'typebox';
 import { parseSecretsKey } from './domain/conversions/secrets.js';
 
 export interface Config {
@@ -155,65 +156,389 @@ export interface WebhookSettings {
   responseBytes: number;
 }
 
-export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
-  allowPrivateTargets: false,
-  timeoutMs: 10_000,
-  maxAttempts: 16,
-  backoffBaseMs: 10_000,
-  backoffMaxMs: 6 * 3_600_000,
-  perEndpointConcurrency: 4,
-  concurrency: 64,
-  disableAfterFailures: 50,
-  disableAfterMs: 24 * 3_600_000,
-  poolAlertIntervalMs: 3_600_000,
-  responseBytes: 1024,
-};
-
-function webhookConfig(env: Env): WebhookSettings {
-  const d = DEFAULT_WEBHOOK_SETTINGS;
-  return {
-    allowPrivateTargets: ['1', 'true'].includes(env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? ''),
-    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', d.timeoutMs, 100, 60_000),
-    maxAttempts: int(env, 'WEBHOOK_MAX_ATTEMPTS', d.maxAttempts, 1, 100),
-    backoffBaseMs: int(env, 'WEBHOOK_BACKOFF_BASE_MS', d.backoffBaseMs, 10, 3_600_000),
-    backoffMaxMs: int(env, 'WEBHOOK_BACKOFF_MAX_MS', d.backoffMaxMs, 10, 7 * 86_400_000),
-    perEndpointConcurrency: int(env, 'WEBHOOK_PER_ENDPOINT_CONCURRENCY', 4, 1, 100),
-    concurrency: int(env, 'WEBHOOK_CONCURRENCY', d.concurrency, 1, 1000),
-    disableAfterFailures: int(env, 'WEBHOOK_DISABLE_AFTER_FAILURES', 50, 1, 1_000_000),
-    disableAfterMs: int(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 24, 0, 24 * 365) * 3_600_000,
-    poolAlertIntervalMs:
-      int(env, 'WEBHOOK_POOL_ALERT_INTERVAL_SECONDS', 3600, 0, 30 * 86_400) * 1000,
-    responseBytes: int(env, 'WEBHOOK_RESPONSE_BYTES', d.responseBytes, 0, 65_536),
-  };
-}
-
 type Env = Record<string, string | undefined>;
 
 class ConfigError extends Error {}
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return n;
+/** A whole number in [minimum, maximum]. */
+const int = (fallback: number, minimum: number, maximum: number, description: string) =>
+  Type.Integer({ default: fallback, minimum, maximum, description });
+/** 1/0, true/false, on/off, yes/no; anything else is refused. */
+const flag = (fallback: boolean, description: string) =>
+  Type.Boolean({ default: fallback, description });
+/** On only when `1` or `true` (anything else is off). */
+const onWhenOne = (description: string) =>
+  Type.Boolean({ default: false, description, 'x-on': ['1', 'true'] });
+const text = (fallback: string, description: string) =>
+  Type.String({ default: fallback, description });
+/** Unset or empty: absent. */
+const optionalText = (description: string, shownDefault = '–') =>
+  Type.Optional(Type.String({ description, 'x-default': shownDefault }));
+/** A URL with one of these schemes; unset or empty: absent (or `shownDefault`'s rule). */
+const optionalUrl = (schemes: string[], description: string, shownDefault = '–') =>
+  Type.Optional(
+    Type.String({ format: 'uri', 'x-schemes': schemes, description, 'x-default': shownDefault }),
+  );
+const urlWithDefault = (fallback: string, description: string) =>
+  Type.String({ format: 'uri', 'x-schemes': ['https', 'http'], default: fallback, description });
+const choice = <const T extends string>(values: readonly T[], fallback: T, description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { default: fallback, description },
+  );
+
+const PLATFORM_URL = "an ad platform's address (tests point it at a local fake)";
+
+/**
+ * Every setting the service reads from its environment: name, type, default and meaning.
+ * `loadConfig` reads each one as this says, once; nothing else reads process.env. The
+ * README's settings table is generated from it (`npm run settings:table`), and
+ * test/unit/config-settings.test.ts fails when the two differ.
+ */
+export const Settings = Type.Object({
+  PORT: int(3000, 0, 65535, 'public API listener port'),
+  HOST: text('0.0.0.0', 'public API listener address'),
+  ADMIN_PORT: int(3001, 0, 65535, 'admin API and `/metrics` port; keep it private'),
+  ADMIN_HOST: text('127.0.0.1', 'admin API listener address'),
+  ADMIN_URL: optionalUrl(
+    ['http', 'https'],
+    'where the CLI finds the admin API',
+    '`http://ADMIN_HOST:ADMIN_PORT`',
+  ),
+  TRUST_PROXY: onWhenOne('`1` behind a load balancer that sets `X-Forwarded-For`'),
+  HEADERS_TIMEOUT_MS: int(
+    10_000,
+    100,
+    300_000,
+    'request line and headers must arrive within this, else `408 request_timeout` and close',
+  ),
+  REQUEST_TIMEOUT_MS: int(
+    30_000,
+    100,
+    600_000,
+    'the whole request (body included) must arrive within this; not less than `HEADERS_TIMEOUT_MS`',
+  ),
+  SHUTDOWN_DRAIN_MS: int(
+    1_000,
+    0,
+    8_000,
+    'on `SIGTERM`, how long open sockets are still answered (`503`) before idle ones close',
+  ),
+  CONSOLE_PORT: int(
+    3002,
+    0,
+    65535,
+    'the web console ([docs/console.md](docs/console.md)); `0` turns it off',
+  ),
+  CONSOLE_HOST: text('127.0.0.1', 'web console listener address'),
+  CONSOLE_PUBLIC_URL: optionalUrl(
+    ['http', 'https'],
+    'where people open the console; invitation and reset links start with it',
+    '`http://CONSOLE_HOST:CONSOLE_PORT`',
+  ),
+  CONSOLE_SECURE_COOKIES: flag(
+    true,
+    '`Secure` cookies (HTTPS only); `0` for plain HTTP on one machine',
+  ),
+  CONSOLE_SESSION_IDLE_MINUTES: int(
+    30,
+    1,
+    7 * 24 * 60,
+    'a console session ends after this long unused',
+  ),
+  CONSOLE_SESSION_MAX_HOURS: int(12, 1, 30 * 24, 'a console session ends this long after sign-in'),
+  CONSOLE_LINK_HOURS: int(72, 1, 30 * 24, 'invitation and password-reset links expire after this'),
+  DATABASE_URL: optionalUrl(
+    ['postgres', 'postgresql'],
+    '`postgres://…`: use PostgreSQL instead of the embedded store',
+  ),
+  DATA_DIR: text('./data', 'embedded store and the generated admin token'),
+  DATABASE_POOL_SIZE: int(16, 1, 200, 'PostgreSQL connections per process'),
+  DNI_BATCH_CONNECTIONS: int(
+    2,
+    1,
+    16,
+    'DNI batches in flight at once on PostgreSQL (PGlite: 1); requests arriving meanwhile wait for the next batch',
+  ),
+  DNI_BATCH_MAX: int(
+    64,
+    1,
+    1_000,
+    'DNI requests per batch (one statement, one transaction) at most',
+  ),
+  DATABASE_CONNECT_TIMEOUT_MS: int(
+    3000,
+    100,
+    60_000,
+    'how long a new PostgreSQL connection may take before the request answers 503',
+  ),
+  PGLITE_SHARED_BUFFERS: text('16MB', "embedded store's buffer cache"),
+  REDIS_URL: optionalUrl(['redis', 'rediss'], '`redis://…`: shared rate-limit counters'),
+  REDIS_TIMEOUT_MS: int(
+    50,
+    5,
+    5000,
+    'how long a rate-limit count waits for Redis before it counts in process',
+  ),
+  REDIS_RETRY_MS: int(1000, 100, 60_000, 'during a Redis outage, how often Redis is asked again'),
+  READINESS_TIMEOUT_MS: int(
+    1000,
+    50,
+    30_000,
+    'how long each `/readyz` check may take before its dependency is reported `down`',
+  ),
+  ADMIN_TOKEN: optionalText(
+    'admin API token; when unset, one is created in `DATA_DIR/admin-token` (mode 0600)',
+    'generated',
+  ),
+  METRICS_TOKEN: optionalText('bearer token `/metrics` requires', 'the admin token'),
+  AUTH_REFRESH_MS: int(
+    1000,
+    100,
+    5000,
+    'how often key and organization changes made by other processes are picked up',
+  ),
+  LOG_LEVEL: choice(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'],
+    'info',
+    'pino level (`debug` also prints start-up stack traces); `Authorization` headers and keys are never logged',
+  ),
+  LOG_FORMAT: choice(
+    ['json', 'pretty'],
+    'json',
+    '`pretty` for a terminal (pino-pretty, a dev dependency)',
+  ),
+  CARRIER: choice(
+    ['simulated', 'twilio'],
+    'simulated',
+    'who places outbound touches: `simulated` records them, `twilio` calls the REST API',
+  ),
+  TWILIO_ACCOUNT_SID: optionalText('Twilio account, needed by `CARRIER=twilio`'),
+  TWILIO_AUTH_TOKEN: optionalText(
+    "Twilio's auth token: places calls, and verifies the Twilio webhooks' signatures (unset: they answer 503)",
+  ),
+  TWILIO_API_BASE_URL: urlWithDefault('https://api.twilio.com', "Twilio's REST API address"),
+  PUBLIC_BASE_URL: optionalUrl(
+    ['http', 'https'],
+    'the public origin Twilio calls (`https://calls.example.com`); signatures cover the full URL',
+  ),
+  SIMULATED_CARRIER_LATENCY_MS: int(
+    0,
+    0,
+    60_000,
+    'pretend network time of the simulated carrier, for load and crash tests',
+  ),
+  RND_CHECKER: choice(
+    ['off', 'simulated', 'fcc'],
+    'off',
+    'reassigned-numbers checks: `off` (Maine marketing touches stay blocked), `simulated` or `fcc` (with `RND_BASE_URL`, `RND_TOKEN`)',
+  ),
+  RND_BASE_URL: optionalUrl(['https', 'http'], 'the FCC Reassigned Numbers Database API address'),
+  RND_TOKEN: optionalText('the Reassigned Numbers Database API token'),
+  RND_REFRESH_DAYS: int(30, 1, 365, 're-ask reassigned-numbers answers older than this'),
+  RND_INTERVAL_MS: int(
+    3_600_000,
+    1000,
+    86_400_000,
+    'pause between scheduled reassigned-numbers rounds',
+  ),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: onWhenOne(
+    '`1`: webhook URLs may be private addresses or `http://` (tests, local receivers)',
+  ),
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100, 60_000, 'deadline of one webhook request'),
+  WEBHOOK_MAX_ATTEMPTS: int(16, 1, 100, 'then the delivery is `failed`'),
+  WEBHOOK_BACKOFF_BASE_MS: int(10_000, 10, 3_600_000, 'first webhook retry delay'),
+  WEBHOOK_BACKOFF_MAX_MS: int(6 * 3_600_000, 10, 7 * 86_400_000, 'longest webhook retry delay'),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: int(
+    4,
+    1,
+    100,
+    'deliveries in flight per endpoint, across workers',
+  ),
+  WEBHOOK_CONCURRENCY: int(64, 1, 1000, 'deliveries in flight per worker'),
+  WEBHOOK_DISABLE_AFTER_FAILURES: int(
+    50,
+    1,
+    1_000_000,
+    'failures in a row that disable an endpoint, when the run spans at least `WEBHOOK_DISABLE_AFTER_HOURS`',
+  ),
+  WEBHOOK_DISABLE_AFTER_HOURS: int(24, 0, 24 * 365, 'see `WEBHOOK_DISABLE_AFTER_FAILURES`'),
+  WEBHOOK_POOL_ALERT_INTERVAL_SECONDS: int(
+    3600,
+    0,
+    30 * 86_400,
+    'at most one `pool.exhausted` event per campaign per interval',
+  ),
+  WEBHOOK_RESPONSE_BYTES: int(
+    1024,
+    0,
+    65_536,
+    "bytes of a receiver's answer kept with each attempt",
+  ),
+  WORKER: Type.Boolean({
+    default: true,
+    description:
+      '`0`: no dispatch worker in the API process; run `npm run worker` (PostgreSQL only)',
+    'x-off': ['0', 'false', 'off', 'no'],
+  }),
+  WORKER_POLL_MS: int(500, 10, 60_000, 'how often an idle worker looks for due jobs'),
+  WORKER_LEASE_SECONDS: int(
+    60,
+    1,
+    3600,
+    'a claimed job another worker may take once this has passed',
+  ),
+  DISPATCH_MAX_ATTEMPTS: int(8, 1, 100, 'then a dispatch job is `failed`'),
+  RETENTION: flag(true, '`0`: this process never runs the retention job'),
+  RETENTION_INTERVAL_SECONDS: int(60, 1, 86_400, 'pause between retention rounds'),
+  RETENTION_BATCH_SIZE: int(1000, 10, 100_000, 'rows per DELETE'),
+  RETENTION_MAX_BATCHES: int(1000, 1, 100_000, 'batches per table per round'),
+  SESSION_RETENTION_DAYS: int(
+    90,
+    1,
+    3650,
+    'DNI sessions no call points at are deleted this long after they expired',
+  ),
+  DISPATCH_JOB_RETENTION_DAYS: int(
+    30,
+    1,
+    3650,
+    'finished dispatch jobs are deleted this long after they finished',
+  ),
+  WEBHOOK_RETENTION_DAYS: int(
+    30,
+    1,
+    3650,
+    'webhook deliveries delivered or failed, and their attempts, are deleted this long after; then their events',
+  ),
+  SECRETS_KEY: optionalText(
+    '32 bytes (64 hex or base64) encrypting conversion-destination secrets; a wrong one stops start-up with one line',
+  ),
+  SECRETS_KEY_PREVIOUS: optionalText(
+    'older keys, comma-separated, during a rotation; start-up re-encrypts rows under `SECRETS_KEY`',
+  ),
+  UPLOAD_RETRY_BASE_SECONDS: int(
+    30,
+    1,
+    3600,
+    'first conversion-upload retry delay; doubling with jitter up to an hour',
+  ),
+  UPLOAD_TIMEOUT_MS: int(30_000, 100, 120_000, 'deadline of one request to an ad platform'),
+  GOOGLE_ADS_API_BASE: urlWithDefault('https://googleads.googleapis.com', PLATFORM_URL),
+  GOOGLE_DATA_MANAGER_API_BASE: urlWithDefault('https://datamanager.googleapis.com', PLATFORM_URL),
+  GOOGLE_OAUTH_TOKEN_URL: urlWithDefault('https://oauth2.googleapis.com/token', PLATFORM_URL),
+  META_GRAPH_API_BASE: urlWithDefault('https://graph.facebook.com', PLATFORM_URL),
+  MICROSOFT_ADS_API_BASE: urlWithDefault(
+    'https://campaign.api.bingads.microsoft.com',
+    PLATFORM_URL,
+  ),
+  MICROSOFT_OAUTH_TOKEN_URL: urlWithDefault(
+    'https://login.microsoftonline.com/common/oauth2/v2.0/token',
+    PLATFORM_URL,
+  ),
+  GA4_MP_BASE: urlWithDefault('https://www.google-analytics.com', PLATFORM_URL),
+});
+
+export type SettingValues = Static<typeof Settings>;
+
+interface SettingSchema {
+  type?: string;
+  default?: unknown;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: { const: string }[];
+  'x-schemes'?: string[];
+  'x-on'?: string[];
+  'x-off'?: string[];
 }
 
-function url(env: Env, name: string, schemes: string[]): string | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  let scheme: string;
-  try {
-    scheme = new URL(raw).protocol.replace(/:$/, '');
-  } catch {
-    throw new ConfigError(`${name} is not a URL`);
+/** `a, b or c`. */
+function either(values: readonly string[]): string {
+  return values.length < 2
+    ? values.join('')
+    : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
+
+/** One setting's value from its text, as its schema says; throws a ConfigError naming it. */
+function readSetting(name: string, schema: SettingSchema, raw: string | undefined): unknown {
+  if (schema.type === 'boolean') {
+    const lower = (raw ?? '').toLowerCase();
+    if (schema['x-on']) return schema['x-on'].includes(lower);
+    if (schema['x-off']) return lower === '' ? schema.default : !schema['x-off'].includes(lower);
+    if (lower === '') return schema.default;
+    if (['1', 'true', 'on', 'yes'].includes(lower)) return true;
+    if (['0', 'false', 'off', 'no'].includes(lower)) return false;
+    throw new ConfigError(`${name} must be 1 or 0, got "${raw}"`);
   }
-  if (!schemes.includes(scheme)) {
-    throw new ConfigError(`${name} must start with ${schemes.map((s) => `${s}://`).join(' or ')}`);
+  if (raw === undefined || raw === '') return schema.default;
+  if (schema.type === 'integer') {
+    const n = Number(raw);
+    const { minimum = -Infinity, maximum = Infinity } = schema;
+    if (!Number.isInteger(n) || n < minimum || n > maximum) {
+      throw new ConfigError(
+        `${name} must be an integer from ${minimum} to ${maximum}, got "${raw}"`,
+      );
+    }
+    return n;
+  }
+  if (schema.anyOf) {
+    const values = schema.anyOf.map((v) => v.const);
+    if (!values.includes(raw))
+      throw new ConfigError(`${name} must be ${either(values)}, got "${raw}"`);
+    return raw;
+  }
+  const schemes = schema['x-schemes'];
+  if (schemes) {
+    let scheme: string;
+    try {
+      scheme = new URL(raw).protocol.replace(/:$/, '');
+    } catch {
+      throw new ConfigError(`${name} is not a URL`);
+    }
+    if (!schemes.includes(scheme)) {
+      throw new ConfigError(
+        `${name} must start with ${schemes.map((s) => `${s}://`).join(' or ')}`,
+      );
+    }
   }
   return raw;
+}
+
+/** Every setting read from the environment as the schema says; the first bad one throws. */
+export function readSettings(env: Env): SettingValues {
+  const values: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(Settings.properties)) {
+    const value = readSetting(name, schema as SettingSchema, env[name]);
+    if (value !== undefined) values[name] = value;
+  }
+  return values as SettingValues;
+}
+
+/** The default a reader sees: the schema's default, or the rule that stands for it. */
+export function shownDefault(schema: { default?: unknown; 'x-default'?: string }): string {
+  if (schema['x-default'] !== undefined) return schema['x-default'];
+  if (typeof schema.default === 'boolean') return schema.default ? '`1`' : '`0`';
+  return `\`${String(schema.default)}\``;
+}
+
+/** The README's settings table, one row a setting, from the schema. */
+export function settingsTable(): string {
+  const rows = Object.entries(Settings.properties).map(([name, schema]) => {
+    const s = schema as unknown as { description: string; default?: unknown; 'x-default'?: string };
+    return `| \`${name}\` | ${shownDefault(s)} | ${s.description} |`;
+  });
+  return ['| Variable | Default | Meaning |', '| --- | --- | --- |', ...rows].join('\n');
+}
+
+const TABLE_START = '<!-- settings table: npm run settings:table writes it from src/config.ts -->';
+const TABLE_END = '<!-- end of settings table -->';
+
+/** The README's text with its settings table replaced by the one the schema gives. */
+export function withSettingsTable(readme: string): string {
+  const start = readme.indexOf(TABLE_START);
+  const end = readme.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error('README.md has no settings table markers');
+  return `${readme.slice(0, start + TABLE_START.length)}\n${settingsTable()}\n${readme.slice(end)}`;
 }
 
 /** A wildcard listen address is not somewhere a client can connect to. */
@@ -222,62 +547,93 @@ function localUrl(host: string, port: number): string {
   return `http://${h.includes(':') ? `[${h}]` : h}:${port}`;
 }
 
+const withoutTrailingSlash = (value: string) => value.replace(/\/+$/, '');
+
 /** Reads the environment once; nothing else in the service looks at process.env. */
 export function loadConfig(env: Env = process.env): Config {
-  const adminPort = int(env, 'ADMIN_PORT', 3001, 0, 65535);
-  const adminHost = env.ADMIN_HOST || '127.0.0.1';
+  const s = readSettings(env);
+  // Node refuses a headers timeout longer than the request timeout.
+  if (s.HEADERS_TIMEOUT_MS > s.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  }
   return {
-    port: int(env, 'PORT', 3000, 0, 65535),
-    host: env.HOST || '0.0.0.0',
-    adminPort,
-    adminHost,
-    adminUrl: url(env, 'ADMIN_URL', ['http', 'https']) ?? localUrl(adminHost, adminPort),
-    databaseUrl: url(env, 'DATABASE_URL', ['postgres', 'postgresql']),
-    dataDir: resolve(env.DATA_DIR || './data'),
-    redisUrl: url(env, 'REDIS_URL', ['redis', 'rediss']),
-    redisTimeoutMs: int(env, 'REDIS_TIMEOUT_MS', 50, 5, 5000),
-    redisRetryMs: int(env, 'REDIS_RETRY_MS', 1000, 100, 60_000),
-    readinessTimeoutMs: int(env, 'READINESS_TIMEOUT_MS', 1000, 50, 30_000),
-    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3000, 100, 60_000),
-    adminToken: env.ADMIN_TOKEN || undefined,
-    authRefreshMs: int(env, 'AUTH_REFRESH_MS', 1000, 100, 5000),
-    databasePoolSize: int(env, 'DATABASE_POOL_SIZE', 16, 1, 200),
-    dniBatchConnections: int(env, 'DNI_BATCH_CONNECTIONS', 2, 1, 16),
-    dniBatchMax: int(env, 'DNI_BATCH_MAX', 64, 1, 1_000),
-    pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS || '16MB',
-    trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
-    twilioAuthToken: env.TWILIO_AUTH_TOKEN || undefined,
-    publicBaseUrl: url(env, 'PUBLIC_BASE_URL', ['http', 'https'])?.replace(/\/+$/, ''),
-    ...carrierConfig(env),
-    simulatedLatencyMs: int(env, 'SIMULATED_CARRIER_LATENCY_MS', 0, 0, 60_000),
-    worker: !['0', 'false', 'off', 'no'].includes((env.WORKER ?? '1').toLowerCase()),
-    workerPollMs: int(env, 'WORKER_POLL_MS', 500, 10, 60_000),
-    workerLeaseSeconds: int(env, 'WORKER_LEASE_SECONDS', 60, 1, 3600),
-    dispatchMaxAttempts: int(env, 'DISPATCH_MAX_ATTEMPTS', 8, 1, 100),
-    metricsToken: env.METRICS_TOKEN || undefined,
-    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, 'json'),
-    logLevel: oneOf(
-      env,
-      'LOG_LEVEL',
-      ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const,
-      'info',
-    ),
+    port: s.PORT,
+    host: s.HOST,
+    adminPort: s.ADMIN_PORT,
+    adminHost: s.ADMIN_HOST,
+    adminUrl: s.ADMIN_URL ?? localUrl(s.ADMIN_HOST, s.ADMIN_PORT),
+    databaseUrl: s.DATABASE_URL,
+    dataDir: resolve(s.DATA_DIR),
+    redisUrl: s.REDIS_URL,
+    redisTimeoutMs: s.REDIS_TIMEOUT_MS,
+    redisRetryMs: s.REDIS_RETRY_MS,
+    readinessTimeoutMs: s.READINESS_TIMEOUT_MS,
+    databaseConnectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_MS,
+    adminToken: s.ADMIN_TOKEN,
+    authRefreshMs: s.AUTH_REFRESH_MS,
+    databasePoolSize: s.DATABASE_POOL_SIZE,
+    dniBatchConnections: s.DNI_BATCH_CONNECTIONS,
+    dniBatchMax: s.DNI_BATCH_MAX,
+    pgliteSharedBuffers: s.PGLITE_SHARED_BUFFERS,
+    trustProxy: s.TRUST_PROXY,
+    twilioAuthToken: s.TWILIO_AUTH_TOKEN,
+    publicBaseUrl:
+      s.PUBLIC_BASE_URL === undefined ? undefined : withoutTrailingSlash(s.PUBLIC_BASE_URL),
+    ...carrierConfig(s),
+    simulatedLatencyMs: s.SIMULATED_CARRIER_LATENCY_MS,
+    worker: s.WORKER,
+    workerPollMs: s.WORKER_POLL_MS,
+    workerLeaseSeconds: s.WORKER_LEASE_SECONDS,
+    dispatchMaxAttempts: s.DISPATCH_MAX_ATTEMPTS,
+    metricsToken: s.METRICS_TOKEN,
+    logFormat: s.LOG_FORMAT,
+    logLevel: s.LOG_LEVEL,
     retention: {
-      enabled: flag(env, 'RETENTION', true),
-      intervalMs: int(env, 'RETENTION_INTERVAL_SECONDS', 60, 1, 86_400) * 1000,
-      batchSize: int(env, 'RETENTION_BATCH_SIZE', 1000, 10, 100_000),
-      maxBatches: int(env, 'RETENTION_MAX_BATCHES', 1000, 1, 100_000),
-      sessionDays: int(env, 'SESSION_RETENTION_DAYS', 90, 1, 3650),
-      dispatchJobDays: int(env, 'DISPATCH_JOB_RETENTION_DAYS', 30, 1, 3650),
-      webhookDays: int(env, 'WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+      enabled: s.RETENTION,
+      intervalMs: s.RETENTION_INTERVAL_SECONDS * 1000,
+      batchSize: s.RETENTION_BATCH_SIZE,
+      maxBatches: s.RETENTION_MAX_BATCHES,
+      sessionDays: s.SESSION_RETENTION_DAYS,
+      dispatchJobDays: s.DISPATCH_JOB_RETENTION_DAYS,
+      webhookDays: s.WEBHOOK_RETENTION_DAYS,
     },
-    ...timeouts(env),
-    rnd: rndConfig(env),
-    webhooks: webhookConfig(env),
-    conversions: conversionConfig(env),
-    console: consoleConfig(env),
+    headersTimeoutMs: s.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: s.REQUEST_TIMEOUT_MS,
+    shutdownDrainMs: s.SHUTDOWN_DRAIN_MS,
+    rnd: rndConfig(s),
+    webhooks: {
+      allowPrivateTargets: s.WEBHOOK_ALLOW_PRIVATE_TARGETS,
+      timeoutMs: s.WEBHOOK_TIMEOUT_MS,
+      maxAttempts: s.WEBHOOK_MAX_ATTEMPTS,
+      backoffBaseMs: s.WEBHOOK_BACKOFF_BASE_MS,
+      backoffMaxMs: s.WEBHOOK_BACKOFF_MAX_MS,
+      perEndpointConcurrency: s.WEBHOOK_PER_ENDPOINT_CONCURRENCY,
+      concurrency: s.WEBHOOK_CONCURRENCY,
+      disableAfterFailures: s.WEBHOOK_DISABLE_AFTER_FAILURES,
+      disableAfterMs: s.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+      poolAlertIntervalMs: s.WEBHOOK_POOL_ALERT_INTERVAL_SECONDS * 1000,
+      responseBytes: s.WEBHOOK_RESPONSE_BYTES,
+    },
+    conversions: conversionConfig(s),
+    console: {
+      port: s.CONSOLE_PORT,
+      host: s.CONSOLE_HOST,
+      publicUrl: withoutTrailingSlash(
+        s.CONSOLE_PUBLIC_URL ?? localUrl(s.CONSOLE_HOST, s.CONSOLE_PORT),
+      ),
+      secureCookies: s.CONSOLE_SECURE_COOKIES,
+      idleMinutes: s.CONSOLE_SESSION_IDLE_MINUTES,
+      maxHours: s.CONSOLE_SESSION_MAX_HOURS,
+      linkHours: s.CONSOLE_LINK_HOURS,
+    },
   };
 }
+
+/** The defaults of the webhook settings (the webhook tests start from them). */
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = loadConfig({}).webhooks;
+
+/** The console's settings when nothing is configured (the admin API's link answers use them too). */
+export const DEFAULT_CONSOLE_SETTINGS: ConsoleSettings = loadConfig({}).console;
 
 function secretsKey(name: string, raw: string): Buffer {
   const key = parseSecretsKey(raw);
@@ -285,130 +641,44 @@ function secretsKey(name: string, raw: string): Buffer {
   return key;
 }
 
-function conversionConfig(env: Env): ConversionConfig {
-  const base = (e: Env, name: string, fallback: string) =>
-    (url(e, name, ['https', 'http']) ?? fallback).replace(/\/+$/, '');
+function conversionConfig(s: SettingValues): ConversionConfig {
   return {
-    secretsKey: env.SECRETS_KEY ? secretsKey('SECRETS_KEY', env.SECRETS_KEY) : undefined,
-    previousKeys: (env.SECRETS_KEY_PREVIOUS ?? '')
+    secretsKey: s.SECRETS_KEY ? secretsKey('SECRETS_KEY', s.SECRETS_KEY) : undefined,
+    previousKeys: (s.SECRETS_KEY_PREVIOUS ?? '')
       .split(',')
       .filter((k) => k.trim() !== '')
       .map((k) => secretsKey('SECRETS_KEY_PREVIOUS', k)),
-    retryBaseMs: int(env, 'UPLOAD_RETRY_BASE_SECONDS', 30, 1, 3600) * 1000,
-    timeoutMs: int(env, 'UPLOAD_TIMEOUT_MS', 30_000, 100, 120_000),
+    retryBaseMs: s.UPLOAD_RETRY_BASE_SECONDS * 1000,
+    timeoutMs: s.UPLOAD_TIMEOUT_MS,
     urls: {
-      googleAdsApiBase: base(env, 'GOOGLE_ADS_API_BASE', 'https://googleads.googleapis.com'),
-      googleDataManagerApiBase: base(
-        env,
-        'GOOGLE_DATA_MANAGER_API_BASE',
-        'https://datamanager.googleapis.com',
-      ),
-      googleOauthTokenUrl: base(
-        env,
-        'GOOGLE_OAUTH_TOKEN_URL',
-        'https://oauth2.googleapis.com/token',
-      ),
-      metaGraphApiBase: base(env, 'META_GRAPH_API_BASE', 'https://graph.facebook.com'),
-      microsoftAdsApiBase: base(
-        env,
-        'MICROSOFT_ADS_API_BASE',
-        'https://campaign.api.bingads.microsoft.com',
-      ),
-      microsoftOauthTokenUrl: base(
-        env,
-        'MICROSOFT_OAUTH_TOKEN_URL',
-        'https://login.microsoftonline.com/common/oauth2/v2.0/token',
-      ),
-      ga4MpBase: base(env, 'GA4_MP_BASE', 'https://www.google-analytics.com'),
+      googleAdsApiBase: withoutTrailingSlash(s.GOOGLE_ADS_API_BASE),
+      googleDataManagerApiBase: withoutTrailingSlash(s.GOOGLE_DATA_MANAGER_API_BASE),
+      googleOauthTokenUrl: withoutTrailingSlash(s.GOOGLE_OAUTH_TOKEN_URL),
+      metaGraphApiBase: withoutTrailingSlash(s.META_GRAPH_API_BASE),
+      microsoftAdsApiBase: withoutTrailingSlash(s.MICROSOFT_ADS_API_BASE),
+      microsoftOauthTokenUrl: withoutTrailingSlash(s.MICROSOFT_OAUTH_TOKEN_URL),
+      ga4MpBase: withoutTrailingSlash(s.GA4_MP_BASE),
     },
   };
 }
 
-/** The console's settings when nothing is configured (the admin API's link answers use them too). */
-export const DEFAULT_CONSOLE_SETTINGS: ConsoleSettings = {
-  port: 3002,
-  host: '127.0.0.1',
-  publicUrl: 'http://127.0.0.1:3002',
-  secureCookies: true,
-  idleMinutes: 30,
-  maxHours: 12,
-  linkHours: 72,
-};
-
-function consoleConfig(env: Env): ConsoleSettings {
-  const port = int(env, 'CONSOLE_PORT', 3002, 0, 65535);
-  const host = env.CONSOLE_HOST || '127.0.0.1';
-  return {
-    port,
-    host,
-    publicUrl: (url(env, 'CONSOLE_PUBLIC_URL', ['http', 'https']) ?? localUrl(host, port)).replace(
-      /\/+$/,
-      '',
-    ),
-    secureCookies: flag(env, 'CONSOLE_SECURE_COOKIES', true),
-    idleMinutes: int(env, 'CONSOLE_SESSION_IDLE_MINUTES', 30, 1, 7 * 24 * 60),
-    maxHours: int(env, 'CONSOLE_SESSION_MAX_HOURS', 12, 1, 30 * 24),
-    linkHours: int(env, 'CONSOLE_LINK_HOURS', 72, 1, 30 * 24),
-  };
-}
-
-function timeouts(
-  env: Env,
-): Pick<Config, 'headersTimeoutMs' | 'requestTimeoutMs' | 'shutdownDrainMs'> {
-  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', 10_000, 100, 300_000);
-  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 100, 600_000);
-  // Node refuses a headers timeout longer than the request timeout.
-  if (headersTimeoutMs > requestTimeoutMs) {
-    throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
-  }
-  return {
-    headersTimeoutMs,
-    requestTimeoutMs,
-    shutdownDrainMs: int(env, 'SHUTDOWN_DRAIN_MS', 1_000, 0, 8_000),
-  };
-}
-
-function flag(env: Env, name: string, fallback: boolean): boolean {
-  const raw = (env[name] ?? '').toLowerCase();
-  if (raw === '') return fallback;
-  if (['1', 'true', 'on', 'yes'].includes(raw)) return true;
-  if (['0', 'false', 'off', 'no'].includes(raw)) return false;
-  throw new ConfigError(`${name} must be 1 or 0, got "${env[name]}"`);
-}
-
-function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  if (!(values as readonly string[]).includes(raw)) {
-    throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
-  }
-  return raw as T;
-}
-
-function carrierConfig(env: Env): Pick<Config, 'carrier' | 'twilio'> {
-  const carrier = env.CARRIER || 'simulated';
-  if (carrier !== 'simulated' && carrier !== 'twilio') {
-    throw new ConfigError(`CARRIER must be simulated or twilio, got "${carrier}"`);
-  }
-  const apiBaseUrl = url(env, 'TWILIO_API_BASE_URL', ['https', 'http']) ?? 'https://api.twilio.com';
-  const accountSid = env.TWILIO_ACCOUNT_SID || '';
-  const authToken = env.TWILIO_AUTH_TOKEN || '';
-  if (carrier === 'twilio' && (!accountSid || !authToken)) {
+function carrierConfig(s: SettingValues): Pick<Config, 'carrier' | 'twilio'> {
+  const accountSid = s.TWILIO_ACCOUNT_SID ?? '';
+  const authToken = s.TWILIO_AUTH_TOKEN ?? '';
+  if (s.CARRIER === 'twilio' && (!accountSid || !authToken)) {
     throw new ConfigError('CARRIER=twilio needs TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN');
   }
   return {
-    carrier,
-    twilio: accountSid && authToken ? { accountSid, authToken, apiBaseUrl } : undefined,
+    carrier: s.CARRIER,
+    twilio:
+      accountSid && authToken
+        ? { accountSid, authToken, apiBaseUrl: s.TWILIO_API_BASE_URL }
+        : undefined,
   };
 }
 
-function rndConfig(env: Env): Config['rnd'] {
-  const checker = env.RND_CHECKER || 'off';
-  if (checker !== 'off' && checker !== 'simulated' && checker !== 'fcc') {
-    throw new ConfigError(`RND_CHECKER must be off, simulated or fcc, got "${checker}"`);
-  }
-  const baseUrl = url(env, 'RND_BASE_URL', ['https', 'http']);
-  const token = env.RND_TOKEN || undefined;
+function rndConfig(s: SettingValues): Config['rnd'] {
+  const { RND_CHECKER: checker, RND_BASE_URL: baseUrl, RND_TOKEN: token } = s;
   if (checker === 'fcc' && (!baseUrl || !token)) {
     throw new ConfigError('RND_CHECKER=fcc needs RND_BASE_URL and RND_TOKEN');
   }
@@ -416,8 +686,8 @@ function rndConfig(env: Env): Config['rnd'] {
     checker,
     ...(baseUrl ? { baseUrl } : {}),
     ...(token ? { token } : {}),
-    refreshDays: int(env, 'RND_REFRESH_DAYS', 30, 1, 365),
-    intervalMs: int(env, 'RND_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
+    refreshDays: s.RND_REFRESH_DAYS,
+    intervalMs: s.RND_INTERVAL_MS,
   };
 }
 

@@ -2,6 +2,7 @@ import type { Config } from './config.js';
 import { SecretsKeyMismatch } from './domain/conversions/secrets.js';
 import { safeError } from './log-privacy.js';
 import { DataDirLocked } from './store/data-dir-lock.js';
+import { MigrationsOutOfOrder } from './store/migrate-journal.js';
 
 type Bag = Record<string, unknown>;
 
@@ -60,7 +61,13 @@ function portSetting(port: number, config: Config): string {
  * service manager's log; the stack is for LOG_LEVEL=debug only.
  */
 export function describeStartupFailure(err: unknown, config: Config): string {
-  if (err instanceof DataDirLocked || err instanceof SecretsKeyMismatch) return err.message;
+  if (
+    err instanceof DataDirLocked ||
+    err instanceof SecretsKeyMismatch ||
+    err instanceof MigrationsOutOfOrder
+  ) {
+    return err.message;
+  }
   const e = (err && typeof err === 'object' ? err : { message: String(err) }) as Bag;
   const code = errnoCode(e);
   if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {

@@ -17,6 +17,7 @@ import pg from 'pg';
 import type { Executor as Handle, Transaction } from '../domain/ports.js';
 import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import { classifyStoreError, retryTransient } from './errors.js';
+import { appliedMigrations, assertAppliable } from './migrate-journal.js';
 import * as schema from './schema/index.js';
 import { applySqlFiles, readSqlFiles, SQL_DIR, type SqlSession } from './sql-files.js';
 
@@ -73,6 +74,13 @@ export interface StoreOptions {
   connectTimeoutMs?: number;
   /** The stored functions' files (src/store/sql): a test points this at an edited copy. */
   sqlDir?: string;
+  /** The numbered migrations and their journal: a test points this at an edited copy. */
+  migrationsDir?: string;
+  /**
+   * Embedded store only: told the text of every statement sent (parameters apart), for the
+   * committed SQL snapshots (test/http/sql-snapshots.test.ts).
+   */
+  onStatement?: (text: string) => void;
   /** A pooled connection failed outside any query (its backend was terminated). */
   onConnectionError?: (err: Error) => void;
 }
@@ -195,7 +203,12 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
       const lock = await pool.connect();
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-        await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_DIR });
+        const migrationsFolder = options.migrationsDir ?? MIGRATIONS_DIR;
+        assertAppliable(
+          migrationsFolder,
+          await appliedMigrations(async (text) => (await lock.query(text)).rows),
+        );
+        await migratePostgres(db as never, { migrationsFolder });
         await applySqlFiles(async (fn) => {
           const session: SqlSession = {
             query: async (text, params) => (await lock.query(text, params)).rows,
@@ -241,16 +254,26 @@ async function openPglite(options: StoreOptions): Promise<Store> {
     lock?.release();
     throw err;
   }
-  const db = retryingTransactions(drizzlePglite(lite, { schema }) as unknown as Db);
+  const onStatement = options.onStatement;
+  const logger = onStatement && { logQuery: (text: string) => onStatement(text) };
+  const db = retryingTransactions(
+    drizzlePglite(lite, { schema, ...(logger ? { logger } : {}) }) as unknown as Db,
+  );
   return {
     kind: 'pglite',
     db,
     async query<T extends Record<string, unknown>>(text: string, params: unknown[]) {
+      onStatement?.(text);
       return (await lite.query<T>(text, wire(params))).rows;
     },
     async migrate() {
       const files = readSqlFiles(options.sqlDir ?? SQL_DIR);
-      await migratePglite(drizzlePglite(lite, { schema }), { migrationsFolder: MIGRATIONS_DIR });
+      const migrationsFolder = options.migrationsDir ?? MIGRATIONS_DIR;
+      assertAppliable(
+        migrationsFolder,
+        await appliedMigrations(async (text) => (await lite.query(text)).rows as never),
+      );
+      await migratePglite(drizzlePglite(lite, { schema }), { migrationsFolder });
       await applySqlFiles(
         (fn) =>
           lite.transaction(async (tx) => {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { SendResult, WebhookSender } from '../adapters/webhook-sender.js';
+import { signedHeaders } from '../adapters/webhook-signing.js';
 import type { Clock, Metrics } from '../deps.js';
 import { exponentialBackoffMs, withJitter } from '../domain/backoff.js';
 import type { Executor } from '../domain/ports.js';
@@ -8,7 +9,6 @@ import type {
   ClaimedDelivery,
   DeliveryRepository,
 } from '../domain/webhooks/ports.js';
-import { signedHeaders } from '../domain/webhooks/signing.js';
 import { LeasedWorker, withWorkerId } from './leased-worker.js';
 
 export interface DeliveryOptions {

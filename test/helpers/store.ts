@@ -25,7 +25,9 @@ export interface TestStore extends Store {
  * `migrate()` finds nothing to do on either, as a restarted server would.
  * Most files share their worker's instead (openWorkerStore).
  */
-export function openTestStore(options: Pick<StoreOptions, 'sqlDir'> = {}): Promise<TestStore> {
+export function openTestStore(
+  options: Pick<StoreOptions, 'sqlDir' | 'migrationsDir'> = {},
+): Promise<TestStore> {
   return openCopy('tracking_test', options);
 }
 
@@ -55,7 +57,7 @@ export function openWorkerStore(): Promise<TestStore> {
 /** A migrated copy of the run's database; on PostgreSQL one named `prefix`_…, dropped on close. */
 async function openCopy(
   prefix: string,
-  options: Pick<StoreOptions, 'sqlDir'> = {},
+  options: Pick<StoreOptions, 'sqlDir' | 'migrationsDir'> = {},
 ): Promise<TestStore> {
   if (storeKind === 'pglite') {
     const store = await openStore({

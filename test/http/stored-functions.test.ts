@@ -8,7 +8,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Store } from '../../src/store/db.js';
+import { MIGRATIONS_DIR, type Store } from '../../src/store/db.js';
+import { formatJournal, journalPath, syncedJournal } from '../../src/store/migrate-journal.js';
 import { SQL_DIR } from '../../src/store/sql-files.js';
 import { openTestStore } from '../helpers/store.js';
 
@@ -130,20 +131,24 @@ describe('stored functions and triggers (src/store/sql)', () => {
   });
 
   it('after a numbered migration every file is applied again (one may have dropped a function)', async () => {
-    const store = await openTestStore();
+    const plain = await openTestStore();
+    const migrated = await catalogue(plain);
+    await plain.close();
+    // A new migration that drops a function (as one changing report_path's signature would
+    // first), appended as `npm run migrations:journal` appends it.
+    const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+    cpSync(MIGRATIONS_DIR, dir, { recursive: true });
+    writeFileSync(
+      join(dir, '0999_drop_report_path.sql'),
+      'DROP FUNCTION report_path(text) CASCADE;\n',
+    );
+    writeFileSync(journalPath(dir), formatJournal(syncedJournal(dir).journal));
+    const store = await openTestStore({ migrationsDir: dir });
     try {
-      const migrated = await catalogue(store);
-      // What a new migration changing report_path's signature would do first, then record.
-      await store.query('DROP FUNCTION report_path(text) CASCADE', []);
-      await store.query(
-        `UPDATE drizzle.__drizzle_migrations SET created_at = created_at + 1
-          WHERE id = (SELECT max(id) FROM drizzle.__drizzle_migrations)`,
-        [],
-      );
-      await store.migrate();
       expect(await catalogue(store)).toEqual(migrated);
     } finally {
       await store.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

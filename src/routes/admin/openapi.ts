@@ -6,6 +6,7 @@ import {
   validateRequest,
 } from '../../http/validate.js';
 import { header, requestIdHeader, wwwAuthenticateHeader } from '../openapi.js';
+import { REQUEST_EXAMPLES } from './examples.js';
 import { pageOfItems } from './view-schemas.js';
 
 /**
@@ -273,4 +274,8 @@ export function requireDocumented(route: RouteOptions): void {
     throw new Error(`admin route ${methods.join(',')} ${route.url} documents no answer`);
   }
   schema.operationId ??= operationIdOf(methods[0]!, route.url);
+  const example = REQUEST_EXAMPLES[`${methods[0]} ${route.url}`];
+  if (schema.body && example !== undefined && !('examples' in schema.body)) {
+    schema.body = { ...schema.body, examples: [example] };
+  }
 }

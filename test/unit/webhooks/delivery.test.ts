@@ -1,6 +1,7 @@
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { newSecret, signedHeaders } from '../../../src/domain/webhooks/signing.js';
+import { signedHeaders } from '../../../src/adapters/webhook-signing.js';
+import { newSecret } from '../../../src/domain/webhooks/signing.js';
 import { forbiddenRange, urlProblem } from '../../../src/domain/webhooks/targets.js';
 import { attemptOf, retryDelayMs } from '../../../src/workers/webhooks.js';
 
