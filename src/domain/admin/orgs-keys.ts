@@ -4,6 +4,7 @@ import { generateApiKey, hashApiKey, keyPrefix } from '../auth/keys.js';
 import { newId } from '../ids.js';
 import { phraseKey } from '../outbound/opt-out-words.js';
 import type { Executor } from '../ports.js';
+import type { BuyerRepository } from '../routing/ports.js';
 import type { ApiKey, Org, OrgRepos } from './ports.js';
 
 export interface AdminContext<R extends OrgRepos = OrgRepos> {
@@ -27,6 +28,7 @@ export const orgView = (o: OrgRow) => ({
   opt_out_phrases: o.optOutPhrases,
   time_zone: o.timeZone,
   opt_out_clarification: o.optOutClarification,
+  currency: o.currency,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
@@ -40,6 +42,7 @@ export const keyView = (k: KeyRow) => ({
   expires_at: k.expiresAt?.toISOString() ?? null,
   revoked_at: k.revokedAt?.toISOString() ?? null,
   rotated_to: k.rotatedTo,
+  buyer_id: k.buyerId,
   created_at: k.createdAt.toISOString(),
 });
 
@@ -59,6 +62,7 @@ function syncKey(ctx: AdminContext, k: KeyRow): void {
     scopes: k.scopes,
     expiresAt: k.expiresAt,
     revokedAt: k.revokedAt,
+    buyerId: k.buyerId,
   });
 }
 
@@ -95,6 +99,8 @@ export interface OrgInput {
   time_zone?: string;
   /** Ask once before an ambiguous reply revokes (docs/outbound.md#opt-outs). */
   opt_out_clarification?: boolean;
+  /** ISO 4217: the currency of buyer payouts and revenue. */
+  currency?: string;
 }
 
 function checkPhrases(input: OrgInput): void {
@@ -122,6 +128,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
       optOutPhrases: input.opt_out_phrases ?? [],
       timeZone: input.time_zone ?? 'UTC',
       optOutClarification: input.opt_out_clarification ?? false,
+      currency: input.currency ?? 'USD',
       createdAt: now,
       updatedAt: now,
     });
@@ -158,6 +165,7 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
       ...(input.opt_out_clarification !== undefined
         ? { optOutClarification: input.opt_out_clarification }
         : {}),
+      ...(input.currency !== undefined ? { currency: input.currency } : {}),
       updatedAt: ctx.now(),
     });
     await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });
@@ -171,6 +179,8 @@ export interface KeyInput {
   scopes: string[];
   expires_at?: string | null;
   label?: string | null;
+  /** Binds the key to a buyer of the organization: it posts buyer reports on its calls only. */
+  buyer_id?: string | null;
 }
 
 async function insertKey(repos: OrgRepos, tx: Executor, orgId: string, input: KeyInput, now: Date) {
@@ -183,25 +193,41 @@ async function insertKey(repos: OrgRepos, tx: Executor, orgId: string, input: Ke
     scopes: [...new Set(input.scopes)],
     label: input.label ?? null,
     expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    buyerId: input.buyer_id ?? null,
     createdAt: now,
     updatedAt: now,
   });
   return { row, apiKey };
 }
 
-export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput) {
+export async function issueKey(
+  ctx: AdminContext<OrgRepos & { buyers: Pick<BuyerRepository, 'getBuyer'> }>,
+  orgId: string,
+  input: KeyInput,
+) {
   const now = ctx.now();
+  if (input.buyer_id && !input.scopes.includes('execute')) {
+    throw errors.field(
+      ['body', 'scopes'],
+      'a key bound to a buyer posts buyer reports, which need the execute scope',
+      input.scopes,
+    );
+  }
   // A key that is born expired is a mistake (a wrong year, a past date): say so, issue nothing.
   if (input.expires_at && new Date(input.expires_at).getTime() <= now.getTime()) {
     throw errors.field(['body', 'expires_at'], 'must be in the future', input.expires_at);
   }
   const { row, apiKey } = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
+    if (input.buyer_id && !(await ctx.repos.buyers.getBuyer(tx, orgId, input.buyer_id))) {
+      throw errors.field(['body', 'buyer_id'], 'not a buyer of this organization', input.buyer_id);
+    }
     const issued = await insertKey(ctx.repos, tx, orgId, input, now);
     await audit(tx, ctx, orgId, 'key.issued', 'api_key', issued.row.id, {
       scopes: issued.row.scopes,
       expires_at: input.expires_at ?? null,
       label: input.label ?? null,
+      buyer_id: input.buyer_id ?? null,
     });
     return issued;
   });
@@ -260,6 +286,7 @@ export async function rotateKey(ctx: AdminContext, keyId: string, graceSeconds: 
         scopes: before.scopes,
         expires_at: before.expiresAt?.toISOString() ?? null,
         label: before.label,
+        buyer_id: before.buyerId,
       },
       now,
     );

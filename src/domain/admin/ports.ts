@@ -99,6 +99,8 @@ export interface Org {
   /** IANA name; report buckets are in it (docs/reporting.md). */
   timeZone: string;
   optOutClarification: boolean;
+  /** ISO 4217: buyer payouts and revenue are in it (docs/routing.md). */
+  currency: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -116,6 +118,8 @@ export interface ApiKey {
   revokedAt: Date | null;
   /** The key that replaced this one by rotation. */
   rotatedTo: string | null;
+  /** A key bound to a buyer posts buyer reports on that buyer's calls only. */
+  buyerId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

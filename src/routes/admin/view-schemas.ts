@@ -29,6 +29,7 @@ export const OrgItem = Type.Object({
   }),
   time_zone: Type.String({ description: 'IANA name: the zone of report buckets' }),
   opt_out_clarification: Type.Boolean(),
+  currency: Type.String({ description: 'ISO 4217: the currency of payouts and revenue' }),
   created_at: time,
   updated_at: time,
 });
@@ -43,6 +44,9 @@ export const KeyItem = Type.Object(
     expires_at: maybe(time),
     revoked_at: maybe(time),
     rotated_to: maybe(Type.String()),
+    buyer_id: maybe(
+      Type.String({ description: 'Bound to this buyer: posts buyer reports on its calls only' }),
+    ),
     created_at: time,
   },
   { additionalProperties: false },
