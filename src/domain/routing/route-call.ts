@@ -1,0 +1,291 @@
+/**
+ * Routing one call (docs/routing.md): the first offer when the call arrives, the end of an
+ * offer when the carrier's Dial ends, and the next offer or the fallback after it. Every step
+ * runs in the caller's transaction, which holds the lock of the call's carrier id, so two
+ * webhooks of one call never route it at once.
+ */
+import type { AuditLog, Transaction } from '../ports.js';
+import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
+import type { BuyerRepository, PlanSettings, RoutingRepository } from './ports.js';
+import { callerState } from './states.js';
+import type { Candidate, Offer } from './types.js';
+import { type Fallback, type FallbackReason, MAX_OFFERS, type OfferOutcome } from './vocabulary.js';
+
+export interface CallRoutingRepos {
+  routing: RoutingRepository;
+  buyers: Pick<BuyerRepository, 'getBuyer'>;
+  audit: AuditLog;
+}
+
+/** The call being routed, as stored. */
+export interface RoutedCall {
+  callId: string;
+  orgId: string;
+  campaignId: string;
+  fromNumber: string;
+  startedAt: Date;
+  /** The campaign's own forward_to: the `forward_to` fallback. */
+  campaignForwardTo: string | null;
+  /** Who answered; set once an offer was answered. */
+  buyerId: string | null;
+  /** Set once the call went to the fallback. */
+  fallback: Fallback | null;
+}
+
+export interface RouteContext {
+  carrier: string;
+  requestId: string | null;
+  now: Date;
+  random: Random;
+}
+
+export type RouteAnswer =
+  /** Ring this buyer; the carrier reports the Dial's end for `offerId`. */
+  | { kind: 'dial'; offerId: string; forwardTo: string; ringTimeoutSeconds: number }
+  /** Forward to the campaign's number, or (null) say goodbye. */
+  | { kind: 'fallback'; forwardTo: string | null }
+  /** The call is over for routing: a buyer answered and the leg ended, or the caller left. */
+  | { kind: 'hangup' };
+
+const fallbackAnswer = (call: RoutedCall, fallback: Fallback): RouteAnswer => ({
+  kind: 'fallback',
+  forwardTo: fallback === 'forward_to' ? call.campaignForwardTo : null,
+});
+
+function audit(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  action: string,
+  detail: Record<string, unknown>,
+) {
+  return r.audit.writeAudit(tx, {
+    orgId: call.orgId,
+    actor: `carrier:${ctx.carrier}`,
+    action,
+    subjectType: 'call',
+    subjectId: call.callId,
+    detail,
+    requestId: ctx.requestId,
+    at: ctx.now,
+  });
+}
+
+async function toFallback(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  settings: PlanSettings,
+  reason: FallbackReason,
+): Promise<RouteAnswer> {
+  await r.routing.setFallback(tx, call.callId, settings.fallback, reason);
+  await audit(r, tx, ctx, call, 'call.fallback', { fallback: settings.fallback, reason });
+  return fallbackAnswer(call, settings.fallback);
+}
+
+/**
+ * Offers the call to the next eligible target that has a place under its caps, or sends it to
+ * the fallback: five offers made, or no target left.
+ */
+async function offerNext(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  plan: { settings: PlanSettings; candidates: Candidate[] },
+  offers: readonly Offer[],
+): Promise<RouteAnswer> {
+  const none: FallbackReason = offers.length === 0 ? 'no_target' : 'no_more_targets';
+  if (offers.length >= MAX_OFFERS) {
+    return toFallback(r, tx, ctx, call, plan.settings, 'max_offers');
+  }
+  const eligible = eligibleTargets(plan.candidates, {
+    callerState: callerState(call.fromNumber),
+    nowMs: ctx.now.getTime(),
+    offered: new Set(offers.map((o) => o.buyerId)),
+  });
+  for (const target of drawOrder(eligible, ctx.random)) {
+    const periods = await r.routing.takePlace(tx, call.orgId, target.buyerId, ctx.now);
+    if (!periods) continue;
+    const offer: Offer = {
+      id: `${call.callId.replace(/^call_/, 'ofr_')}${offers.length + 1}`,
+      orgId: call.orgId,
+      callId: call.callId,
+      seq: offers.length + 1,
+      buyerId: target.buyerId,
+      offeredAt: ctx.now,
+      endedAt: null,
+      outcome: null,
+      durationSeconds: null,
+      ...periods,
+    };
+    await r.routing.insertOffer(tx, offer);
+    await audit(r, tx, ctx, call, 'call.offered', { buyer_id: target.buyerId, seq: offer.seq });
+    return {
+      kind: 'dial',
+      offerId: offer.id,
+      forwardTo: target.forwardTo,
+      ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
+    };
+  }
+  return toFallback(r, tx, ctx, call, plan.settings, none);
+}
+
+/**
+ * Where the call goes now: its live offer again (a retried webhook), nothing more once a buyer
+ * answered, its fallback once it fell back, else the next offer. Null: the campaign has no
+ * routing plan and the call was never routed (it forwards as before).
+ */
+export async function routeCall(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+): Promise<RouteAnswer | null> {
+  if (call.buyerId !== null) return { kind: 'hangup' };
+  if (call.fallback !== null) return fallbackAnswer(call, call.fallback);
+  const plan = await r.routing.candidates(tx, call.orgId, call.campaignId);
+  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  if (!plan) {
+    if (offers.length === 0) return null;
+    // The plan was removed while the call was being routed: what a plan's default would do.
+    return toFallback(
+      r,
+      tx,
+      ctx,
+      call,
+      { fallback: 'forward_to', ringTimeoutSeconds: 0 },
+      'no_more_targets',
+    );
+  }
+  const live = offers.find((o) => o.outcome === null);
+  if (live) {
+    const target = plan.candidates.find((c) => c.buyerId === live.buyerId);
+    if (target) {
+      return {
+        kind: 'dial',
+        offerId: live.id,
+        forwardTo: target.forwardTo,
+        ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
+      };
+    }
+  }
+  if (offers.some((o) => o.outcome === 'canceled')) return { kind: 'hangup' };
+  return offerNext(r, tx, ctx, call, plan, offers);
+}
+
+/** Twilio's DialCallStatus as an offer's outcome (anything unknown is a failure). */
+export function outcomeOf(dialCallStatus: string): OfferOutcome {
+  switch (dialCallStatus) {
+    case 'completed':
+    case 'answered':
+      return 'answered';
+    case 'busy':
+      return 'busy';
+    case 'no-answer':
+      return 'no_answer';
+    case 'canceled':
+      return 'canceled';
+    default:
+      return 'failed';
+  }
+}
+
+export type OfferEnded =
+  | { kind: 'unknown_offer' }
+  | { kind: 'already_ended'; offer: Offer }
+  | {
+      kind: 'ended';
+      offer: Offer;
+      /** For an answered offer: whether it is billable and its payout, fixed now. */
+      billing: { billable: boolean; payout: string } | null;
+    };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Ends a live offer with the carrier's result. Unanswered, it gives its place under the caps
+ * back; answered, its leg has ended: it leaves the concurrency count, the call gets its buyer,
+ * and billable and payout are fixed by the buyer's payout rules as they stand now.
+ */
+export async function endOffer(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  offerId: string,
+  result: { outcome: OfferOutcome; durationSeconds: number | null },
+): Promise<OfferEnded> {
+  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  const offer = offers.find((o) => o.id === offerId);
+  if (!offer) return { kind: 'unknown_offer' };
+  if (offer.outcome !== null) return { kind: 'already_ended', offer };
+  const duration = result.outcome === 'answered' ? (result.durationSeconds ?? 0) : null;
+  await r.routing.endOffer(tx, offer.id, {
+    outcome: result.outcome,
+    durationSeconds: duration,
+    endedAt: ctx.now,
+  });
+  const ended: Offer = {
+    ...offer,
+    outcome: result.outcome,
+    durationSeconds: duration,
+    endedAt: ctx.now,
+  };
+  let fixed: { billable: boolean; payout: string } | null = null;
+  if (result.outcome === 'answered') {
+    await r.routing.endLive(tx, offer.buyerId);
+    const buyer = await r.buyers.getBuyer(tx, call.orgId, offer.buyerId);
+    const payout = buyer?.payout ?? {
+      amount: '0.00',
+      min_duration_seconds: 0,
+      duplicate_window_days: 0,
+    };
+    const days = payout.duplicate_window_days;
+    const before =
+      days > 0 &&
+      (await r.routing.billableWithin(tx, call.orgId, {
+        buyerId: offer.buyerId,
+        fromNumber: call.fromNumber,
+        since: new Date(call.startedAt.getTime() - days * DAY_MS),
+        before: call.startedAt,
+        callId: call.callId,
+      }));
+    fixed = billing(payout, duration ?? 0, before);
+    await r.routing.setAnswered(tx, call.callId, { buyerId: offer.buyerId, ...fixed });
+  } else {
+    await r.routing.givePlace(tx, offer);
+  }
+  await audit(r, tx, ctx, call, 'call.offer_ended', {
+    buyer_id: offer.buyerId,
+    seq: offer.seq,
+    outcome: result.outcome,
+    duration_seconds: duration,
+    ...(fixed ? { billable: fixed.billable, payout: fixed.payout } : {}),
+  });
+  return { kind: 'ended', offer: ended, billing: fixed };
+}
+
+/**
+ * The call itself ended (the carrier's final status): an offer still live was never reported
+ * by its Dial, so it ends as canceled and gives its place back.
+ */
+export async function closeLiveOffers(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+): Promise<Offer[]> {
+  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  const closed: Offer[] = [];
+  for (const o of offers.filter((x) => x.outcome === null)) {
+    const done = await endOffer(r, tx, ctx, call, o.id, {
+      outcome: 'canceled',
+      durationSeconds: null,
+    });
+    if (done.kind === 'ended') closed.push(done.offer);
+  }
+  return closed;
+}
