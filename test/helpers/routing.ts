@@ -36,3 +36,15 @@ export async function setRouting(
 ) {
   return adminCall(h, 'PUT', `/admin/orgs/${orgId}/campaigns/${code}/routing`, body);
 }
+
+/** A seeded uniform source (mulberry32): routing's draws, repeatable. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -16,6 +16,7 @@ import {
 } from '../../domain/routing/vocabulary.js';
 import { literals } from '../../domain/schema.js';
 import { withDefault } from '../common.js';
+import { CallItem } from './view-schemas.js';
 
 const id = Type.String({ minLength: 1, maxLength: 64 });
 const time = Type.String({ format: 'date-time' });
@@ -249,6 +250,24 @@ export const RoutingItem = Type.Object({
 export const OfferItem = Type.Object({
   buyer_id: Type.String(),
   offered_at: time,
-  outcome: maybe(literals(OFFER_OUTCOMES)),
-  duration_seconds: maybe(Type.Integer()),
+  outcome: maybe(
+    literals(OFFER_OUTCOMES, { description: 'null while the offer is live (ringing or talking)' }),
+  ),
+  duration_seconds: maybe(Type.Integer({ description: "The buyer's leg, when answered" })),
+});
+
+/** One call: its list item, every offer in order, and its buyer reports (oldest first). */
+export const CallDetail = Type.Object({
+  ...CallItem.properties,
+  offers: Type.Array(OfferItem),
+  buyer_reports: Type.Array(
+    Type.Object({
+      event_id: Type.String(),
+      report_id: Type.String(),
+      disposition: Type.String(),
+      notes: maybe(Type.String()),
+      key_id: Type.String(),
+      at: time,
+    }),
+  ),
 });

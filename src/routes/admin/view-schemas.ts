@@ -99,6 +99,16 @@ export const CallItem = Type.Object({
   ended_at: maybe(time),
   disposition: maybe(Type.String()),
   disposition_at: maybe(time),
+  buyer_id: maybe(Type.String({ description: 'The buyer who answered (routing), or null' })),
+  billable: maybe(
+    Type.Boolean({ description: "Fixed when the answering buyer's leg ends; null before" }),
+  ),
+  payout: maybe(
+    Type.String({
+      description: "The buyer's payout in the organization's currency; 0.00 when not billable",
+      examples: ['25.00'],
+    }),
+  ),
   created_at: time,
 });
 
