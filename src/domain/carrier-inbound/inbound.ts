@@ -198,8 +198,6 @@ export async function recordCallStatus(
       endedAt: final ? ctx.now : null,
     };
     await r.calls.setCarrierCallStatus(tx, call.callId, change);
-    // An offer whose Dial never reported its end stops counting when the call ends.
-    if (final) await closeLiveOffers(r, tx, ctx, routedCallOf(call));
     await r.audit.writeAudit(tx, {
       orgId: call.orgId,
       actor: `carrier:${ctx.carrier}`,
@@ -232,6 +230,9 @@ export async function recordCallStatus(
         (d) => seconds >= (d.trigger.min_seconds ?? 0),
       );
     }
+    // An offer whose Dial never reported its end stops counting when the call ends (last: it
+    // locks the buyer's usage row until the commit).
+    if (final) await closeLiveOffers(r, tx, ctx, routedCallOf(call));
     return 'recorded';
   });
 }

@@ -1,4 +1,4 @@
-import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { AuditEntry, AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { Buyer, BuyerChange, Candidate, Offer, Periods, Plan, Usage } from './types.js';
 import type { Fallback, FallbackReason, OfferOutcome } from './vocabulary.js';
 
@@ -51,15 +51,20 @@ export interface RoutingRepository {
   ): Promise<{ settings: PlanSettings; candidates: Candidate[] } | null>;
   /**
    * Counts one offer against the buyer's caps if the buyer is active and under every cap at
-   * `now`, in one statement under the buyer's usage row lock; the periods it was counted in,
-   * or null (a cap is reached, or the buyer is paused).
+   * `now` and, when it did, stores the offer (with the periods it was counted in) and its audit
+   * line: one statement, which locks the buyer's usage row. Callers make it the last statement
+   * of their transaction, so the row stays locked only until the commit that follows. Null: a
+   * cap is reached or the buyer is paused, and nothing was written or locked.
    */
-  takePlace(tx: Transaction, orgId: string, buyerId: string, now: Date): Promise<Periods | null>;
+  takePlace(
+    tx: Transaction,
+    offer: Pick<Offer, 'id' | 'orgId' | 'callId' | 'seq' | 'buyerId' | 'offeredAt'>,
+    audit: AuditEntry,
+  ): Promise<Periods | null>;
   /** An offer not answered: it stops counting against every cap. */
   givePlace(tx: Transaction, offer: Offer): Promise<void>;
   /** An answered offer's leg ended: it stops counting against the concurrency cap only. */
   endLive(tx: Transaction, buyerId: string): Promise<void>;
-  insertOffer(tx: Transaction, offer: Offer): Promise<void>;
   /** The call's offers in the order made. */
   offersOfCall(ex: Executor, orgId: string, callId: string): Promise<Offer[]>;
   /** Ends a live offer; false if it had ended already. */

@@ -4,7 +4,7 @@
  * runs in the caller's transaction, which holds the lock of the call's carrier id, so two
  * webhooks of one call never route it at once.
  */
-import type { AuditLog, Transaction } from '../ports.js';
+import type { AuditEntry, AuditLog, Transaction } from '../ports.js';
 import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
 import type { BuyerRepository, PlanSettings, RoutingRepository } from './ports.js';
 import { callerState } from './states.js';
@@ -52,6 +52,22 @@ const fallbackAnswer = (call: RoutedCall, fallback: Fallback): RouteAnswer => ({
   forwardTo: fallback === 'forward_to' ? call.campaignForwardTo : null,
 });
 
+const auditEntry = (
+  ctx: RouteContext,
+  call: RoutedCall,
+  action: string,
+  detail: Record<string, unknown>,
+): AuditEntry => ({
+  orgId: call.orgId,
+  actor: `carrier:${ctx.carrier}`,
+  action,
+  subjectType: 'call',
+  subjectId: call.callId,
+  detail,
+  requestId: ctx.requestId,
+  at: ctx.now,
+});
+
 function audit(
   r: CallRoutingRepos,
   tx: Transaction,
@@ -60,16 +76,7 @@ function audit(
   action: string,
   detail: Record<string, unknown>,
 ) {
-  return r.audit.writeAudit(tx, {
-    orgId: call.orgId,
-    actor: `carrier:${ctx.carrier}`,
-    action,
-    subjectType: 'call',
-    subjectId: call.callId,
-    detail,
-    requestId: ctx.requestId,
-    at: ctx.now,
-  });
+  return r.audit.writeAudit(tx, auditEntry(ctx, call, action, detail));
 }
 
 async function toFallback(
@@ -106,26 +113,28 @@ async function offerNext(
     nowMs: ctx.now.getTime(),
     offered: new Set(offers.map((o) => o.buyerId)),
   });
+  const seq = offers.length + 1;
+  // The offer's id follows from the call's and its place in the order: a webhook retried after
+  // a failure writes the same offer again, never a second one.
+  const offerId = `${call.callId.replace(/^call_/, 'ofr_')}${seq}`;
   for (const target of drawOrder(eligible, ctx.random)) {
-    const periods = await r.routing.takePlace(tx, call.orgId, target.buyerId, ctx.now);
+    // The last statement of the transaction: the buyer's row stays locked only until commit.
+    const periods = await r.routing.takePlace(
+      tx,
+      {
+        id: offerId,
+        orgId: call.orgId,
+        callId: call.callId,
+        seq,
+        buyerId: target.buyerId,
+        offeredAt: ctx.now,
+      },
+      auditEntry(ctx, call, 'call.offered', { buyer_id: target.buyerId, seq }),
+    );
     if (!periods) continue;
-    const offer: Offer = {
-      id: `${call.callId.replace(/^call_/, 'ofr_')}${offers.length + 1}`,
-      orgId: call.orgId,
-      callId: call.callId,
-      seq: offers.length + 1,
-      buyerId: target.buyerId,
-      offeredAt: ctx.now,
-      endedAt: null,
-      outcome: null,
-      durationSeconds: null,
-      ...periods,
-    };
-    await r.routing.insertOffer(tx, offer);
-    await audit(r, tx, ctx, call, 'call.offered', { buyer_id: target.buyerId, seq: offer.seq });
     return {
       kind: 'dial',
-      offerId: offer.id,
+      offerId,
       forwardTo: target.forwardTo,
       ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
     };
@@ -236,7 +245,6 @@ export async function endOffer(
   };
   let fixed: { billable: boolean; payout: string } | null = null;
   if (result.outcome === 'answered') {
-    await r.routing.endLive(tx, offer.buyerId);
     const buyer = await r.buyers.getBuyer(tx, call.orgId, offer.buyerId);
     const payout = buyer?.payout ?? {
       amount: '0.00',
@@ -255,8 +263,6 @@ export async function endOffer(
       }));
     fixed = billing(payout, duration ?? 0, before);
     await r.routing.setAnswered(tx, call.callId, { buyerId: offer.buyerId, ...fixed });
-  } else {
-    await r.routing.givePlace(tx, offer);
   }
   await audit(r, tx, ctx, call, 'call.offer_ended', {
     buyer_id: offer.buyerId,
@@ -265,6 +271,9 @@ export async function endOffer(
     duration_seconds: duration,
     ...(fixed ? { billable: fixed.billable, payout: fixed.payout } : {}),
   });
+  // Last: the buyer's usage row stays locked only until the commit that follows.
+  if (result.outcome === 'answered') await r.routing.endLive(tx, offer.buyerId);
+  else await r.routing.givePlace(tx, offer);
   return { kind: 'ended', offer: ended, billing: fixed };
 }
 

@@ -11,6 +11,8 @@
  * counter row rather than counting call_offers keeps the check O(1) whatever the history.
  */
 import { and, asc, eq, gte, isNull, lt, ne, sql } from 'drizzle-orm';
+import { newId } from '../../domain/ids.js';
+import type { AuditEntry } from '../../domain/ports.js';
 import type { OfferEnd, PlanSettings, RoutingRepository } from '../../domain/routing/ports.js';
 import type { Candidate, Offer, Periods, Plan, Schedule } from '../../domain/routing/types.js';
 import type {
@@ -21,7 +23,7 @@ import type {
 } from '../../domain/routing/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
 import { rowsOf } from '../rows.js';
-import { calls } from '../schema/index.js';
+import { auditLog, calls } from '../schema/index.js';
 import {
   buyers as B,
   callOffers as O,
@@ -137,11 +139,11 @@ export async function candidates(
  */
 export async function takePlace(
   tx: Tx,
-  orgId: string,
-  buyerId: string,
-  now: Date,
+  offer: Pick<Offer, 'id' | 'orgId' | 'callId' | 'seq' | 'buyerId' | 'offeredAt'>,
+  audit: AuditEntry,
 ): Promise<Periods | null> {
-  const at = now.toISOString();
+  const at = offer.offeredAt.toISOString();
+  const { buyerId, orgId } = offer;
   const [row] = await rowsOf<{ hour_start: string; day_start: string; month_start: string }>(
     tx,
     sql`with p as (
@@ -150,7 +152,8 @@ export async function takePlace(
                  date_trunc('day', ${at}::timestamptz, b.time_zone) as d,
                  date_trunc('month', ${at}::timestamptz, b.time_zone) as m
             from ${B} b
-           where b.id = ${buyerId} and b.org_id = ${orgId} and b.status = 'active')
+           where b.id = ${buyerId} and b.org_id = ${orgId} and b.status = 'active'),
+        u as (
         update ${U} u set
           hour_count = case when u.hour_start >= p.h then u.hour_count + 1 else 1 end,
           hour_start = greatest(u.hour_start, p.h),
@@ -170,7 +173,22 @@ export async function takePlace(
                or (case when u.month_start >= p.m then u.month_count else 0 end) < p.cap_monthly)
           and (p.cap_total is null or u.total_count < p.cap_total)
           and (p.cap_concurrency is null or u.live_count < p.cap_concurrency)
-        returning u.hour_start, u.day_start, u.month_start`,
+        returning u.hour_start, u.day_start, u.month_start),
+        o as (
+          insert into ${O} (id, org_id, call_id, seq, buyer_id, offered_at,
+                            hour_start, day_start, month_start)
+          select ${offer.id}, ${orgId}, ${offer.callId}, ${offer.seq}, ${buyerId}, ${at}::timestamptz,
+                 u.hour_start, u.day_start, u.month_start
+            from u
+          returning id),
+        a as (
+          insert into ${auditLog} (id, org_id, actor, action, subject_type, subject_id, detail,
+                                   request_id, at)
+          select ${newId('aud', audit.at.getTime())}, ${audit.orgId}, ${audit.actor}, ${audit.action},
+                 ${audit.subjectType}, ${audit.subjectId}, ${JSON.stringify(audit.detail ?? {})}::jsonb,
+                 ${audit.requestId ?? null}, ${audit.at.toISOString()}::timestamptz
+            from o)
+      select hour_start, day_start, month_start from u`,
   );
   if (!row) return null;
   return {
@@ -199,10 +217,6 @@ export async function endLive(tx: Tx, buyerId: string): Promise<void> {
     .update(U)
     .set({ liveCount: sql`${U.liveCount} - 1` })
     .where(eq(U.buyerId, buyerId));
-}
-
-export async function insertOffer(tx: Tx, o: Offer): Promise<void> {
-  await tx.insert(O).values(o);
 }
 
 export async function offersOfCall(ex: Executor, orgId: string, callId: string): Promise<Offer[]> {
@@ -275,7 +289,6 @@ export function createRoutingRepository(): RoutingRepository {
     takePlace,
     givePlace,
     endLive,
-    insertOffer,
     offersOfCall,
     endOffer,
     setAnswered,
