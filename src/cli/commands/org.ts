@@ -55,6 +55,7 @@ export const orgCommands: CommandGroup = (program, ctx) => {
         opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
         time_zone: o.timeZone,
         opt_out_clarification: o.optOutClarification,
+        currency: o.currency,
       }),
     )
     .option('--name <name>', 'display name')
@@ -75,5 +76,6 @@ export const orgCommands: CommandGroup = (program, ctx) => {
       '--opt-out-clarification',
       'answer an ambiguous reply ("stop by the store") with one clarification text instead of revoking',
     )
-    .option('--no-opt-out-clarification', 'revoke at once on an ambiguous reply (the default)');
+    .option('--no-opt-out-clarification', 'revoke at once on an ambiguous reply (the default)')
+    .option('--currency <code>', 'ISO 4217 currency of buyer payouts and revenue, e.g. USD');
 };
