@@ -223,3 +223,107 @@ describe('401', () => {
     expect(res.statusCode).toBe(401);
   });
 });
+
+describe('routing plans', () => {
+  const routing = (t: { orgId: string; code: string }) =>
+    `/admin/orgs/${t.orgId}/campaigns/${t.code}/routing`;
+
+  it('PUT replaces the plan with defaults filled; GET answers it; none yet: no targets', async () => {
+    const t = await createTenant(h);
+    expect(json(await admin(h, 'GET', routing(t)))).toEqual({
+      campaign_code: t.code,
+      targets: [],
+      ring_timeout_seconds: 20,
+      fallback: 'forward_to',
+      updated_at: null,
+    });
+    const a = await createBuyer(h, t.orgId);
+    const b = await createBuyer(h, t.orgId);
+    const res = await admin(h, 'PUT', routing(t), {
+      targets: [
+        { buyer_id: b.buyer_id, priority: 2 },
+        { buyer_id: a.buyer_id, priority: 1, weight: 7 },
+      ],
+    });
+    expect(res.statusCode).toBe(200);
+    const plan = {
+      campaign_code: t.code,
+      targets: [
+        { buyer_id: a.buyer_id, priority: 1, weight: 7 },
+        { buyer_id: b.buyer_id, priority: 2, weight: 1 },
+      ],
+      ring_timeout_seconds: 20,
+      fallback: 'forward_to',
+      updated_at: '2026-03-02T15:00:00.000Z',
+    };
+    expect(json(res)).toEqual(plan);
+    expect(json(await admin(h, 'GET', routing(t)))).toEqual(plan);
+    const replaced = await admin(h, 'PUT', routing(t), {
+      targets: [{ buyer_id: b.buyer_id, priority: 1 }],
+      ring_timeout_seconds: 5,
+      fallback: 'hangup',
+    });
+    expect(json(replaced)).toMatchObject({
+      targets: [{ buyer_id: b.buyer_id, priority: 1, weight: 1 }],
+      ring_timeout_seconds: 5,
+      fallback: 'hangup',
+    });
+    const [audit] = await auditRows(h, t.orgId, 'routing.set');
+    expect(audit?.detail).toMatchObject({ campaign_code: t.code });
+  });
+
+  it("another organization's buyer, an unknown one or one named twice: 422 at its place, nothing changed", async () => {
+    const t = await createTenant(h);
+    const other = await createTenant(h);
+    const mine = await createBuyer(h, t.orgId);
+    const theirs = await createBuyer(h, other.orgId);
+    for (const targets of [
+      [{ buyer_id: theirs.buyer_id, priority: 1 }],
+      [{ buyer_id: 'buy_00000000000000000000000000000000', priority: 1 }],
+      [
+        { buyer_id: mine.buyer_id, priority: 1 },
+        { buyer_id: mine.buyer_id, priority: 2 },
+      ],
+    ]) {
+      const res = await admin(h, 'PUT', routing(t), { targets });
+      expect(res.statusCode).toBe(422);
+      expect(json(res).detail[0].loc).toEqual(['body', 'targets', targets.length - 1, 'buyer_id']);
+    }
+    expect(json(await admin(h, 'GET', routing(t))).targets).toEqual([]);
+  });
+
+  it('bounds: ring timeout 5-60, weight 1-100, priority from 1, a known fallback', async () => {
+    const t = await createTenant(h);
+    const b = await createBuyer(h, t.orgId);
+    const target = { buyer_id: b.buyer_id, priority: 1 };
+    for (const [body, loc] of [
+      [{ targets: [target], ring_timeout_seconds: 4 }, ['body', 'ring_timeout_seconds']],
+      [{ targets: [target], ring_timeout_seconds: 61 }, ['body', 'ring_timeout_seconds']],
+      [{ targets: [{ ...target, weight: 0 }] }, ['body', 'targets', 0, 'weight']],
+      [{ targets: [{ ...target, weight: 101 }] }, ['body', 'targets', 0, 'weight']],
+      [{ targets: [{ ...target, priority: 0 }] }, ['body', 'targets', 0, 'priority']],
+      [{ targets: [target], fallback: 'voicemail' }, ['body', 'fallback']],
+      [{}, ['body', 'targets']],
+    ] as const) {
+      const res = await admin(h, 'PUT', routing(t), body);
+      expect(res.statusCode).toBe(422);
+      expect(json(res).detail[0].loc).toEqual(loc);
+    }
+  });
+
+  it("another organization's campaign is 404 campaign_not_found", async () => {
+    const t = await createTenant(h);
+    const other = await createTenant(h);
+    const b = await createBuyer(h, other.orgId);
+    // Campaign codes in this process are never reused (freshCode): t.code is not other's.
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { targets: [{ buyer_id: b.buyer_id, priority: 1 }] }],
+    ] as const) {
+      const res = await admin(h, method, routing({ orgId: other.orgId, code: t.code }), body);
+      expect(res.statusCode).toBe(404);
+      expect(json(res)).toEqual({ detail: 'campaign_not_found' });
+    }
+    expect(json(await admin(h, 'GET', routing(t))).targets).toEqual([]);
+  });
+});
