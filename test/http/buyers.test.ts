@@ -254,7 +254,7 @@ describe('routing plans', () => {
       ],
       ring_timeout_seconds: 20,
       fallback: 'forward_to',
-      updated_at: '2026-03-02T15:00:00.000Z',
+      updated_at: new Date(h.clock.now()).toISOString(),
     };
     expect(json(res)).toEqual(plan);
     expect(json(await admin(h, 'GET', routing(t)))).toEqual(plan);
