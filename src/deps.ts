@@ -55,6 +55,8 @@ export interface AppDeps {
   conversions?: { box: SecretBox | null; platforms: AdPlatforms } | undefined;
   /** The web console's settings; absent: DEFAULT_CONSOLE_SETTINGS (src/config.ts). */
   console?: ConsoleSettings | undefined;
+  /** Routing's weighted draw among buyers of one priority; absent: Math.random. Tests seed it. */
+  random?: (() => number) | undefined;
 }
 
 export const BODY_LIMIT = 64 * 1024;

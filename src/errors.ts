@@ -33,6 +33,7 @@ const catalogue = {
   event_not_found: 404,
   destination_not_found: 404,
   upload_not_found: 404,
+  buyer_not_found: 404,
   'Not Found': 404,
   'Method Not Allowed': 405,
   idempotency_key_in_use: 409,
@@ -99,6 +100,7 @@ export const errors = {
   eventNotFound: () => new AppError('event_not_found'),
   destinationNotFound: () => new AppError('destination_not_found'),
   uploadNotFound: () => new AppError('upload_not_found'),
+  buyerNotFound: () => new AppError('buyer_not_found'),
   routeNotFound: () => new AppError('Not Found'),
   methodNotAllowed: (allow: string[]) =>
     new AppError('Method Not Allowed', { allow: allow.join(', ') }),

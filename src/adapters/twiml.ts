@@ -12,6 +12,26 @@ export function forwardTwiml(forwardTo: string): string {
   return response.toString();
 }
 
+/**
+ * Rings a buyer for `timeoutSeconds`; when the buyer's leg ends (answered and hung up, busy, no
+ * answer, failed), Twilio posts the Dial's result to `action` and plays what that answers.
+ */
+export function dialBuyerTwiml(forwardTo: string, action: string, timeoutSeconds: number): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.dial(
+    { action, method: 'POST', timeout: timeoutSeconds, answerOnBridge: true },
+    forwardTo,
+  );
+  return response.toString();
+}
+
+/** Ends the call: routing has nothing more to do for it. */
+export function hangupTwiml(): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.hangup();
+  return response.toString();
+}
+
 /** A polite goodbye when there is nowhere to send the call. */
 export function goodbyeTwiml(message: string): string {
   const response = new twilio.twiml.VoiceResponse();

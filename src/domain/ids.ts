@@ -20,7 +20,9 @@ export type IdPrefix =
   | 'cdst'
   | 'cup'
   | 'cua'
-  | 'usr';
+  | 'usr'
+  | 'buy'
+  | 'ofr';
 
 /**
  * Opaque prefixed ids. The leading milliseconds keep B-tree inserts close

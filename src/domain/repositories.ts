@@ -15,6 +15,7 @@ import type { TouchRepository } from './outbound/ports.js';
 import type { AuditLog, UnitOfWork } from './ports.js';
 import type { RetentionRepository } from './retention/ports.js';
 import type { RndRepository } from './rnd/ports.js';
+import type { BuyerRepository, RoutingRepository } from './routing/ports.js';
 import type { SuppressionRepository } from './suppression/ports.js';
 import type { DeliveryRepository, WebhookEmitters } from './webhooks/ports.js';
 
@@ -50,4 +51,8 @@ export interface Repositories extends UnitOfWork {
   uploads: UploadRepository;
   /** The web console's people, sessions and links. */
   console: ConsoleRepository;
+  /** Buyers and what their caps count (docs/routing.md). */
+  buyers: BuyerRepository;
+  /** Routing plans, offers and the places they take. */
+  routing: RoutingRepository;
 }

@@ -27,6 +27,8 @@ export function requireScope(
   keyring: Keyring,
   scope: Scope,
   now: () => number,
+  /** The route takes keys bound to a buyer (buyer reports): docs/routing.md. */
+  buyerKeys = false,
 ): onRequestHookHandler {
   // A callback hook, not an async one: authentication is synchronous, and on
   // the DNI path every promise per request shows in the profile.
@@ -37,14 +39,14 @@ export function requireScope(
       return;
     }
     try {
-      request.principal = keyring.authenticate(header, scope, now());
+      request.principal = keyring.authenticate(header, scope, now(), buyerKeys);
     } catch (err) {
       if ((err as AppError).code !== 'invalid_api_key') {
         done(err as Error);
         return;
       }
       // Maybe a key created on another process since the last refresh: the store is asked.
-      keyring.authenticateWithLookup(header, scope, now()).then((p) => {
+      keyring.authenticateWithLookup(header, scope, now(), buyerKeys).then((p) => {
         request.principal = p;
         done();
       }, done);

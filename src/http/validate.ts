@@ -4,6 +4,7 @@ import type { Static, TObject, TSchema } from 'typebox';
 import { currencyProblem } from '../domain/conversions/destinations.js';
 import { configChecks } from '../domain/outbound/config-checks.js';
 import { e164Problem } from '../domain/phone/e164.js';
+import { usStateProblem } from '../domain/routing/states.js';
 import { errors, type PydanticError, ValidationFailed } from '../errors.js';
 import {
   type Check,
@@ -131,6 +132,7 @@ export const checks: Record<string, Check> = {
   // The campaign config's (src/domain/outbound/config-schema.ts)
   ...configChecks,
   iso_4217: currencyProblem,
+  us_state: usStateProblem,
 };
 
 /** The schemas of one route's request parts; validation answers `Static<...>` of each. */

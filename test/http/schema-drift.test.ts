@@ -5,6 +5,7 @@ import * as conversions from '../../src/store/schema/conversions.js';
 import * as schema from '../../src/store/schema/index.js';
 import * as outbound from '../../src/store/schema/outbound.js';
 import * as reports from '../../src/store/schema/reports.js';
+import * as routing from '../../src/store/schema/routing.js';
 import * as webhooks from '../../src/store/schema/webhooks.js';
 import { useHarness } from '../helpers/harness.js';
 
@@ -42,7 +43,7 @@ const isTable = (v: unknown): v is PgTable =>
   typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v;
 
 const drizzleTables = new Map<string, PgTable>();
-for (const mod of [schema, consoleSchema, conversions, outbound, reports, webhooks]) {
+for (const mod of [schema, consoleSchema, conversions, outbound, reports, routing, webhooks]) {
   for (const v of Object.values(mod)) if (isTable(v)) drizzleTables.set(getTableConfig(v).name, v);
 }
 
@@ -56,7 +57,8 @@ interface Column {
 function drizzleColumns(t: PgTable): Record<string, Column> {
   const out: Record<string, Column> = {};
   for (const c of getTableConfig(t).columns) {
-    const sqlType = c.getSQLType();
+    // format_type() writes numeric(12,2) where Drizzle writes numeric(12, 2).
+    const sqlType = c.getSQLType().replace(/, /g, ',');
     const serial = sqlType === 'bigserial' || sqlType === 'serial';
     out[c.name] = {
       type: sqlType === 'bigserial' ? 'bigint' : sqlType === 'serial' ? 'integer' : sqlType,

@@ -1,4 +1,5 @@
 import { auditCommands } from './audit.js';
+import { buyerCommands } from './buyer.js';
 import { callCommands } from './call.js';
 import { campaignCommands } from './campaign.js';
 import { consentCommands } from './consent.js';
@@ -29,5 +30,6 @@ export const commandGroups: CommandGroup[] = [
   suppressionCommands,
   webhookCommands,
   conversionCommands,
+  buyerCommands,
   userCommands,
 ];

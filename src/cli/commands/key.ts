@@ -24,10 +24,15 @@ export const keyCommands: CommandGroup = (program, ctx) => {
       scopes: o.scopes,
       expires_at: o.expiresAt,
       label: o.label,
+      buyer_id: o.buyer,
     }))
     .requiredOption('--scopes <list>', `comma-separated: ${SCOPES.join(', ')}`, list)
     .option('--expires-at <iso>', 'expiry, ISO 8601 with a zone (default: never)')
-    .option('--label <label>', 'a note for people, e.g. where the key is used');
+    .option('--label <label>', 'a note for people, e.g. where the key is used')
+    .option(
+      '--buyer <buyer_id>',
+      "bind the key to a buyer: it posts buyer reports on that buyer's calls only (needs execute)",
+    );
 
   orgKeys.list(key, ctx, {
     description: "list an organization's keys (never the key itself)",

@@ -55,6 +55,7 @@ export const orgCommands: CommandGroup = (program, ctx) => {
         opt_out_phrases: o.optOutPhrases === false ? [] : o.optOutPhrase,
         time_zone: o.timeZone,
         opt_out_clarification: o.optOutClarification,
+        currency: o.currency,
       }),
     )
     .option('--name <name>', 'display name')
@@ -78,5 +79,6 @@ export const orgCommands: CommandGroup = (program, ctx) => {
     .option(
       '--no-opt-out-clarification',
       'revoke at once on a doubtful reply, without a question (the default)',
-    );
+    )
+    .option('--currency <code>', 'ISO 4217 currency of buyer payouts and revenue, e.g. USD');
 };

@@ -31,7 +31,7 @@ const csrfField = (ctx: PageContext) =>
 export function operatorPages(router: ConsoleRouter): void {
   const { deps } = router;
   const { config, console: reads } = deps.queries;
-  const admin = (ctx: PageContext, requestId: string): AdminContext => ({
+  const admin = (ctx: PageContext, requestId: string): AdminContext<typeof deps.repos> => ({
     repos: deps.repos,
     keyring: deps.keyring,
     now: () => new Date(deps.clock.now()),

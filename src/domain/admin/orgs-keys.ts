@@ -4,6 +4,7 @@ import { generateApiKey, hashApiKey, keyPrefix } from '../auth/keys.js';
 import { phraseKey } from '../carrier-inbound/reading/read.js';
 import { newId } from '../ids.js';
 import type { Executor } from '../ports.js';
+import type { BuyerRepository } from '../routing/ports.js';
 import type { ApiKey, Org, OrgRepos } from './ports.js';
 
 export interface AdminContext<R extends OrgRepos = OrgRepos> {
@@ -28,6 +29,7 @@ export const orgView = (o: OrgRow) => ({
   time_zone: o.timeZone,
   opt_out_clarification: o.optOutClarification,
   phone_country: o.phoneCountry,
+  currency: o.currency,
   created_at: o.createdAt.toISOString(),
   updated_at: o.updatedAt.toISOString(),
 });
@@ -41,6 +43,7 @@ export const keyView = (k: KeyRow) => ({
   expires_at: k.expiresAt?.toISOString() ?? null,
   revoked_at: k.revokedAt?.toISOString() ?? null,
   rotated_to: k.rotatedTo,
+  buyer_id: k.buyerId,
   created_at: k.createdAt.toISOString(),
 });
 
@@ -60,6 +63,7 @@ function syncKey(ctx: AdminContext, k: KeyRow): void {
     scopes: k.scopes,
     expiresAt: k.expiresAt,
     revokedAt: k.revokedAt,
+    buyerId: k.buyerId,
   });
 }
 
@@ -98,6 +102,8 @@ export interface OrgInput {
   opt_out_clarification?: boolean;
   /** The country a number typed without its country code is read in (ISO 3166 alpha-2). */
   phone_country?: string;
+  /** ISO 4217: the currency of buyer payouts and revenue. */
+  currency?: string;
 }
 
 function checkPhrases(input: OrgInput): void {
@@ -126,6 +132,7 @@ export async function createOrg(ctx: AdminContext, input: OrgInput & { name: str
       timeZone: input.time_zone ?? 'UTC',
       optOutClarification: input.opt_out_clarification ?? false,
       phoneCountry: input.phone_country ?? 'US',
+      currency: input.currency ?? 'USD',
       createdAt: now,
       updatedAt: now,
     });
@@ -163,6 +170,7 @@ export async function updateOrg(ctx: AdminContext, orgId: string, input: OrgInpu
         ? { optOutClarification: input.opt_out_clarification }
         : {}),
       ...(input.phone_country !== undefined ? { phoneCountry: input.phone_country } : {}),
+      ...(input.currency !== undefined ? { currency: input.currency } : {}),
       updatedAt: ctx.now(),
     });
     await audit(tx, ctx, orgId, 'org.updated', 'org', orgId, { ...input });
@@ -176,6 +184,8 @@ export interface KeyInput {
   scopes: string[];
   expires_at?: string | null;
   label?: string | null;
+  /** Binds the key to a buyer of the organization: it posts buyer reports on its calls only. */
+  buyer_id?: string | null;
 }
 
 async function insertKey(repos: OrgRepos, tx: Executor, orgId: string, input: KeyInput, now: Date) {
@@ -188,25 +198,41 @@ async function insertKey(repos: OrgRepos, tx: Executor, orgId: string, input: Ke
     scopes: [...new Set(input.scopes)],
     label: input.label ?? null,
     expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+    buyerId: input.buyer_id ?? null,
     createdAt: now,
     updatedAt: now,
   });
   return { row, apiKey };
 }
 
-export async function issueKey(ctx: AdminContext, orgId: string, input: KeyInput) {
+export async function issueKey(
+  ctx: AdminContext<OrgRepos & { buyers: Pick<BuyerRepository, 'getBuyer'> }>,
+  orgId: string,
+  input: KeyInput,
+) {
   const now = ctx.now();
+  if (input.buyer_id && !input.scopes.includes('execute')) {
+    throw errors.field(
+      ['body', 'scopes'],
+      'a key bound to a buyer posts buyer reports, which need the execute scope',
+      input.scopes,
+    );
+  }
   // A key that is born expired is a mistake (a wrong year, a past date): say so, issue nothing.
   if (input.expires_at && new Date(input.expires_at).getTime() <= now.getTime()) {
     throw errors.field(['body', 'expires_at'], 'must be in the future', input.expires_at);
   }
   const { row, apiKey } = await ctx.repos.transaction(async (tx) => {
     await getOrg(ctx.repos, orgId, tx);
+    if (input.buyer_id && !(await ctx.repos.buyers.getBuyer(tx, orgId, input.buyer_id))) {
+      throw errors.field(['body', 'buyer_id'], 'not a buyer of this organization', input.buyer_id);
+    }
     const issued = await insertKey(ctx.repos, tx, orgId, input, now);
     await audit(tx, ctx, orgId, 'key.issued', 'api_key', issued.row.id, {
       scopes: issued.row.scopes,
       expires_at: input.expires_at ?? null,
       label: input.label ?? null,
+      buyer_id: input.buyer_id ?? null,
     });
     return issued;
   });
@@ -265,6 +291,7 @@ export async function rotateKey(ctx: AdminContext, keyId: string, graceSeconds: 
         scopes: before.scopes,
         expires_at: before.expiresAt?.toISOString() ?? null,
         label: before.label,
+        buyer_id: before.buyerId,
       },
       now,
     );

@@ -101,6 +101,8 @@ export interface Org {
   optOutClarification: boolean;
   /** ISO 3166 alpha-2: the country a number typed without its country code is read in. */
   phoneCountry: string;
+  /** ISO 4217: buyer payouts and revenue are in it (docs/routing.md). */
+  currency: string;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -118,6 +120,8 @@ export interface ApiKey {
   revokedAt: Date | null;
   /** The key that replaced this one by rotation. */
   rotatedTo: string | null;
+  /** A key bound to a buyer posts buyer reports on that buyer's calls only. */
+  buyerId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -85,6 +85,15 @@ export interface SessionRow {
   utmContent: string | null;
 }
 
+export interface CallReportRow {
+  id: string;
+  reportId: string;
+  disposition: string;
+  notes: string | null;
+  keyId: string;
+  at: Date;
+}
+
 /** A call with its campaign's code and the session it was attributed to, when there is one. */
 export interface CallRow {
   call: {
@@ -102,6 +111,10 @@ export interface CallRow {
     endedAt: Date | null;
     disposition: string | null;
     dispositionAt: Date | null;
+    /** Routing (docs/routing.md): who answered, whether billable, the payout ("12.50"). */
+    buyerId: string | null;
+    billable: boolean | null;
+    payout: string | null;
     createdAt: Date;
   };
   campaignCode: string;
@@ -182,6 +195,8 @@ export interface ConsentEventRow extends ConsentEvent {
 export interface ActivityQueries {
   listCalls(orgId: string, w: Window & CallFilter): Promise<CallRow[]>;
   findCall(orgId: string, callId: string): Promise<CallRow | null>;
+  /** The call's buyer reports, oldest first. */
+  callReports(orgId: string, callId: string): Promise<CallReportRow[]>;
   listTouches(
     orgId: string,
     w: Window & TouchFilter,

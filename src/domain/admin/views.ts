@@ -53,6 +53,9 @@ export const callView = ({ call: c, campaignCode, session: s }: CallRow) => ({
   ended_at: iso(c.endedAt),
   disposition: c.disposition,
   disposition_at: iso(c.dispositionAt),
+  buyer_id: c.buyerId,
+  billable: c.billable,
+  payout: c.payout,
   created_at: iso(c.createdAt),
 });
 

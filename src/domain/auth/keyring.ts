@@ -8,6 +8,8 @@ export interface KeyEntry {
   scopes: readonly string[];
   expiresAt: Date | null;
   revokedAt: Date | null;
+  /** A key bound to a buyer (docs/routing.md): only routes that take buyer keys accept it. */
+  buyerId?: string | null;
 }
 
 export interface OrgEntry {
@@ -33,6 +35,8 @@ export interface Principal {
   orgId: string;
   scopes: readonly string[];
   org: OrgEntry;
+  /** Set for a key bound to a buyer: it acts on that buyer's calls only. */
+  buyerId: string | null;
 }
 
 /**
@@ -91,10 +95,11 @@ export class Keyring {
     header: string | undefined,
     scope: Scope,
     nowMs: number,
+    buyerKeys = false,
   ): Promise<Principal> {
     const key = parseBearer(header);
     if (key !== null && this.lookup) await this.refreshKey(hashApiKey(key), nowMs);
-    return this.authenticate(header, scope, nowMs);
+    return this.authenticate(header, scope, nowMs, buyerKeys);
   }
 
   private refreshKey(hash: string, nowMs: number): Promise<void> {
@@ -127,7 +132,16 @@ export class Keyring {
     }
   }
 
-  authenticate(header: string | undefined, scope: Scope, nowMs: number): Principal {
+  /**
+   * `buyerKeys`: whether the route takes a key bound to a buyer (buyer reports only); anywhere
+   * else such a key lacks the scope, whatever its scopes say.
+   */
+  authenticate(
+    header: string | undefined,
+    scope: Scope,
+    nowMs: number,
+    buyerKeys = false,
+  ): Principal {
     const key = parseBearer(header);
     const entry = key === null ? undefined : this.byHash.get(hashApiKey(key));
     if (!entry || (entry.expiresAt !== null && entry.expiresAt.getTime() <= nowMs)) {
@@ -137,6 +151,8 @@ export class Keyring {
     if (!org) throw errors.invalidApiKey();
     if (!org.trackingEnabled) throw errors.trackingDisabled();
     if (!entry.scopes.includes(scope)) throw errors.insufficientScope();
-    return { keyId: entry.id, orgId: entry.orgId, scopes: entry.scopes, org };
+    const buyerId = entry.buyerId ?? null;
+    if (buyerId !== null && !buyerKeys) throw errors.insufficientScope();
+    return { keyId: entry.id, orgId: entry.orgId, scopes: entry.scopes, org, buyerId };
   }
 }

@@ -53,6 +53,8 @@ export interface ReportCampaign {
 export interface ReportedCall {
   id: string;
   startedAt: Date;
+  /** The buyer who answered the call (routing), or null. */
+  buyerId: string | null;
 }
 
 export interface StoredReport {

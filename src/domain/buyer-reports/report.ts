@@ -12,6 +12,8 @@ export interface BuyerReportInput {
 export interface ReportContext {
   orgId: string;
   keyId: string;
+  /** A key bound to a buyer reports on the calls that buyer answered only. */
+  buyerId?: string | null;
   requestId: string | null;
   now: Date;
 }
@@ -56,7 +58,8 @@ export async function postBuyerReport(
     const campaign = await r.buyerReports.findReportCampaign(tx, ctx.orgId, campaignCode);
     if (!campaign) return { kind: 'campaign_not_found' };
     const call = await r.buyerReports.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
-    if (!call) return { kind: 'call_not_found' };
+    // Another buyer's call (or one no buyer answered) is as unknown to a buyer's key as a missing one.
+    if (!call || (ctx.buyerId && call.buyerId !== ctx.buyerId)) return { kind: 'call_not_found' };
 
     const audit = (action: string, detail: Record<string, unknown>) =>
       r.audit.writeAudit(tx, {

@@ -1,11 +1,23 @@
 import { enqueueConversions } from '../conversions/enqueue.js';
 import type { Transaction } from '../ports.js';
+import type { Random } from '../routing/choose.js';
+import {
+  closeLiveOffers,
+  endOffer,
+  type OfferEnded,
+  outcomeOf,
+  type RouteAnswer,
+  type RoutedCall,
+  routeCall,
+} from '../routing/route-call.js';
 import type { CarrierCall, InboundCallRepos } from './ports.js';
 
 export interface CarrierContext {
   carrier: string;
   requestId: string | null;
   now: Date;
+  /** Routing's draw among buyers of one priority (docs/routing.md). */
+  random: Random;
 }
 
 export interface RingingCall {
@@ -18,7 +30,33 @@ export interface RingingCall {
 export type InboundAnswer =
   | { kind: 'forward'; callId: string; forwardTo: string }
   | { kind: 'no_forward'; callId: string }
+  /** The campaign has a routing plan: ring a buyer, or its fallback. */
+  | { kind: 'routed'; callId: string; answer: RouteAnswer }
   | { kind: 'unknown_number' };
+
+const routedCallOf = (c: CarrierCall): RoutedCall => ({
+  callId: c.callId,
+  orgId: c.orgId,
+  campaignId: c.campaignId,
+  fromNumber: c.fromNumber,
+  startedAt: c.startedAt,
+  campaignForwardTo: c.forwardTo,
+  buyerId: c.buyerId,
+  fallback: c.fallback,
+});
+
+/** The call routed by its campaign's plan, or forwarded as before when it has none. */
+async function answerFor(
+  r: InboundCallRepos,
+  tx: Transaction,
+  ctx: CarrierContext,
+  call: RoutedCall,
+  fresh = false,
+): Promise<InboundAnswer> {
+  const answer = await routeCall(r, tx, ctx, call, fresh);
+  if (answer) return { kind: 'routed', callId: call.callId, answer };
+  return answerOf({ callId: call.callId, forwardTo: call.campaignForwardTo });
+}
 
 const answerOf = (c: { callId: string; forwardTo: string | null }): InboundAnswer =>
   c.forwardTo
@@ -52,7 +90,7 @@ export async function acceptInboundCall(
   call: RingingCall,
 ): Promise<InboundAnswer> {
   return withCarrierCall(r, ctx, call.callSid, async (tx, known) => {
-    if (known) return answerOf(known);
+    if (known) return answerFor(r, tx, ctx, routedCallOf(known));
     const recorded = await r.calls.recordInboundCall(
       tx,
       null,
@@ -66,8 +104,66 @@ export async function acceptInboundCall(
       ctx.requestId,
       ctx.now,
     );
-    return recorded ? answerOf(recorded) : { kind: 'unknown_number' };
+    if (!recorded) return { kind: 'unknown_number' };
+    return answerFor(
+      r,
+      tx,
+      ctx,
+      {
+        callId: recorded.callId,
+        orgId: recorded.orgId,
+        campaignId: recorded.campaignId,
+        fromNumber: call.from,
+        startedAt: ctx.now,
+        campaignForwardTo: recorded.forwardTo,
+        buyerId: null,
+        fallback: null,
+      },
+      true,
+    );
   });
+}
+
+export interface DialResult {
+  callSid: string;
+  /** The offer the Dial rang (the action URL's `offer`). */
+  offerId: string;
+  /** Twilio's DialCallStatus and DialCallDuration. */
+  dialCallStatus: string;
+  dialCallDuration: number | null;
+}
+
+export type DialOutcome =
+  | { kind: 'unknown_call' }
+  | { kind: 'routed'; ended: OfferEnded; answer: RouteAnswer };
+
+/**
+ * The carrier's Dial ended (Twilio's Dial action): the offer ends with its outcome, then the
+ * call goes to the next eligible buyer or the fallback. Two transactions, each under the
+ * call's lock: giving the ended offer's place back and taking the next buyer's are never held
+ * together, so no two calls lock two buyers in opposite orders (docs/routing.md).
+ */
+export async function acceptDialResult(
+  r: InboundCallRepos,
+  ctx: CarrierContext,
+  result: DialResult,
+): Promise<DialOutcome> {
+  const outcome = outcomeOf(result.dialCallStatus);
+  const first = await withCarrierCall(r, ctx, result.callSid, async (tx, known) => {
+    if (!known) return null;
+    const call = routedCallOf(known);
+    return endOffer(r, tx, ctx, call, result.offerId, {
+      outcome,
+      durationSeconds: result.dialCallDuration,
+    });
+  });
+  if (first === null) return { kind: 'unknown_call' };
+  const answer = await withCarrierCall(r, ctx, result.callSid, async (tx, known) => {
+    // The caller left while the buyer rang: nothing more to offer.
+    if (!known || outcome === 'canceled') return { kind: 'hangup' } as const;
+    return (await routeCall(r, tx, ctx, routedCallOf(known))) ?? ({ kind: 'hangup' } as const);
+  });
+  return { kind: 'routed', ended: first, answer };
 }
 
 /** Twilio's final call statuses; anything else is a call still in progress. */
@@ -141,6 +237,9 @@ export async function recordCallStatus(
         (d) => seconds >= (d.trigger.min_seconds ?? 0),
       );
     }
+    // An offer whose Dial never reported its end stops counting when the call ends (last: it
+    // locks the buyer's usage row until the commit).
+    if (final) await closeLiveOffers(r, tx, ctx, routedCallOf(call));
     return 'recorded';
   });
 }

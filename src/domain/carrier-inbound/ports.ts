@@ -3,10 +3,12 @@ import type { UploadOutbox } from '../conversions/ports.js';
 import type { Attribution } from '../dni/attribution.js';
 import type { TouchRecorder } from '../outbound/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { CallRoutingRepos } from '../routing/route-call.js';
+import type { Fallback } from '../routing/vocabulary.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 
 /** A carrier's voice and status webhooks (inbound.ts). */
-export interface InboundCallRepos extends UnitOfWork {
+export interface InboundCallRepos extends UnitOfWork, CallRoutingRepos {
   calls: InboundCallRepository;
   audit: AuditLog;
   /** Conversion uploads queued when an answered call completes (docs/conversions.md). */
@@ -71,9 +73,16 @@ export interface NumberOwner {
 export interface CarrierCall {
   callId: string;
   orgId: string;
+  campaignId: string;
   campaignCode: string;
+  /** The campaign's forward_to. */
   forwardTo: string | null;
   status: string | null;
+  fromNumber: string;
+  startedAt: Date;
+  /** Routing: the buyer who answered, and the fallback the call went to (docs/routing.md). */
+  buyerId: string | null;
+  fallback: Fallback | null;
 }
 
 export interface CallStatusChange {

@@ -4,6 +4,7 @@ import type { TimeRange } from '../../domain/admin/queries.js';
 import { callView, consentEventView, touchView } from '../../domain/admin/views.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
+import * as B from './buyer-schemas.js';
 import { listRoute, opaqueCursor } from './list-route.js';
 import * as L from './list-schemas.js';
 import { adminRoute } from './openapi.js';
@@ -69,15 +70,38 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     },
   );
 
-  const getCallsByCallId = adminRoute('calls', 'Show a call with its attribution', {
-    params: L.CallParams,
-    answer: V.CallItem,
-  });
+  const getCallsByCallId = adminRoute(
+    'calls',
+    'Show a call with its attribution, its offers to buyers and its buyer reports',
+    { params: L.CallParams, answer: B.CallDetail },
+  );
   admin.get(`${ORG_PREFIX}/calls/:call_id`, getCallsByCallId.options, async (req) => {
     const { params } = getCallsByCallId.read(req);
     const call = await q.findCall(params.org_id, params.call_id);
     if (!call) throw errors.callNotFound();
-    return callView(call);
+    const offers = await deps.repos.routing.offersOfCall(
+      deps.repos.db,
+      params.org_id,
+      call.call.id,
+    );
+    const reports = await q.callReports(params.org_id, call.call.id);
+    return {
+      ...callView(call),
+      offers: offers.map((o) => ({
+        buyer_id: o.buyerId,
+        offered_at: o.offeredAt.toISOString(),
+        outcome: o.outcome,
+        duration_seconds: o.durationSeconds,
+      })),
+      buyer_reports: reports.map((r) => ({
+        event_id: r.id,
+        report_id: r.reportId,
+        disposition: r.disposition,
+        notes: r.notes,
+        key_id: r.keyId,
+        at: r.at.toISOString(),
+      })),
+    };
   });
 
   listRoute(

@@ -87,6 +87,7 @@ const NOT_FOUND = [
   'webhook_not_found',
   'event_not_found',
   'destination_not_found',
+  'buyer_not_found',
   'upload_not_found',
 ];
 

@@ -22,6 +22,7 @@ import {
 import { errors } from '../../errors.js';
 import { credentialOf } from '../../http/auth.js';
 import { activityListRoutes } from './activity-routes.js';
+import { buyerRoutes } from './buyer-routes.js';
 import { consentRoutes } from './consents-routes.js';
 import { consoleUserRoutes } from './console-users-routes.js';
 import { conversionRoutes } from './conversion-routes.js';
@@ -211,6 +212,7 @@ export function adminRoutes(
       activityListRoutes(scope, deps);
       webhookRoutes(scope, deps, ctx);
       conversionRoutes(scope, deps);
+      buyerRoutes(scope, deps);
 
       // The cursor is the last entry's sequence number as it is (the query schema checks its form).
       listRoute(

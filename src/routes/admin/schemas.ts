@@ -62,6 +62,13 @@ const orgSettings = {
   time_zone: Type.Optional(timeZone),
   opt_out_clarification: Type.Optional(optOutClarification),
   phone_country: Type.Optional(phoneCountry),
+  currency: Type.Optional(
+    Type.String({
+      'x-check': 'iso_4217',
+      description: 'ISO 4217: the currency of buyer payouts and revenue, default USD',
+      examples: ['USD'],
+    }),
+  ),
 };
 
 export const CreateOrg = Type.Object(
@@ -79,6 +86,12 @@ export const CreateKey = Type.Object(
     scopes,
     expires_at: Type.Optional(Type.Union([isoDate, Type.Null()])),
     label: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Null()])),
+    buyer_id: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()], {
+        description:
+          'Binds the key to a buyer of the organization: it may only post buyer reports, on the calls that buyer answered (needs the execute scope)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -32,6 +32,7 @@ export const OrgItem = Type.Object({
   phone_country: Type.String({
     description: 'ISO 3166 alpha-2: the country a number typed without its country code is read in',
   }),
+  currency: Type.String({ description: 'ISO 4217: the currency of payouts and revenue' }),
   created_at: time,
   updated_at: time,
 });
@@ -46,6 +47,9 @@ export const KeyItem = Type.Object(
     expires_at: maybe(time),
     revoked_at: maybe(time),
     rotated_to: maybe(Type.String()),
+    buyer_id: maybe(
+      Type.String({ description: 'Bound to this buyer: posts buyer reports on its calls only' }),
+    ),
     created_at: time,
   },
   { additionalProperties: false },
@@ -98,6 +102,16 @@ export const CallItem = Type.Object({
   ended_at: maybe(time),
   disposition: maybe(Type.String()),
   disposition_at: maybe(time),
+  buyer_id: maybe(Type.String({ description: 'The buyer who answered (routing), or null' })),
+  billable: maybe(
+    Type.Boolean({ description: "Fixed when the answering buyer's leg ends; null before" }),
+  ),
+  payout: maybe(
+    Type.String({
+      description: "The buyer's payout in the organization's currency; 0.00 when not billable",
+      examples: ['25.00'],
+    }),
+  ),
   created_at: time,
 });
 

@@ -40,14 +40,20 @@ export function buyerReportRoute(app: FastifyInstance, deps: AppDeps): void {
   });
   app.post('/dni/campaigns/:campaign_code/buyer-report', {
     schema: { ...buyerReportSchema, security: bearerSecurity },
-    onRequest: requireScope(deps.keyring, 'execute', now),
+    onRequest: requireScope(deps.keyring, 'execute', now, true),
     preHandler: postDniCampaignsByCampaignCodeBuyerReport.hook,
     handler: async (request, reply) => {
       const { params, body } = postDniCampaignsByCampaignCodeBuyerReport.read(request);
       const p = principalOf(request);
       const outcome = await postBuyerReport(
         deps.repos,
-        { orgId: p.orgId, keyId: p.keyId, requestId: request.id, now: new Date(now()) },
+        {
+          orgId: p.orgId,
+          keyId: p.keyId,
+          buyerId: p.buyerId,
+          requestId: request.id,
+          now: new Date(now()),
+        },
         params.campaign_code,
         body,
       );

@@ -1,22 +1,31 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import twilio from 'twilio';
 import {
+  dialBuyerTwiml,
   emptyMessagingTwiml,
   forwardTwiml,
   goodbyeTwiml,
+  hangupTwiml,
   NO_ONE_AVAILABLE,
   NOT_IN_SERVICE,
   OPTED_OUT,
 } from '../../adapters/twiml.js';
 import type { AppDeps } from '../../deps.js';
-import { acceptInboundCall, recordCallStatus } from '../../domain/carrier-inbound/inbound.js';
+import {
+  acceptDialResult,
+  acceptInboundCall,
+  recordCallStatus,
+} from '../../domain/carrier-inbound/inbound.js';
 import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier-inbound/opt-out.js';
+import type { RouteAnswer } from '../../domain/routing/route-call.js';
 import { errors } from '../../errors.js';
 import { contentTypeOf } from '../../http/validate.js';
 
 export const TWILIO_VOICE_PATH = '/carrier/twilio/voice';
 export const TWILIO_STATUS_PATH = '/carrier/twilio/status';
 export const TWILIO_MESSAGE_PATH = '/carrier/twilio/message';
+/** The action of a routed call's <Dial>; `?offer=<offer id>` says which offer it rang. */
+export const TWILIO_DIAL_PATH = '/carrier/twilio/dial';
 /** The action of the keypress opt-out's <Gather>; `?touch=<touch id>` says which call. */
 export const TWILIO_OPTOUT_PATH = '/carrier/twilio/optout';
 
@@ -89,7 +98,23 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     carrier: 'twilio',
     requestId: request.id,
     now: new Date(deps.clock.now()),
+    random: deps.random ?? Math.random,
   });
+  /** The TwiML of a routing decision; the Dial's action is absolute, as Twilio signs it. */
+  const routedTwiml = (answer: RouteAnswer): string => {
+    switch (answer.kind) {
+      case 'dial':
+        return dialBuyerTwiml(
+          answer.forwardTo,
+          `${settings?.publicBaseUrl ?? ''}${TWILIO_DIAL_PATH}?offer=${answer.offerId}`,
+          answer.ringTimeoutSeconds,
+        );
+      case 'fallback':
+        return answer.forwardTo ? forwardTwiml(answer.forwardTo) : goodbyeTwiml(NO_ONE_AVAILABLE);
+      case 'hangup':
+        return hangupTwiml();
+    }
+  };
 
   app.post(TWILIO_VOICE_PATH, { schema: { hide: true } }, async (request, reply) => {
     const f = signedForm(request, ['CallSid', 'To', 'From']);
@@ -103,10 +128,35 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
       request.log.warn({ to: f.To }, 'Twilio call to a number no campaign answers for');
     }
     const xml =
-      answer.kind === 'forward'
-        ? forwardTwiml(answer.forwardTo)
-        : goodbyeTwiml(answer.kind === 'unknown_number' ? NOT_IN_SERVICE : NO_ONE_AVAILABLE);
+      answer.kind === 'routed'
+        ? routedTwiml(answer.answer)
+        : answer.kind === 'forward'
+          ? forwardTwiml(answer.forwardTo)
+          : goodbyeTwiml(answer.kind === 'unknown_number' ? NOT_IN_SERVICE : NO_ONE_AVAILABLE);
     return reply.type('text/xml').send(xml);
+  });
+
+  // Twilio's <Dial> action: DialCallStatus and DialCallDuration of the buyer's leg.
+  app.post(TWILIO_DIAL_PATH, { schema: { hide: true } }, async (request, reply) => {
+    const f = signedForm(request, ['CallSid', 'DialCallStatus']);
+    const offerId = (request.query as Record<string, unknown>).offer;
+    if (typeof offerId !== 'string' || offerId === '')
+      throw errors.invalidCarrierRequest(['offer']);
+    const duration = Number(f.DialCallDuration);
+    const outcome = await acceptDialResult(deps.repos, ctx(request), {
+      callSid: f.CallSid,
+      offerId,
+      dialCallStatus: f.DialCallStatus,
+      dialCallDuration: Number.isInteger(duration) && duration >= 0 ? duration : null,
+    });
+    if (outcome.kind === 'unknown_call') {
+      request.log.warn({ call_sid: f.CallSid }, 'Twilio Dial result for a call we did not store');
+      return reply.type('text/xml').send(hangupTwiml());
+    }
+    if (outcome.ended.kind === 'unknown_offer') {
+      request.log.warn({ offer: offerId }, 'Twilio Dial result for an offer the call never had');
+    }
+    return reply.type('text/xml').send(routedTwiml(outcome.answer));
   });
 
   app.post(TWILIO_STATUS_PATH, { schema: { hide: true } }, async (request, reply) => {

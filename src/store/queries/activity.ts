@@ -10,6 +10,7 @@ import type { Db } from '../db.js';
 import { toEvent } from '../repos/consents.js';
 import { calls, campaigns, dniSessions } from '../schema/index.js';
 import { carrierAttempts, consentEvents, outboundTouches } from '../schema/outbound.js';
+import { buyerReportEvents } from '../schema/reports.js';
 import { beforeCursor, eqIfGiven, orgRows } from './org-rows.js';
 
 /**
@@ -85,6 +86,20 @@ export function createActivityQueries(db: Db): ActivityQueries {
       const [c] = await callsQuery(db, orgId, [eq(calls.id, callId)]);
       return c ?? null;
     },
+
+    callReports: (orgId, callId) =>
+      db
+        .select({
+          id: buyerReportEvents.id,
+          reportId: buyerReportEvents.reportId,
+          disposition: buyerReportEvents.disposition,
+          notes: buyerReportEvents.notes,
+          keyId: buyerReportEvents.keyId,
+          at: buyerReportEvents.at,
+        })
+        .from(buyerReportEvents)
+        .where(and(eq(buyerReportEvents.callId, callId), eq(buyerReportEvents.orgId, orgId)))
+        .orderBy(asc(buyerReportEvents.seq)),
 
     listTouches: (orgId, w) =>
       db

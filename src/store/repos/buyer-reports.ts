@@ -28,7 +28,7 @@ export async function lockCallOfCampaign(
 ): Promise<ReportedCall | null> {
   return first(
     tx
-      .select({ id: calls.id, startedAt: calls.startedAt })
+      .select({ id: calls.id, startedAt: calls.startedAt, buyerId: calls.buyerId })
       .from(calls)
       .where(and(eq(calls.id, callId), eq(calls.orgId, orgId), eq(calls.campaignId, campaignId)))
       .for('update'),

@@ -4,6 +4,7 @@ import type {
   CarrierCall,
   InboundCallRepository,
 } from '../../domain/carrier-inbound/ports.js';
+import type { Fallback } from '../../domain/routing/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
 import { first } from '../rows.js';
 import { calls, campaigns } from '../schema/index.js';
@@ -31,9 +32,14 @@ export async function findCarrierCall(
       .select({
         callId: calls.id,
         orgId: calls.orgId,
+        campaignId: calls.campaignId,
         campaignCode: campaigns.code,
         forwardTo: campaigns.forwardTo,
         status: calls.status,
+        fromNumber: calls.fromNumber,
+        startedAt: calls.startedAt,
+        buyerId: calls.buyerId,
+        fallback: sql<Fallback | null>`${calls.fallback}`,
       })
       .from(calls)
       .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))

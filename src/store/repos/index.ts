@@ -2,6 +2,7 @@ import type { Repositories } from '../../domain/repositories.js';
 import type { Store } from '../db.js';
 import { createAuditRepository } from './audit.js';
 import { createBuyerReportRepository } from './buyer-reports.js';
+import { createBuyerRepository } from './buyers.js';
 import { createCampaignRepository } from './campaigns.js';
 import { createInboundCallRepository } from './carrier-calls.js';
 import { createConsentRepository } from './consents.js';
@@ -14,6 +15,7 @@ import { createOptOutRepository } from './opt-outs.js';
 import { createOrgRepository } from './orgs.js';
 import { createPoolSizingRepository } from './pool-health.js';
 import { createRetentionRepository } from './retention.js';
+import { createRoutingRepository } from './routing.js';
 import { createSimulatedMessageRepository } from './simulated-messages.js';
 import { createRndRepository, createSuppressionRepository } from './suppression.js';
 import { createTouchRepository } from './touches.js';
@@ -54,5 +56,7 @@ export function createRepositories(store: Store): Repositories {
     destinations: createDestinationRepository(),
     uploads: createUploadRepository(),
     console: createConsoleRepository(),
+    buyers: createBuyerRepository(),
+    routing: createRoutingRepository(),
   };
 }

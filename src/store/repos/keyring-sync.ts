@@ -9,6 +9,7 @@ interface KeyRow extends Record<string, unknown> {
   scopes: string[];
   expires_at: Date | string | null;
   revoked_at: Date | string | null;
+  buyer_id: string | null;
 }
 interface OrgRow extends Record<string, unknown> {
   id: string;
@@ -31,12 +32,13 @@ const keyEntry = (k: KeyRow) => ({
   scopes: k.scopes,
   expiresAt: date(k.expires_at),
   revokedAt: date(k.revoked_at),
+  buyerId: k.buyer_id,
 });
 
 /** One key by its hash, with its organization: a key this process has not polled yet. */
 async function keyByHash(store: Store, hash: string) {
   const [row] = await store.query<KeyRow & OrgRow & { org_id: string }>(
-    `select k.id, k.org_id, k.key_hash, k.scopes, k.expires_at, k.revoked_at,
+    `select k.id, k.org_id, k.key_hash, k.scopes, k.expires_at, k.revoked_at, k.buyer_id,
             o.tracking_enabled, o.dni_rate_limit_per_minute
        from api_keys k join orgs o on o.id = k.org_id
       where k.key_hash = $1`,
@@ -79,7 +81,7 @@ export async function startKeyringSync(
       });
     }
     const keys = await store.query<KeyRow>(
-      `select id, org_id, key_hash, scopes, expires_at, revoked_at from api_keys where ${where}`,
+      `select id, org_id, key_hash, scopes, expires_at, revoked_at, buyer_id from api_keys where ${where}`,
       params,
     );
     for (const k of keys) keyring.applyKey(keyEntry(k));

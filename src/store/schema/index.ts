@@ -6,6 +6,7 @@ import {
   index,
   integer,
   jsonb,
+  numeric,
   pgTable,
   text,
   unique,
@@ -40,6 +41,8 @@ export const orgs = pgTable('orgs', {
   optOutClarification: boolean('opt_out_clarification').notNull().default(false),
   /** ISO 3166 alpha-2: the country a number typed without its country code is read in. */
   phoneCountry: text('phone_country').notNull().default('US'),
+  /** ISO 4217: the currency of every buyer payout and of revenue. */
+  currency: text('currency').notNull().default('USD'),
   ...timestampsDefaultNow(),
   changedAt: changedAt(),
 });
@@ -65,6 +68,11 @@ export const apiKeys = pgTable(
     revokedAt: ts('revoked_at'),
     /** The key that replaced this one by rotation. */
     rotatedTo: text('rotated_to'),
+    /**
+     * A key bound to a buyer (buyers.id, a foreign key in migration 0060) posts buyer reports on
+     * the calls that buyer answered, and nothing else.
+     */
+    buyerId: text('buyer_id'),
     ...timestampsDefaultNow(),
     changedAt: changedAt(),
   },
@@ -239,6 +247,16 @@ export const calls = pgTable(
     disposition: text('disposition'),
     dispositionEventId: text('disposition_event_id'),
     dispositionAt: ts('disposition_at'),
+    /** The buyer who answered (routing, docs/routing.md); null: none did, or no routing. */
+    buyerId: text('buyer_id'),
+    /** Set when the answering buyer's leg ends; null until then, or without a buyer. */
+    billable: boolean('billable'),
+    /** The buyer's payout for this call, fixed with `billable` ("0.00" when not billable). */
+    payout: numeric('payout', { precision: 12, scale: 2 }),
+    /** Where routing sent the call when no buyer took it: forward_to | hangup. */
+    fallback: text('fallback'),
+    /** no_target (none eligible at first) | no_more_targets | max_offers */
+    fallbackReason: text('fallback_reason'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -249,6 +267,8 @@ export const calls = pgTable(
     index('calls_org_started_idx').on(t.orgId, t.startedAt, t.id),
     // Retention keeps a session a call points at (migration 0009).
     index('calls_dni_session_idx').on(t.dniSessionId).where(sql`dni_session_id IS NOT NULL`),
+    // The duplicate-window check of billable calls (migration 0060).
+    index('calls_buyer_caller_idx').on(t.buyerId, t.fromNumber, t.startedAt).where(sql`billable`),
     ownCampaign('calls_campaign_fk', t),
   ],
 );

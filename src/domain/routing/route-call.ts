@@ -1,0 +1,295 @@
+/**
+ * Routing one call (docs/routing.md): the first offer when the call arrives, the end of an
+ * offer when the carrier's Dial ends, and the next offer or the fallback after it. Every step
+ * runs in the caller's transaction, which holds the lock of the call's carrier id, so two
+ * webhooks of one call never route it at once.
+ */
+import type { AuditEntry, AuditLog, Transaction } from '../ports.js';
+import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
+import type { BuyerRepository, PlanSettings, RoutingRepository } from './ports.js';
+import { callerState } from './states.js';
+import type { Candidate, Offer } from './types.js';
+import { type Fallback, type FallbackReason, MAX_OFFERS, type OfferOutcome } from './vocabulary.js';
+
+export interface CallRoutingRepos {
+  routing: RoutingRepository;
+  buyers: Pick<BuyerRepository, 'getBuyer'>;
+  audit: AuditLog;
+}
+
+/** The call being routed, as stored. */
+export interface RoutedCall {
+  callId: string;
+  orgId: string;
+  campaignId: string;
+  fromNumber: string;
+  startedAt: Date;
+  /** The campaign's own forward_to: the `forward_to` fallback. */
+  campaignForwardTo: string | null;
+  /** Who answered; set once an offer was answered. */
+  buyerId: string | null;
+  /** Set once the call went to the fallback. */
+  fallback: Fallback | null;
+}
+
+export interface RouteContext {
+  carrier: string;
+  requestId: string | null;
+  now: Date;
+  random: Random;
+}
+
+export type RouteAnswer =
+  /** Ring this buyer; the carrier reports the Dial's end for `offerId`. */
+  | { kind: 'dial'; offerId: string; forwardTo: string; ringTimeoutSeconds: number }
+  /** Forward to the campaign's number, or (null) say goodbye. */
+  | { kind: 'fallback'; forwardTo: string | null }
+  /** The call is over for routing: a buyer answered and the leg ended, or the caller left. */
+  | { kind: 'hangup' };
+
+const fallbackAnswer = (call: RoutedCall, fallback: Fallback): RouteAnswer => ({
+  kind: 'fallback',
+  forwardTo: fallback === 'forward_to' ? call.campaignForwardTo : null,
+});
+
+const auditEntry = (
+  ctx: RouteContext,
+  call: RoutedCall,
+  action: string,
+  detail: Record<string, unknown>,
+): AuditEntry => ({
+  orgId: call.orgId,
+  actor: `carrier:${ctx.carrier}`,
+  action,
+  subjectType: 'call',
+  subjectId: call.callId,
+  detail,
+  requestId: ctx.requestId,
+  at: ctx.now,
+});
+
+function audit(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  action: string,
+  detail: Record<string, unknown>,
+) {
+  return r.audit.writeAudit(tx, auditEntry(ctx, call, action, detail));
+}
+
+async function toFallback(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  settings: PlanSettings,
+  reason: FallbackReason,
+): Promise<RouteAnswer> {
+  await r.routing.setFallback(tx, call.callId, settings.fallback, reason);
+  await audit(r, tx, ctx, call, 'call.fallback', { fallback: settings.fallback, reason });
+  return fallbackAnswer(call, settings.fallback);
+}
+
+/**
+ * Offers the call to the next eligible target that has a place under its caps, or sends it to
+ * the fallback: five offers made, or no target left.
+ */
+async function offerNext(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  plan: { settings: PlanSettings; candidates: Candidate[] },
+  offers: readonly Offer[],
+): Promise<RouteAnswer> {
+  const none: FallbackReason = offers.length === 0 ? 'no_target' : 'no_more_targets';
+  if (offers.length >= MAX_OFFERS) {
+    return toFallback(r, tx, ctx, call, plan.settings, 'max_offers');
+  }
+  const eligible = eligibleTargets(plan.candidates, {
+    callerState: callerState(call.fromNumber),
+    nowMs: ctx.now.getTime(),
+    offered: new Set(offers.map((o) => o.buyerId)),
+  });
+  const seq = offers.length + 1;
+  // The offer's id follows from the call's and its place in the order: a webhook retried after
+  // a failure writes the same offer again, never a second one.
+  const offerId = `${call.callId.replace(/^call_/, 'ofr_')}${seq}`;
+  for (const target of drawOrder(eligible, ctx.random)) {
+    // The last statement of the transaction: the buyer's row stays locked only until commit.
+    const periods = await r.routing.takePlace(
+      tx,
+      {
+        id: offerId,
+        orgId: call.orgId,
+        callId: call.callId,
+        seq,
+        buyerId: target.buyerId,
+        offeredAt: ctx.now,
+      },
+      auditEntry(ctx, call, 'call.offered', { buyer_id: target.buyerId, seq }),
+    );
+    if (!periods) continue;
+    return {
+      kind: 'dial',
+      offerId,
+      forwardTo: target.forwardTo,
+      ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
+    };
+  }
+  return toFallback(r, tx, ctx, call, plan.settings, none);
+}
+
+/**
+ * Where the call goes now: its live offer again (a retried webhook), nothing more once a buyer
+ * answered, its fallback once it fell back, else the next offer. Null: the campaign has no
+ * routing plan and the call was never routed (it forwards as before).
+ */
+export async function routeCall(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  /** The call was stored in this transaction: it has no offers yet (one read fewer). */
+  fresh = false,
+): Promise<RouteAnswer | null> {
+  if (call.buyerId !== null) return { kind: 'hangup' };
+  if (call.fallback !== null) return fallbackAnswer(call, call.fallback);
+  const plan = await r.routing.candidates(tx, call.orgId, call.campaignId);
+  // Plans are replaced, never removed: a call of a campaign without one was never routed.
+  if (!plan) return null;
+  const offers = fresh ? [] : await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  const live = offers.find((o) => o.outcome === null);
+  if (live) {
+    // A retried webhook: ring the live offer's buyer again (taken off the plan since, or not).
+    const forwardTo =
+      plan.candidates.find((c) => c.buyerId === live.buyerId)?.forwardTo ??
+      (await r.buyers.getBuyer(tx, call.orgId, live.buyerId))?.forwardTo;
+    if (forwardTo) {
+      return {
+        kind: 'dial',
+        offerId: live.id,
+        forwardTo,
+        ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
+      };
+    }
+  }
+  if (offers.some((o) => o.outcome === 'canceled')) return { kind: 'hangup' };
+  return offerNext(r, tx, ctx, call, plan, offers);
+}
+
+/** Twilio's DialCallStatus as an offer's outcome (anything unknown is a failure). */
+export function outcomeOf(dialCallStatus: string): OfferOutcome {
+  switch (dialCallStatus) {
+    case 'completed':
+    case 'answered':
+      return 'answered';
+    case 'busy':
+      return 'busy';
+    case 'no-answer':
+      return 'no_answer';
+    case 'canceled':
+      return 'canceled';
+    default:
+      return 'failed';
+  }
+}
+
+export type OfferEnded =
+  | { kind: 'unknown_offer' }
+  | { kind: 'already_ended'; offer: Offer }
+  | {
+      kind: 'ended';
+      offer: Offer;
+      /** For an answered offer: whether it is billable and its payout, fixed now. */
+      billing: { billable: boolean; payout: string } | null;
+    };
+
+const DAY_MS = 86_400_000;
+
+/**
+ * Ends a live offer with the carrier's result. Unanswered, it gives its place under the caps
+ * back; answered, its leg has ended: it leaves the concurrency count, the call gets its buyer,
+ * and billable and payout are fixed by the buyer's payout rules as they stand now.
+ */
+export async function endOffer(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+  offerId: string,
+  result: { outcome: OfferOutcome; durationSeconds: number | null },
+): Promise<OfferEnded> {
+  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  const offer = offers.find((o) => o.id === offerId);
+  if (!offer) return { kind: 'unknown_offer' };
+  if (offer.outcome !== null) return { kind: 'already_ended', offer };
+  const duration = result.outcome === 'answered' ? (result.durationSeconds ?? 0) : null;
+  await r.routing.endOffer(tx, offer.id, {
+    outcome: result.outcome,
+    durationSeconds: duration,
+    endedAt: ctx.now,
+  });
+  const ended: Offer = {
+    ...offer,
+    outcome: result.outcome,
+    durationSeconds: duration,
+    endedAt: ctx.now,
+  };
+  let fixed: { billable: boolean; payout: string } | null = null;
+  if (result.outcome === 'answered') {
+    const buyer = await r.buyers.getBuyer(tx, call.orgId, offer.buyerId);
+    const payout = buyer?.payout ?? {
+      amount: '0.00',
+      min_duration_seconds: 0,
+      duplicate_window_days: 0,
+    };
+    const days = payout.duplicate_window_days;
+    const before =
+      days > 0 &&
+      (await r.routing.billableWithin(tx, call.orgId, {
+        buyerId: offer.buyerId,
+        fromNumber: call.fromNumber,
+        since: new Date(call.startedAt.getTime() - days * DAY_MS),
+        before: call.startedAt,
+        callId: call.callId,
+      }));
+    fixed = billing(payout, duration ?? 0, before);
+    await r.routing.setAnswered(tx, call.callId, { buyerId: offer.buyerId, ...fixed });
+  }
+  await audit(r, tx, ctx, call, 'call.offer_ended', {
+    buyer_id: offer.buyerId,
+    seq: offer.seq,
+    outcome: result.outcome,
+    duration_seconds: duration,
+    ...(fixed ? { billable: fixed.billable, payout: fixed.payout } : {}),
+  });
+  // Last: the buyer's usage row stays locked only until the commit that follows.
+  if (result.outcome === 'answered') await r.routing.endLive(tx, offer.buyerId);
+  else await r.routing.givePlace(tx, offer);
+  return { kind: 'ended', offer: ended, billing: fixed };
+}
+
+/**
+ * The call itself ended (the carrier's final status): an offer still live was never reported
+ * by its Dial, so it ends as canceled and gives its place back.
+ */
+export async function closeLiveOffers(
+  r: CallRoutingRepos,
+  tx: Transaction,
+  ctx: RouteContext,
+  call: RoutedCall,
+): Promise<Offer[]> {
+  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  const closed: Offer[] = [];
+  for (const o of offers.filter((x) => x.outcome === null)) {
+    const done = await endOffer(r, tx, ctx, call, o.id, {
+      outcome: 'canceled',
+      durationSeconds: null,
+    });
+    if (done.kind === 'ended') closed.push(done.offer);
+  }
+  return closed;
+}

@@ -1,0 +1,188 @@
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { BuyerRepository } from '../../domain/routing/ports.js';
+import type { Buyer, BuyerChange, Caps, Schedule, Usage } from '../../domain/routing/types.js';
+import type { BuyerStatus } from '../../domain/routing/vocabulary.js';
+import type { Executor } from '../db.js';
+import { rowsOf } from '../rows.js';
+import { buyers as B, buyerUsage as U } from '../schema/routing.js';
+
+type Row = typeof B.$inferSelect;
+
+const capsOf = (r: Row): Caps => {
+  const caps: Caps = {};
+  if (r.capHourly !== null) caps.hourly = r.capHourly;
+  if (r.capDaily !== null) caps.daily = r.capDaily;
+  if (r.capMonthly !== null) caps.monthly = r.capMonthly;
+  if (r.capTotal !== null) caps.total = r.capTotal;
+  if (r.capConcurrency !== null) caps.concurrency = r.capConcurrency;
+  return caps;
+};
+
+const capColumns = (caps: Caps) => ({
+  capHourly: caps.hourly ?? null,
+  capDaily: caps.daily ?? null,
+  capMonthly: caps.monthly ?? null,
+  capTotal: caps.total ?? null,
+  capConcurrency: caps.concurrency ?? null,
+});
+
+export const toBuyer = (r: Row): Buyer => ({
+  id: r.id,
+  orgId: r.orgId,
+  name: r.name,
+  forwardTo: r.forwardTo,
+  timeZone: r.timeZone,
+  schedule: r.schedule as Schedule | null,
+  states: r.states,
+  caps: capsOf(r),
+  payout: {
+    amount: r.payoutAmount,
+    min_duration_seconds: r.payoutMinDurationSeconds,
+    duplicate_window_days: r.payoutDuplicateWindowDays,
+  },
+  status: r.status as BuyerStatus,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+function columnsOf(c: BuyerChange) {
+  return {
+    ...(c.name !== undefined ? { name: c.name } : {}),
+    ...(c.forwardTo !== undefined ? { forwardTo: c.forwardTo } : {}),
+    ...(c.timeZone !== undefined ? { timeZone: c.timeZone } : {}),
+    ...(c.schedule !== undefined ? { schedule: c.schedule } : {}),
+    ...(c.states !== undefined ? { states: c.states } : {}),
+    ...(c.caps !== undefined ? capColumns(c.caps) : {}),
+    ...(c.payout !== undefined
+      ? {
+          payoutAmount: c.payout.amount,
+          payoutMinDurationSeconds: c.payout.min_duration_seconds,
+          payoutDuplicateWindowDays: c.payout.duplicate_window_days,
+        }
+      : {}),
+    ...(c.status !== undefined ? { status: c.status } : {}),
+  };
+}
+
+export async function insertBuyer(ex: Executor, b: Buyer): Promise<void> {
+  await ex.insert(B).values({
+    id: b.id,
+    orgId: b.orgId,
+    name: b.name,
+    forwardTo: b.forwardTo,
+    timeZone: b.timeZone,
+    schedule: b.schedule,
+    states: b.states,
+    ...capColumns(b.caps),
+    payoutAmount: b.payout.amount,
+    payoutMinDurationSeconds: b.payout.min_duration_seconds,
+    payoutDuplicateWindowDays: b.payout.duplicate_window_days,
+    status: b.status,
+    createdAt: b.createdAt,
+    updatedAt: b.updatedAt,
+  });
+  await ex.insert(U).values({ buyerId: b.id, orgId: b.orgId });
+}
+
+export async function getBuyer(ex: Executor, orgId: string, id: string): Promise<Buyer | null> {
+  const [r] = await ex
+    .select()
+    .from(B)
+    .where(and(eq(B.orgId, orgId), eq(B.id, id)));
+  return r ? toBuyer(r) : null;
+}
+
+export async function listBuyers(
+  ex: Executor,
+  orgId: string,
+  limit: number,
+  after?: string,
+): Promise<Buyer[]> {
+  const rows = await ex
+    .select()
+    .from(B)
+    .where(and(eq(B.orgId, orgId), after === undefined ? undefined : gt(B.id, after)))
+    .orderBy(asc(B.id))
+    .limit(limit + 1);
+  return rows.map(toBuyer);
+}
+
+export async function updateBuyer(
+  ex: Executor,
+  orgId: string,
+  id: string,
+  change: BuyerChange,
+  at: Date,
+): Promise<Buyer | null> {
+  const [r] = await ex
+    .update(B)
+    .set({ ...columnsOf(change), updatedAt: at })
+    .where(and(eq(B.orgId, orgId), eq(B.id, id)))
+    .returning();
+  return r ? toBuyer(r) : null;
+}
+
+/**
+ * A period's count is the stored one while the stored start is the buyer's current period (or
+ * later: a concurrent request whose clock read a little ahead), else zero.
+ */
+export async function usageOf(
+  ex: Executor,
+  orgId: string,
+  ids: readonly string[],
+  now: Date,
+): Promise<Map<string, Usage>> {
+  if (ids.length === 0) return new Map();
+  const at = now.toISOString();
+  const rows = await rowsOf<{
+    buyer_id: string;
+    hourly: number;
+    daily: number;
+    monthly: number;
+    total: number;
+    concurrency: number;
+  }>(
+    ex,
+    sql`select u.buyer_id,
+          case when u.hour_start >= date_trunc('hour', ${at}::timestamptz, b.time_zone)
+               then u.hour_count else 0 end as hourly,
+          case when u.day_start >= date_trunc('day', ${at}::timestamptz, b.time_zone)
+               then u.day_count else 0 end as daily,
+          case when u.month_start >= date_trunc('month', ${at}::timestamptz, b.time_zone)
+               then u.month_count else 0 end as monthly,
+          u.total_count as total, u.live_count as concurrency
+        from ${U} u join ${B} b on b.id = u.buyer_id
+       where b.org_id = ${orgId} and u.buyer_id = any(${`{${ids.join(',')}}`}::text[])`,
+  );
+  return new Map(
+    rows.map((r) => [
+      r.buyer_id,
+      {
+        hourly: Number(r.hourly),
+        daily: Number(r.daily),
+        monthly: Number(r.monthly),
+        total: Number(r.total),
+        concurrency: Number(r.concurrency),
+      },
+    ]),
+  );
+}
+
+export async function unknownBuyers(
+  ex: Executor,
+  orgId: string,
+  ids: readonly string[],
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = await ex
+    .select({ id: B.id })
+    .from(B)
+    .where(and(eq(B.orgId, orgId), inArray(B.id, [...ids])));
+  const known = new Set(found.map((f) => f.id));
+  return ids.filter((id) => !known.has(id));
+}
+
+/** `repos.buyers`. */
+export function createBuyerRepository(): BuyerRepository {
+  return { insertBuyer, getBuyer, listBuyers, updateBuyer, usageOf, unknownBuyers };
+}

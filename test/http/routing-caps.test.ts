@@ -1,0 +1,217 @@
+/**
+ * Caps under concurrency (docs/routing.md, "Cap counting"): 64 calls at once through the voice
+ * webhook, on PostgreSQL (PGlite runs one statement at a time, so nothing there is concurrent).
+ */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/db.js';
+import {
+  adminCall,
+  createTenant,
+  type Harness,
+  json,
+  type Tenant,
+  useHarness,
+  withHarness,
+} from '../helpers/harness.js';
+import { admin, createBuyer, setRouting } from '../helpers/routing.js';
+import { itConcurrently, type TestStore } from '../helpers/store.js';
+import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
+import { callEnded, dialEnded, ring } from '../helpers/voice.js';
+
+const twilio = { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE };
+const base = useHarness({ twilio });
+const FALLBACK = '+13125550199';
+const CALLS = 64;
+/** The harness a test runs on: `base`, or a wide-pool one for the concurrent tests. */
+let h: Harness = base;
+
+/**
+ * `fn` on a harness over the same database whose pool has 16 connections and waits up to 30 s
+ * for one: 64 requests at once queue for connections, and the test checks the caps, not how
+ * long a loaded machine makes the queue.
+ */
+async function withWidePool(fn: () => Promise<void>): Promise<void> {
+  const store = await openStore({
+    databaseUrl: base.store.url,
+    poolSize: 16,
+    connectTimeoutMs: 30_000,
+  });
+  try {
+    await withHarness({ store: store as TestStore, twilio }, async (wide) => {
+      h = wide;
+      try {
+        await fn();
+      } finally {
+        h = base;
+      }
+    });
+  } finally {
+    await store.close();
+  }
+}
+
+/** A distinct New York caller per call: no two calls share a caller's report row. */
+const caller = (i: number) => `+1212555${String(2000 + i)}`;
+
+async function routedTenant(): Promise<Tenant> {
+  const t = await createTenant(h);
+  await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}/campaigns/${t.code}`, {
+    forward_to: FALLBACK,
+  });
+  return t;
+}
+
+const usageOf = async (t: Tenant, buyerId: string) =>
+  json(await admin(h, 'GET', `/admin/orgs/${t.orgId}/buyers/${buyerId}`)).usage;
+
+const offersTo = async (buyerId: string) =>
+  Number(
+    (
+      await h.store.query<{ n: string }>(
+        'select count(*) as n from call_offers where buyer_id = $1',
+        [buyerId],
+      )
+    )[0]!.n,
+  );
+
+describe('caps', () => {
+  for (const [cap, limit] of [
+    ['hourly', 10],
+    ['daily', 12],
+    ['total', 9],
+    ['concurrency', 6],
+  ] as const) {
+    itConcurrently(
+      `64 calls at once at one buyer: its ${cap} cap of ${limit} exactly reached, never exceeded`,
+      () =>
+        withWidePool(async () => {
+          const t = await routedTenant();
+          const buyer = await createBuyer(h, t.orgId, {
+            forward_to: '+13125550201',
+            caps: { [cap]: limit },
+          });
+          await setRouting(h, t.orgId, t.code, {
+            targets: [{ buyer_id: buyer.buyer_id, priority: 1 }],
+          });
+          const calls = await Promise.all(
+            Array.from({ length: CALLS }, (_, i) => ring(h, t.numbers[0]!, caller(i))),
+          );
+          const rung: Record<string, number> = {};
+          for (const c of calls) {
+            const to = c.step.kind === 'dial' ? c.step.number : c.step.kind;
+            rung[to] = (rung[to] ?? 0) + 1;
+          }
+          expect(rung).toEqual({ '+13125550201': limit, [FALLBACK]: CALLS - limit });
+          expect((await usageOf(t, buyer.buyer_id))[cap]).toBe(limit);
+          expect(await offersTo(buyer.buyer_id)).toBe(limit);
+          const fallbacks = await h.store.query<{ reason: string }>(
+            `select fallback_reason as reason from calls where org_id = $1 and fallback is not null`,
+            [t.orgId],
+          );
+          expect(fallbacks.map((f) => f.reason)).toEqual(Array(CALLS - limit).fill('no_target'));
+        }),
+      120_000,
+    );
+  }
+
+  itConcurrently(
+    'an unanswered offer frees its place; an answered one keeps it but leaves the concurrency count',
+    () =>
+      withWidePool(async () => {
+        const t = await routedTenant();
+        const daily = await createBuyer(h, t.orgId, {
+          forward_to: '+13125550211',
+          caps: { daily: 3, concurrency: 3 },
+        });
+        await setRouting(h, t.orgId, t.code, {
+          targets: [{ buyer_id: daily.buyer_id, priority: 1 }],
+        });
+        const calls = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => ring(h, t.numbers[0]!, caller(i))),
+        );
+        const offered = calls.filter((c) => c.step.kind === 'dial' && c.step.path !== null);
+        expect(offered).toHaveLength(3);
+        // One busy: its place comes back, and the call itself goes to the fallback (no one left).
+        expect(await dialEnded(h, offered[0]!, offered[0]!.step, 'busy')).toMatchObject({
+          number: FALLBACK,
+        });
+        expect(await usageOf(t, daily.buyer_id)).toMatchObject({ daily: 2, concurrency: 2 });
+        // One answered and ended: still counted for the day, no longer live.
+        await dialEnded(h, offered[1]!, offered[1]!.step, 'completed', 60);
+        expect(await usageOf(t, daily.buyer_id)).toMatchObject({ daily: 2, concurrency: 1 });
+        // The third never reported by its Dial: the call's own end frees it.
+        await callEnded(h, offered[2]!.callSid, 'completed');
+        expect(await usageOf(t, daily.buyer_id)).toMatchObject({ daily: 1, concurrency: 0 });
+        // Two places free again: 64 more calls at once, exactly two offered.
+        const more = await Promise.all(
+          Array.from({ length: CALLS }, (_, i) => ring(h, t.numbers[0]!, caller(100 + i))),
+        );
+        expect(more.filter((c) => c.step.kind === 'dial' && c.step.path !== null)).toHaveLength(2);
+        expect(await usageOf(t, daily.buyer_id)).toMatchObject({ daily: 3, concurrency: 2 });
+      }),
+    120_000,
+  );
+
+  itConcurrently(
+    "no call waits on another organization's: a buyer's row locked elsewhere holds only its own calls",
+    () =>
+      withWidePool(async () => {
+        const a = await routedTenant();
+        const b = await routedTenant();
+        const buyerA = await createBuyer(h, a.orgId, { forward_to: '+13125550221' });
+        const buyerB = await createBuyer(h, b.orgId, { forward_to: '+13125550222' });
+        await setRouting(h, a.orgId, a.code, {
+          targets: [{ buyer_id: buyerA.buyer_id, priority: 1 }],
+        });
+        await setRouting(h, b.orgId, b.code, {
+          targets: [{ buyer_id: buyerB.buyer_id, priority: 1 }],
+        });
+        const holder = new pg.Client({ connectionString: base.store.url });
+        await holder.connect();
+        try {
+          await holder.query('begin');
+          await holder.query('select 1 from buyer_usage where buyer_id = $1 for update', [
+            buyerA.buyer_id,
+          ]);
+          let aDone = false;
+          const aCall = ring(h, a.numbers[0]!).then((c) => {
+            aDone = true;
+            return c;
+          });
+          const bCalls = await Promise.all(
+            Array.from({ length: 16 }, (_, i) => ring(h, b.numbers[0]!, caller(300 + i))),
+          );
+          expect(
+            bCalls.every((c) => c.step.kind === 'dial' && c.step.number === '+13125550222'),
+          ).toBe(true);
+          expect(aDone).toBe(false);
+          await holder.query('commit');
+          expect((await aCall).step).toMatchObject({ number: '+13125550221' });
+        } finally {
+          await holder.end();
+        }
+      }),
+    120_000,
+  );
+});
+
+describe('one call at a time (both stores)', () => {
+  it('an hourly cap, and the next hour in the buyer’s zone', async () => {
+    const t = await routedTenant();
+    const b = await createBuyer(h, t.orgId, { forward_to: '+13125550231', caps: { hourly: 2 } });
+    await setRouting(h, t.orgId, t.code, { targets: [{ buyer_id: b.buyer_id, priority: 1 }] });
+    const steps = [];
+    for (let i = 0; i < 4; i++) steps.push((await ring(h, t.numbers[0]!)).step);
+    expect(steps.map((s) => (s.kind === 'dial' ? s.number : s.kind))).toEqual([
+      '+13125550231',
+      '+13125550231',
+      FALLBACK,
+      FALLBACK,
+    ]);
+    // The next hour in the buyer's zone starts a new count.
+    h.clock.advance(3600);
+    expect((await ring(h, t.numbers[0]!)).step).toMatchObject({ number: '+13125550231' });
+    expect(await usageOf(t, b.buyer_id)).toMatchObject({ hourly: 1, total: 3 });
+  });
+});
