@@ -14,7 +14,7 @@ import { emptyForm, type FormState, fieldError, formProblems, invalid } from '..
 import { html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../layout.js';
 import { readNumber, readNumbers } from '../phone.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
+import { type ConsoleRouter, own, type PageResult } from '../router.js';
 import { callOutcomes } from './outcomes.js';
 
 /** The pool answer's accuracy target (the admin API's default). */
@@ -148,7 +148,7 @@ ${canChange(ctx) ? createForm(ctx, path, f) : ''}`,
   };
 
   router.orgPage('/campaigns', 'campaigns', async (ctx, q) =>
-    listPage(ctx, NOTICES[q.notice ?? ''] ?? null, emptyForm()),
+    listPage(ctx, own(NOTICES, q.notice) ?? null, emptyForm()),
   );
 
   router.orgAction('/campaigns', async (ctx, form, _p, req) => {
@@ -354,7 +354,7 @@ ${formProblems(add)}
   };
 
   router.orgPage('/campaigns/:code', 'campaigns', async (ctx, q, p) =>
-    campaignPage(ctx, p.code ?? '', NOTICES[q.notice ?? ''] ?? null),
+    campaignPage(ctx, p.code ?? '', own(NOTICES, q.notice) ?? null),
   );
 
   router.orgAction('/campaigns/:code/settings', async (ctx, form, p, req) => {
