@@ -40,12 +40,16 @@ const SHORTEST_BUCKET_MS: Record<Exclude<ReportBucket, 'none'>, number> = {
   month: 28 * DAY_MS - 3_600_000,
 };
 
-/** How many groups an answer over [from, to) lists before it folds the rest (at least one). */
-export function groupsListed(bucket: ReportBucket, from: Date, to: Date): number {
+/**
+ * How many groups an answer over [from, to) lists before it folds the rest (at least one):
+ * `asked` (the query's `groups`) when the bound allows it.
+ */
+export function groupsListed(bucket: ReportBucket, from: Date, to: Date, asked?: number): number {
   const ms = to.getTime() - from.getTime();
   // One more than the range holds whole: a range rarely starts on a bucket's start.
   const buckets = bucket === 'none' ? 1 : Math.ceil(ms / SHORTEST_BUCKET_MS[bucket]) + 1;
-  return Math.max(1, Math.min(MAX_REPORT_GROUPS, Math.floor(MAX_REPORT_ROWS / buckets) - 1));
+  const bound = Math.max(1, Math.min(MAX_REPORT_GROUPS, Math.floor(MAX_REPORT_ROWS / buckets) - 1));
+  return Math.min(bound, asked ?? bound);
 }
 
 /** The query string of a report, already checked for shape by its schema. */
@@ -57,6 +61,8 @@ export interface ReportParams {
   campaign?: string | undefined;
   source?: string | undefined;
   time_zone?: string | undefined;
+  /** Traffic: the most groups to list (the bound still applies). */
+  groups?: number | undefined;
 }
 
 export const groupsOf = (kind: ReportKind): readonly string[] =>
@@ -128,5 +134,6 @@ export async function resolveReport(
     timeZone: p.time_zone ?? zone,
     campaignId,
     source: p.source,
+    groups: p.groups,
   };
 }

@@ -22,6 +22,8 @@ export interface ReportQuery<G extends string = string> {
   /** Filters: the campaign's id (resolved from its code in the organization) and a source. */
   campaignId?: string | undefined;
   source?: string | undefined;
+  /** Traffic: the most groups to list before folding the rest (request.ts, groupsListed). */
+  groups?: number | undefined;
 }
 
 export type TrafficQuery = ReportQuery<TrafficGroup> & { kind: 'traffic' };

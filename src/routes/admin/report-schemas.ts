@@ -55,6 +55,14 @@ export const TrafficQuery = Type.Object({
   source: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Only this source' }),
   ),
+  groups: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description:
+        'The most groups to list, largest first; the rest are folded into one `other` row per bucket (default and most: `groups_listed`)',
+    }),
+  ),
   format,
 });
 

@@ -243,7 +243,7 @@ async function trafficRows(
   if (q.source) needs.push('source');
   const grain = grainFor(needs);
   const s = shape(q, range, orgId, 'bucket', q.bucket !== 'none' || grain <= 1);
-  const listed = groupsListed(q.bucket, range.from, range.to);
+  const listed = groupsListed(q.bucket, range.from, range.to, q.groups);
   const cells = cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain);
   const cellsRead = store.query<Row>(foldedCells(q, s, cells, listed), s.params);
   // Distinct callers cannot be summed from cells: a row's unique callers are its calls less its
