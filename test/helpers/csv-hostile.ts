@@ -11,7 +11,8 @@ export const HOSTILE_PREFIXES = [
   '\u00a0=',
   '\u200b=',
   '\u3000+',
-  '\ufeff@',
+  // Not first: PGlite's driver drops a byte-order mark that starts a value.
+  '\u2060\ufeff@',
   '\uff1d',
   '\uff0b',
   '\uff0d',

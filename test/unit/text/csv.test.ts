@@ -8,6 +8,10 @@ describe('csvCell', () => {
     expect(csvCell(v)).toBe(`'${v}`);
   });
 
+  it('guards a formula behind a byte-order mark', () => {
+    expect(csvCell('\ufeff=1')).toBe("'\ufeff=1");
+  });
+
   it('guards a tab or a line break first, even before plain text', () => {
     expect(csvCell('\tx')).toBe("'\tx");
     expect(csvCell('\nx')).toBe("'\nx");
