@@ -208,7 +208,7 @@ async function rangeRepeats(
  * (a million landing paths are a million cells, not a million rows here). `groups` is how many
  * groups the range has.
  */
-function foldedCells(q: TrafficQuery, s: ReturnType<typeof shape>, cells: string, listed: number) {
+function foldedCells(s: ReturnType<typeof shape>, cells: string, listed: number) {
   const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   // The bucket, then the keys.
   const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
@@ -245,7 +245,7 @@ async function trafficRows(
   const s = shape(q, range, orgId, 'bucket', q.bucket !== 'none' || grain <= 1);
   const listed = groupsListed(q.bucket, range.from, range.to, q.groups);
   const cells = cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain);
-  const cellsRead = store.query<Row>(foldedCells(q, s, cells, listed), s.params);
+  const cellsRead = store.query<Row>(foldedCells(s, cells, listed), s.params);
   // Distinct callers cannot be summed from cells: a row's unique callers are its calls less its
   // repeats (bucketRepeats), the range's its calls less the calls whose previous call (with the
   // filters' keys) started in the range (rangeRepeats). The statements run at once (several
