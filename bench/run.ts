@@ -113,6 +113,7 @@ async function main(): Promise<void> {
 // `npm run bench -- <part>`: one part alone instead of the load rows.
 const parts: Record<string, () => Promise<void>> = {
   reports: () => import('./reports.js').then((m) => m.benchReports()),
+  'many-groups': () => import('./many-groups.js').then((m) => m.benchManyGroups()),
   start: () => import('./start.js').then((m) => m.benchStart()),
   versus: () => import('./versus.js').then((m) => m.versus()),
 };

@@ -1,18 +1,7 @@
+import { csvText } from '../domain/text/csv.js';
 import type { Column } from './layout.js';
 
-/**
- * RFC 4180 fields. A text cell that a spreadsheet would read as a formula
- * (=, +, -, @, tab, CR at the start) gets a leading apostrophe: CSV injection.
- */
-function field(v: string | number | null | undefined): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'number') return String(v);
-  const s = /^[=+\-@\t\r]/.test(v) ? `'${v}` : v;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
+/** A console table as CSV, through the service's one writer (src/domain/text/csv.ts). */
 export function toCsv<T>(columns: Column<T>[], rows: T[]): string {
-  const lines = [columns.map((c) => field(c.label)).join(',')];
-  for (const r of rows) lines.push(columns.map((c) => field(c.value(r))).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return csvText([columns.map((c) => c.label), ...rows.map((r) => columns.map((c) => c.value(r)))]);
 }

@@ -1,3 +1,5 @@
+import { showBidi } from '../domain/text/bidi.js';
+
 /**
  * HTML built by a tagged template that escapes every interpolated value, so a
  * value that came from outside (a campaign name, a UTM value, a buyer's note)
@@ -22,17 +24,9 @@ const ENTITIES: Record<string, string> = {
   '`': '&#96;',
 };
 
-/**
- * Bidirectional controls (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F) would
- * reorder what a reader sees ("Trojan Source"): they are shown as their code
- * points instead.
- */
-const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-
+/** Entities, and bidirectional controls shown as their code points (as the CSV files do). */
 export function escapeText(s: string): string {
-  return s
-    .replace(/[&<>"'`]/g, (c) => ENTITIES[c]!)
-    .replace(BIDI, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`);
+  return showBidi(s.replace(/[&<>"'`]/g, (c) => ENTITIES[c]!));
 }
 
 function render(v: Value): string {

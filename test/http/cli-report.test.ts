@@ -63,6 +63,41 @@ describe('report traffic', () => {
     expect(csv.out.split('\r\n')[1]).toMatch(/^2026-03-09T00:00:00\+05:45,google,1,/);
   });
 
+  it('--groups lists the largest groups and says how many more are in (other)', async () => {
+    const h = suite.h;
+    const t = await createTenant(h);
+    for (const [v, path] of [
+      ['a', '/a'],
+      ['b', '/a'],
+      ['c', '/b'],
+      ['d', '/c'],
+    ] as const) {
+      h.clock.set('2026-03-10T10:00:00Z');
+      const res = await dni(h, t.key, {
+        campaign_code: t.code,
+        visitor_id: v,
+        landing_url: `https://ex.org${path}`,
+      });
+      expect(res.statusCode).toBe(201);
+    }
+    const args = ['report', 'traffic', t.orgId, '--from', '2026-03-10T00:00:00Z'];
+    const out = await suite.admin([
+      ...args,
+      '--to',
+      '2026-03-11T00:00:00Z',
+      '--bucket',
+      'none',
+      '--group-by',
+      'landing_path',
+      '--groups',
+      '1',
+    ]);
+    expect(out, out.err).toMatchObject({ code: 0, err: '' });
+    expect(out.out).toMatch(/^\/a +2 /m);
+    expect(out.out).toMatch(/^\(other\) +2 /m);
+    expect(out.out).toContain('2 more groups are summed in the (other) rows');
+  });
+
   it('a bad grouping: the API 422 as a readable line, exit 1', async () => {
     const t = await createTenant(suite.h);
     const r = await suite.admin(['report', 'touches', t.orgId, '--group-by', 'source']);

@@ -297,6 +297,47 @@ describe('drill-down', () => {
   });
 });
 
+describe('many groups', () => {
+  it('lists the largest groups and folds the rest into an other row per bucket', async () => {
+    const t = await createTenant(h, { numbers: 5 });
+    for (const v of ['a1', 'a2', 'a3'])
+      await session(h, t, '2026-03-10T12:00:00Z', v, 'https://ex.org/a');
+    const nb = await session(h, t, '2026-03-10T12:05:00Z', 'b', 'https://ex.org/b');
+    const nc = await session(h, t, '2026-03-10T12:06:00Z', 'c', 'https://ex.org/c');
+    // One caller: twice on /b, once on /c. Folded, it is one unique caller in each group.
+    for (const [to, at] of [
+      [nb, '2026-03-10T12:10:00Z'],
+      [nb, '2026-03-10T12:20:00Z'],
+      [nc, '2026-03-10T12:30:00Z'],
+    ] as const)
+      await recordCall(h, t, { to, from: '+12125550001', startedAt: at });
+    const q = `/admin/orgs/${t.orgId}/reports/traffic?from=2026-03-10T00:00:00Z&to=2026-03-11T00:00:00Z&group_by=landing_path&groups=1`;
+    const body = json(await get(q));
+    expect([body.groups_listed, body.groups_folded]).toEqual([1, 2]);
+    const rows = body.rows.map((r: Record<string, unknown>) => [
+      r.landing_path,
+      r.other ?? false,
+      r.sessions,
+      r.calls,
+      r.unique_callers,
+    ]);
+    expect(rows).toEqual([
+      ['/a', false, 3, 0, 0],
+      [null, true, 2, 3, 2],
+    ]);
+    expect([body.totals.sessions, body.totals.calls, body.totals.unique_callers]).toEqual([
+      5, 3, 1,
+    ]);
+    const csv = await get(`${q}&format=csv`);
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]?.endsWith(',other')).toBe(true);
+    expect(lines.map((l) => l.split(',').at(-1))).toEqual(['other', 'false', 'true']);
+    // Without `groups`, all three are listed and nothing is folded.
+    const all = json(await get(q.replace('&groups=1', '')));
+    expect([all.rows.length, all.groups_folded]).toEqual([3, 0]);
+  });
+});
+
 describe('CSV', () => {
   it('answers text/csv with a header row, formulas defused', async () => {
     const t = await createTenant(h);

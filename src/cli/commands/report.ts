@@ -61,9 +61,12 @@ export function reportView(kind: 'traffic' | 'touches'): View {
         ...groups.map((g) => g.toUpperCase()),
         ...cols.map(([, h]) => h),
       ];
+      // A bucket's folded groups: "(other)" under the first key (docs/reporting.md, "Many groups").
       const line = (r: Row, first: string[]) => [
         ...first,
-        ...groups.map((g) => formatValue(r[g])),
+        ...groups.map((g, i) =>
+          r.other === true ? (i === 0 ? '(other)' : '') : formatValue(r[g]),
+        ),
         ...cols.map(([m]) => cell(m, r[m])),
       ];
       const body = rows.map((r) => line(r, bucketed ? [when(r.bucket_start)] : []));
@@ -78,6 +81,11 @@ export function reportView(kind: 'traffic' | 'touches'): View {
       );
       const title = `${kind} of ${b.org_id}, ${b.from} to ${b.to} (${b.time_zone}), by ${b.bucket}${groups.length ? ` × ${groups.join(' × ')}` : ''}`;
       const parts = [title, table(head, [...body, total])];
+      const folded = Number(b.groups_folded ?? 0);
+      if (folded > 0)
+        parts.push(
+          `${folded} more groups are summed in the (other) rows: the largest ${String(b.groups_listed)} are listed (--groups asks for fewer).`,
+        );
       if (bucketed) {
         const c = chart(rows, kind === 'traffic' ? 'calls' : 'touches');
         if (c) parts.push(c);
@@ -95,6 +103,7 @@ interface ReportOptions {
   campaign?: string;
   source?: string;
   timeZone?: string;
+  groups?: string;
   csv?: boolean;
 }
 
@@ -106,6 +115,7 @@ const queryOf = (o: ReportOptions) => ({
   campaign: o.campaign,
   source: o.source,
   time_zone: o.timeZone,
+  groups: o.groups,
 });
 
 async function csv(s: CliSession, path: string, o: ReportOptions): Promise<number> {
@@ -145,7 +155,10 @@ export const reportCommands: CommandGroup = (program, ctx) => {
       .option('--campaign <code>', 'only this campaign')
       .option('--time-zone <zone>', "another IANA zone (default: the organization's)")
       .option('--csv', 'print the CSV file');
-    if (kind === 'traffic') c.option('--source <source>', 'only this source');
+    if (kind === 'traffic') {
+      c.option('--source <source>', 'only this source');
+      c.option('--groups <n>', 'list the largest N groups, the rest summed as (other)');
+    }
     c.addHelpText('after', AFTER).action((orgId: string, o: ReportOptions, cmd) => {
       const path = `/admin/orgs/${seg(orgId)}/reports/${kind}`;
       if (o.csv) return ctx.stream(cmd, (s) => csv(s, path, o));

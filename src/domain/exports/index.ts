@@ -9,7 +9,7 @@ export {
   EXPORT_TYPES,
   exportConversions,
 } from './conversions.js';
-export { conversionTime, csvField, googleAdsHeader, googleAdsRow } from './google-ads.js';
+export { conversionTime, googleAdsHeader, googleAdsRow } from './google-ads.js';
 export { META_MAX_AGE_MS, metaEvent } from './meta.js';
 export { type ConversionSettings, conversionSettings, DEFAULT_CONVERSION } from './settings.js';
 export type { ConversionRow, ExportCounts, ExportFormat, ExportProgress } from './types.js';

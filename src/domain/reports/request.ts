@@ -22,6 +22,36 @@ export const HORIZON_DAYS: Record<ReportBucket, number> = {
 
 export const DEFAULT_RANGE_DAYS = 7;
 
+/**
+ * The most rows a traffic answer lists (docs/reporting.md, "Many groups"): group keys such as
+ * landing paths come from visitors and can all differ, so an answer lists the largest groups and
+ * folds the rest into one `other` row per bucket. The groups listed are at most
+ * MAX_REPORT_GROUPS, and fewer with many buckets, so that buckets × (groups + 1) stays within
+ * MAX_REPORT_ROWS.
+ */
+export const MAX_REPORT_ROWS = 10_000;
+export const MAX_REPORT_GROUPS = 1_000;
+
+/** The shortest each bucket can be (a local day is 23 hours on a DST spring-forward). */
+const SHORTEST_BUCKET_MS: Record<Exclude<ReportBucket, 'none'>, number> = {
+  hour: 3_600_000,
+  day: 23 * 3_600_000,
+  week: 7 * DAY_MS - 3_600_000,
+  month: 28 * DAY_MS - 3_600_000,
+};
+
+/**
+ * How many groups an answer over [from, to) lists before it folds the rest (at least one):
+ * `asked` (the query's `groups`) when the bound allows it.
+ */
+export function groupsListed(bucket: ReportBucket, from: Date, to: Date, asked?: number): number {
+  const ms = to.getTime() - from.getTime();
+  // One more than the range holds whole: a range rarely starts on a bucket's start.
+  const buckets = bucket === 'none' ? 1 : Math.ceil(ms / SHORTEST_BUCKET_MS[bucket]) + 1;
+  const bound = Math.max(1, Math.min(MAX_REPORT_GROUPS, Math.floor(MAX_REPORT_ROWS / buckets) - 1));
+  return Math.min(bound, asked ?? bound);
+}
+
 /** The query string of a report, already checked for shape by its schema. */
 export interface ReportParams {
   from?: string | undefined;
@@ -31,6 +61,8 @@ export interface ReportParams {
   campaign?: string | undefined;
   source?: string | undefined;
   time_zone?: string | undefined;
+  /** Traffic: the most groups to list (the bound still applies). */
+  groups?: number | undefined;
 }
 
 export const groupsOf = (kind: ReportKind): readonly string[] =>
@@ -102,5 +134,6 @@ export async function resolveReport(
     timeZone: p.time_zone ?? zone,
     campaignId,
     source: p.source,
+    groups: p.groups,
   };
 }

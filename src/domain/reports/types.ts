@@ -22,6 +22,8 @@ export interface ReportQuery<G extends string = string> {
   /** Filters: the campaign's id (resolved from its code in the organization) and a source. */
   campaignId?: string | undefined;
   source?: string | undefined;
+  /** Traffic: the most groups to list before folding the rest (request.ts, groupsListed). */
+  groups?: number | undefined;
 }
 
 export type TrafficQuery = ReportQuery<TrafficGroup> & { kind: 'traffic' };
@@ -42,6 +44,8 @@ export interface ReportRow<G extends string, M extends string> {
 
 export type TrafficRow = ReportRow<TrafficGroup, TrafficMetric> & {
   rates: Record<TrafficRate, number | null>;
+  /** The bucket's groups past the ones listed, summed (keys all null). */
+  other?: boolean;
 };
 export type TouchRow = ReportRow<TouchGroup, TouchMetric>;
 
@@ -52,6 +56,8 @@ export interface Report<R> {
   rows: R[];
   /** The whole range in one row (distinct counts are distinct over the range, not summed). */
   totals: R;
+  /** Traffic: the most groups listed, and how many more were folded into `other` rows. */
+  groups?: { listed: number; folded: number };
 }
 
 /** A cell of a report: its bucket (null: the whole range) and its group keys. */

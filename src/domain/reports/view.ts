@@ -1,5 +1,6 @@
+import type { Readable } from 'node:stream';
 import { offsetAt } from '../compliance/tz.js';
-import { csvField } from '../exports/google-ads.js';
+import { type CsvValue, csvStream } from '../text/csv.js';
 import type { Report, ReportQuery, TouchRow, TrafficRow } from './types.js';
 import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_RATES } from './vocabulary.js';
 
@@ -16,13 +17,14 @@ export function isoInZone(at: Date, zone: string): string {
 }
 
 type Row = TrafficRow | TouchRow;
-type Json = Record<string, string | number | null>;
+type Json = Record<string, string | number | boolean | null>;
 
 function rowJson(r: Row, q: ReportQuery, withBucket: boolean): Json {
   const out: Json = {};
   if (withBucket && q.bucket !== 'none' && r.bucketStart)
     out.bucket_start = isoInZone(r.bucketStart, q.timeZone);
   for (const g of q.groupBy) out[g] = (r.keys as Record<string, string | null>)[g] ?? null;
+  if ('other' in r && r.other) out.other = true;
   Object.assign(out, r.metrics);
   if ('rates' in r) Object.assign(out, r.rates);
   return out;
@@ -37,31 +39,32 @@ export function reportJson(orgId: string, q: ReportQuery, report: Report<Row>) {
     to: isoInZone(report.to, q.timeZone),
     bucket: q.bucket,
     group_by: [...q.groupBy],
+    ...(report.groups
+      ? { groups_listed: report.groups.listed, groups_folded: report.groups.folded }
+      : {}),
     rows: report.rows.map((r) => rowJson(r, q, true)),
     totals: rowJson(report.totals, q, false),
   };
 }
 
 /**
- * A key a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, a tab or a
- * carriage return first) gets a leading apostrophe: UTM values come from
- * anyone's landing URL.
+ * The CSV answer: a header row, then the rows, streamed through the service's CSV writer (it
+ * guards cells a spreadsheet would run: UTM values come from anyone's landing URL). Totals are
+ * not a row (they are in the JSON). A traffic file ends with an `other` column: `true` on a
+ * bucket's row of folded groups.
  */
-function cell(v: string | number | null): string {
-  if (v === null) return '';
-  if (typeof v === 'number') return String(v);
-  return csvField(/^[=+\-@\t\r]/.test(v) ? `'${v}` : v);
-}
-
-/** The CSV answer: a header row, then the rows; totals are not a row (they are in the JSON). */
-export function reportCsv(q: ReportQuery, report: Report<Row>): string {
+export function reportCsv(q: ReportQuery, report: Report<Row>): Readable {
   const metrics: string[] =
     q.kind === 'traffic' ? [...TRAFFIC_METRICS, ...TRAFFIC_RATES] : [...TOUCH_METRICS];
   const head = [...(q.bucket === 'none' ? [] : ['bucket_start']), ...q.groupBy, ...metrics];
-  const lines = [head.join(',')];
-  for (const r of report.rows) {
-    const j = rowJson(r, q, true);
-    lines.push(head.map((h) => cell(j[h] ?? null)).join(','));
+  const traffic = q.kind === 'traffic';
+  function* lines(): Generator<CsvValue[]> {
+    yield traffic ? [...head, 'other'] : head;
+    for (const r of report.rows) {
+      const j = rowJson(r, q, true);
+      const cells: CsvValue[] = head.map((h) => j[h] ?? null);
+      yield traffic ? [...cells, j.other === true] : cells;
+    }
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return csvStream(lines());
 }

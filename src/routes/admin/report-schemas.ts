@@ -55,6 +55,14 @@ export const TrafficQuery = Type.Object({
   source: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Only this source' }),
   ),
+  groups: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1000,
+      description:
+        'The most groups to list, largest first; the rest are folded into one `other` row per bucket (default and most: `groups_listed`)',
+    }),
+  ),
   format,
 });
 
@@ -119,10 +127,36 @@ const rateFields = Object.fromEntries(
 );
 const keyField = Type.Union([Type.String(), Type.Null()]);
 
-function reportAnswer(metrics: Record<string, TSchema>, example: Record<string, unknown>) {
+/** What a traffic answer says of its groups (docs/reporting.md, "Many groups"). */
+const folding = {
+  groups_listed: Type.Integer({
+    minimum: 1,
+    description:
+      'The most groups (key combinations) the answer lists: 1,000, fewer with many buckets so that no answer has more than 10,000 rows',
+  }),
+  groups_folded: Type.Integer({
+    minimum: 0,
+    description:
+      'How many groups, past the largest by sessions then calls, are summed into one row per bucket with `other: true` and null keys (0: none)',
+  }),
+};
+const otherField = {
+  other: Type.Optional(
+    Type.Literal(true, {
+      description: "Present on a bucket's row of the folded groups; its keys are null",
+    }),
+  ),
+};
+
+function reportAnswer(
+  metrics: Record<string, TSchema>,
+  example: Record<string, unknown>,
+  folded = false,
+) {
   const row = Type.Object(
     {
       bucket_start: Type.Optional(Type.String({ description: 'ISO 8601 with the zone offset' })),
+      ...(folded ? otherField : {}),
       ...metrics,
     },
     { additionalProperties: keyField, description: 'Group keys by name, then the counters' },
@@ -135,6 +169,7 @@ function reportAnswer(metrics: Record<string, TSchema>, example: Record<string, 
       to: Type.String(),
       bucket: Type.String(),
       group_by: Type.Array(Type.String()),
+      ...(folded ? folding : {}),
       rows: Type.Array(row),
       totals: row,
     },
@@ -144,45 +179,51 @@ function reportAnswer(metrics: Record<string, TSchema>, example: Record<string, 
 
 const zeros = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, 0]));
 
-export const TrafficAnswer = reportAnswer(counters(TRAFFIC_METRICS, rateFields), {
-  org_id: 'org_019a2b3c4d5e6f',
-  time_zone: 'America/New_York',
-  from: '2026-03-09T00:00:00-04:00',
-  to: '2026-03-11T00:00:00-04:00',
-  bucket: 'day',
-  group_by: ['source'],
-  rows: [
-    {
-      bucket_start: '2026-03-10T00:00:00-04:00',
-      source: 'meta',
+export const TrafficAnswer = reportAnswer(
+  counters(TRAFFIC_METRICS, rateFields),
+  {
+    org_id: 'org_019a2b3c4d5e6f',
+    time_zone: 'America/New_York',
+    from: '2026-03-09T00:00:00-04:00',
+    to: '2026-03-11T00:00:00-04:00',
+    bucket: 'day',
+    group_by: ['source'],
+    groups_listed: 22,
+    groups_folded: 0,
+    rows: [
+      {
+        bucket_start: '2026-03-10T00:00:00-04:00',
+        source: 'meta',
+        ...zeros(TRAFFIC_METRICS),
+        sessions: 1,
+        calls: 1,
+        calls_with_session: 1,
+        unique_callers: 1,
+        calls_first_time: 1,
+        buyer_reports: 1,
+        buyer_success: 1,
+        buyer_reported_calls: 1,
+        buyer_report_seconds_sum: 3600,
+        ambiguous_share: 0,
+        session_to_call_rate: 1,
+        call_to_success_rate: 1,
+        buyer_success_rate: 1,
+        buyer_report_seconds_avg: 3600,
+      },
+    ],
+    totals: {
       ...zeros(TRAFFIC_METRICS),
       sessions: 1,
       calls: 1,
-      calls_with_session: 1,
-      unique_callers: 1,
-      calls_first_time: 1,
-      buyer_reports: 1,
-      buyer_success: 1,
-      buyer_reported_calls: 1,
-      buyer_report_seconds_sum: 3600,
       ambiguous_share: 0,
       session_to_call_rate: 1,
-      call_to_success_rate: 1,
-      buyer_success_rate: 1,
-      buyer_report_seconds_avg: 3600,
+      call_to_success_rate: null,
+      buyer_success_rate: null,
+      buyer_report_seconds_avg: null,
     },
-  ],
-  totals: {
-    ...zeros(TRAFFIC_METRICS),
-    sessions: 1,
-    calls: 1,
-    ambiguous_share: 0,
-    session_to_call_rate: 1,
-    call_to_success_rate: null,
-    buyer_success_rate: null,
-    buyer_report_seconds_avg: null,
   },
-});
+  true,
+);
 
 export const TouchAnswer = reportAnswer(counters(TOUCH_METRICS), {
   org_id: 'org_019a2b3c4d5e6f',

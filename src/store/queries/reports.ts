@@ -1,4 +1,5 @@
 import type { ReportQueries } from '../../domain/reports/ports.js';
+import { groupsListed } from '../../domain/reports/request.js';
 import type {
   Report,
   ReportQuery,
@@ -199,6 +200,38 @@ async function rangeRepeats(
   return num(row?.repeats);
 }
 
+/**
+ * The cells summed by bucket and keys. With keys, the groups (key combinations) are ranked by
+ * their sessions, then calls, over the range, then by the keys; past the first `listed`, a
+ * bucket's groups are summed into one row with null keys and `other` true. The database folds,
+ * so an answer never carries more than buckets × (listed + 1) rows whatever the visitors sent
+ * (a million landing paths are a million cells, not a million rows here). `groups` is how many
+ * groups the range has.
+ */
+function foldedCells(s: ReturnType<typeof shape>, cells: string, listed: number) {
+  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
+  // The bucket, then the keys.
+  const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
+  if (s.keys.length === 0) {
+    return `select bucket_start, ${sums}, false as other, 1 as groups
+       from (${cells}) c group by 1 order by 1`;
+  }
+  const keys = s.keys.join(', ');
+  const n = `$${s.params.push(listed)}::int`;
+  const kept = s.keys.map((k) => `case when g_rank <= ${n} then ${k} end as ${k}`).join(', ');
+  const folded = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}) as ${m}`).join(', ');
+  return `with c as (
+      select bucket_start, ${keys}, ${sums} from (${cells}) c group by ${positions}),
+    ranked as (
+      select c.*, dense_rank() over (order by g_sessions desc, g_calls desc, ${keys}) as g_rank
+        from (select c.*, sum(sessions) over g as g_sessions, sum(calls) over g as g_calls
+                from c window g as (partition by ${keys})) c)
+    select bucket_start, ${kept}, g_rank > ${n} as other, ${folded},
+           max(max(g_rank)) over () as groups
+      from ranked group by ${positions}, ${s.keys.length + 2}
+     order by 1, ${s.keys.length + 2}, ${s.keys.map((_, i) => i + 2).join(', ')}`;
+}
+
 async function trafficRows(
   store: Store,
   orgId: string,
@@ -210,35 +243,47 @@ async function trafficRows(
   if (q.source) needs.push('source');
   const grain = grainFor(needs);
   const s = shape(q, range, orgId, 'bucket', q.bucket !== 'none' || grain <= 1);
-  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
-  // The bucket, then the keys.
-  const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
-  const cellsRead = store.query<Row>(
-    `select bucket_start, ${[...s.keys, sums].join(', ')}
-       from (${cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain)}) c
-      group by ${positions} order by ${positions}`,
-    s.params,
-  );
+  const listed = groupsListed(q.bucket, range.from, range.to, q.groups);
+  const cells = cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain);
+  const cellsRead = store.query<Row>(foldedCells(s, cells, listed), s.params);
   // Distinct callers cannot be summed from cells: a row's unique callers are its calls less its
   // repeats (bucketRepeats), the range's its calls less the calls whose previous call (with the
   // filters' keys) started in the range (rangeRepeats). The statements run at once (several
   // connections and cores; PGlite runs them one after the other).
   const filters = [q.campaignId ? 'campaign_id' : '', q.source ? 'source' : ''].filter(Boolean);
-  const [cells, repeatsInRange, repeats] = await Promise.all([
+  const [cells_, repeatsInRange, repeats] = await Promise.all([
     cellsRead,
     rangeRepeats(store, orgId, q, range, previousCallColumn(filters) as string),
     bucketRepeats(store, orgId, q, range, [...s.keys, ...filters]),
   ]);
-  const counted = new Map(repeats.map((r) => [rowKey(r, s.keys), num(r.repeats)]));
+  // A folded row's repeats are those of the groups it holds: every group not listed.
+  const groupOf = (r: Row) => JSON.stringify(s.keys.map((k) => r[k]));
+  const listedGroups = new Set(cells_.filter((r) => !r.other).map(groupOf));
+  const counted = new Map<string, number>();
+  for (const r of repeats) {
+    const k = listedGroups.has(groupOf(r)) ? rowKey(r, s.keys) : otherKey(r);
+    counted.set(k, (counted.get(k) ?? 0) + num(r.repeats));
+  }
   const unique = new Map(
-    cells.map((r) => {
-      const k = rowKey(r, s.keys);
+    cells_.map((r) => {
+      const k = r.other ? otherKey(r) : rowKey(r, s.keys);
       return [k, num(r.calls) - (counted.get(k) ?? 0)];
     }),
   );
-  const uniqueInRange = cells.reduce((n, r) => n + num(r.calls), 0) - repeatsInRange;
-  return { cells, unique, uniqueInRange, keys: s.keys };
+  const uniqueInRange = cells_.reduce((n, r) => n + num(r.calls), 0) - repeatsInRange;
+  const groups = num(cells_[0]?.groups);
+  return {
+    cells: cells_,
+    unique,
+    uniqueInRange,
+    keys: s.keys,
+    groups: { listed, folded: Math.max(0, groups - listed) },
+  };
 }
+
+/** The key of a bucket's `other` row in the unique-caller counts. */
+const otherKey = (r: Row) =>
+  `other ${r.bucket_start === null ? null : new Date(r.bucket_start as string).getTime()}`;
 
 function trafficRow(
   r: Row,
@@ -274,10 +319,17 @@ export async function trafficReport(
   for (const m of TRAFFIC_CELL_METRICS) t[m] = grouped.cells.reduce((a, r) => a + num(r[m]), 0);
   const rows = grouped.cells
     .filter((r) => nonZero(r, TRAFFIC_CELL_METRICS))
-    .map((r) =>
-      trafficRow(r, grouped.unique.get(rowKey(r, grouped.keys)) ?? 0, keysOf(r, q.groupBy, codes)),
-    );
-  return { ...range, rows, totals: trafficRow(t, grouped.uniqueInRange, {}) };
+    .map((r) => {
+      const key = r.other ? otherKey(r) : rowKey(r, grouped.keys);
+      const row = trafficRow(r, grouped.unique.get(key) ?? 0, keysOf(r, q.groupBy, codes));
+      return r.other ? { ...row, other: true } : row;
+    });
+  return {
+    ...range,
+    rows,
+    totals: trafficRow(t, grouped.uniqueInRange, {}),
+    groups: grouped.groups,
+  };
 }
 
 async function touchRows(

@@ -6,7 +6,6 @@ import {
   collectExport,
   conversionSettings,
   conversionTime,
-  csvField,
   DEFAULT_CONVERSION,
   type ExportProgress,
   exportConversions,
@@ -123,11 +122,9 @@ describe('Google Ads rows', () => {
     );
   });
 
-  it('quotes fields as RFC 4180 asks', () => {
-    expect(csvField('plain')).toBe('plain');
-    expect(csvField('a,b')).toBe('"a,b"');
-    expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField('two\nlines')).toBe('"two\nlines"');
+  it('guards a conversion name a spreadsheet would run', () => {
+    const s = { ...settings(), name: '=cmd' };
+    expect(googleAdsRow(FIXTURE.a, s)?.split(',')[1]).toBe("'=cmd");
   });
 
   it('skips a gclid Google never issues, such as a spreadsheet formula', () => {
