@@ -64,6 +64,24 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   'PATCH /admin/orgs/:org_id/webhooks/:webhook_id': { enabled: false },
   'POST /admin/orgs/:org_id/webhooks/:webhook_id/rotate': { grace_seconds: 86400 },
   'POST /admin/orgs/:org_id/webhooks/:webhook_id/replay': { since: '2026-03-01T00:00:00Z' },
+  'POST /admin/orgs/:org_id/buyers': {
+    name: 'Lakeside Insurance',
+    forward_to: '+13125550188',
+    time_zone: 'America/Chicago',
+    schedule: { mon: [['09:00', '17:00']], tue: [['09:00', '17:00']], sat: [] },
+    states: ['IL', 'WI'],
+    caps: { daily: 100, concurrency: 5 },
+    payout: { amount: '35.00', min_duration_seconds: 90, duplicate_window_days: 30 },
+  },
+  'PATCH /admin/orgs/:org_id/buyers/:buyer_id': { status: 'paused' },
+  'PUT /admin/orgs/:org_id/campaigns/:code/routing': {
+    targets: [
+      { buyer_id: 'buy_019caf103180a1b2c3d4e5f6a7b8', priority: 1, weight: 3 },
+      { buyer_id: 'buy_019caf103180f6e5d4c3b2a19080', priority: 1, weight: 1 },
+    ],
+    ring_timeout_seconds: 20,
+    fallback: 'forward_to',
+  },
   'POST /admin/orgs/:org_id/conversion-destinations': {
     platform: 'meta',
     name: 'Meta pixel',
