@@ -209,7 +209,7 @@ describe('migration 0040: Google destinations made before the Data Manager defau
       [older.destination_id],
     );
     const sql = readFileSync(
-      join(MIGRATIONS_DIR, '0040_google_destinations_keep_ads_api.sql'),
+      join(MIGRATIONS_DIR, '0032_google_destinations_keep_ads_api.sql'),
       'utf8',
     );
     await h.store.query(sql, []);

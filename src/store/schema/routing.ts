@@ -1,5 +1,5 @@
 /**
- * Buyers and call routing (migrations/0060_buyers_routing.sql, docs/routing.md): the buyers an
+ * Buyers and call routing (migrations/0036_buyers_routing.sql, docs/routing.md): the buyers an
  * organization sells calls to, what their caps count now, each campaign's routing plan, and
  * every offer of a call to a buyer.
  */
