@@ -21,11 +21,13 @@ export function dataManagerType(name: string): protobuf.Type {
   return dataManagerRoot!.lookupType(`google.ads.datamanager.v1.${name}`);
 }
 
-/** Google Ads API v25, from `google-ads-node/build/protos/protos.json`. */
+/**
+ * Google Ads API v25: the types of the conversion requests, cut from the registry package
+ * google-ads-node 25.1.0's `build/protos/protos.json` by scripts/vendor-google-ads-protos.mjs
+ * (the package needs Node 22; the service supports Node 20).
+ */
 export function googleAdsType(name: string): protobuf.Type {
-  adsRoot ??= protobuf.Root.fromJSON(
-    require('google-ads-node/build/protos/protos.json'),
-  ).resolveAll();
+  adsRoot ??= protobuf.Root.fromJSON(require('../vendor/google-ads-v25.json')).resolveAll();
   return adsRoot!.lookupType(`google.ads.googleads.v25.services.${name}`);
 }
 
