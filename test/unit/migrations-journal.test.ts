@@ -123,19 +123,19 @@ describe('the journal check', () => {
 });
 
 /** The migration number `k` after the last committed one, as a file name's four digits. */
-const after = (k: number) =>
+const numberAfter = (k: number) =>
   String(Number(last(MIGRATIONS_DIR).tag.slice(0, 4)) + k).padStart(4, '0');
 
 describe('the journal tool (npm run migrations:journal)', () => {
   it('appends new files in number order, when one step after the last', () => {
     const dir = copy();
     const before = last(dir);
-    writeFileSync(join(dir, `${after(2)}_b.sql`), 'select 2;\n');
-    writeFileSync(join(dir, `${after(1)}_a.sql`), 'select 1;\n');
+    writeFileSync(join(dir, `${numberAfter(2)}_b.sql`), 'select 2;\n');
+    writeFileSync(join(dir, `${numberAfter(1)}_a.sql`), 'select 1;\n');
     const { journal, changes } = syncedJournal(dir);
     expect(changes).toEqual([
-      `added ${after(1)}_a (when ${before.when + WHEN_STEP})`,
-      `added ${after(2)}_b (when ${before.when + 2 * WHEN_STEP})`,
+      `added ${numberAfter(1)}_a (when ${before.when + WHEN_STEP})`,
+      `added ${numberAfter(2)}_b (when ${before.when + 2 * WHEN_STEP})`,
     ]);
     writeFileSync(journalPath(dir), formatJournal(journal));
     expect(journalProblems(dir)).toEqual([]);
@@ -143,7 +143,7 @@ describe('the journal tool (npm run migrations:journal)', () => {
       idx: before.idx + 2,
       version: '7',
       when: before.when + 2 * WHEN_STEP,
-      tag: `${after(2)}_b`,
+      tag: `${numberAfter(2)}_b`,
       breakpoints: true,
     });
   });
@@ -151,16 +151,16 @@ describe('the journal tool (npm run migrations:journal)', () => {
   it('drops entries whose file was renamed, and enters the new name (renumbering at a merge)', () => {
     const dir = copy();
     const before = last(dir);
-    writeFileSync(join(dir, `${after(9)}_branch.sql`), 'select 1;\n');
+    writeFileSync(join(dir, `${numberAfter(9)}_branch.sql`), 'select 1;\n');
     writeFileSync(journalPath(dir), formatJournal(syncedJournal(dir).journal));
-    cpSync(join(dir, `${after(9)}_branch.sql`), join(dir, `${after(1)}_branch.sql`));
-    unlinkSync(join(dir, `${after(9)}_branch.sql`));
+    cpSync(join(dir, `${numberAfter(9)}_branch.sql`), join(dir, `${numberAfter(1)}_branch.sql`));
+    unlinkSync(join(dir, `${numberAfter(9)}_branch.sql`));
     const { journal, changes } = syncedJournal(dir);
     expect(changes).toEqual([
-      `dropped ${after(9)}_branch (no file)`,
-      `added ${after(1)}_branch (when ${before.when + WHEN_STEP})`,
+      `dropped ${numberAfter(9)}_branch (no file)`,
+      `added ${numberAfter(1)}_branch (when ${before.when + WHEN_STEP})`,
     ]);
-    expect(journal.entries.map((e) => e.tag).at(-1)).toBe(`${after(1)}_branch`);
+    expect(journal.entries.map((e) => e.tag).at(-1)).toBe(`${numberAfter(1)}_branch`);
   });
 
   it('refuses a new file numbered below one the journal holds', () => {
