@@ -5,6 +5,7 @@ import type {
   TouchMetric,
   TrafficGroup,
   TrafficMetric,
+  TrafficMoney,
   TrafficRate,
 } from './vocabulary.js';
 
@@ -42,6 +43,7 @@ export interface ReportRow<G extends string, M extends string> {
 
 export type TrafficRow = ReportRow<TrafficGroup, TrafficMetric> & {
   rates: Record<TrafficRate, number | null>;
+  money: Record<TrafficMoney, string>;
 };
 export type TouchRow = ReportRow<TouchGroup, TouchMetric>;
 

@@ -1,7 +1,7 @@
 import { offsetAt } from '../compliance/tz.js';
 import { csvField } from '../exports/google-ads.js';
 import type { Report, ReportQuery, TouchRow, TrafficRow } from './types.js';
-import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_RATES } from './vocabulary.js';
+import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_MONEY, TRAFFIC_RATES } from './vocabulary.js';
 
 /** `2026-03-10T00:00:00-04:00`: the instant in the zone, with its offset (contract §8). */
 export function isoInZone(at: Date, zone: string): string {
@@ -24,6 +24,7 @@ function rowJson(r: Row, q: ReportQuery, withBucket: boolean): Json {
     out.bucket_start = isoInZone(r.bucketStart, q.timeZone);
   for (const g of q.groupBy) out[g] = (r.keys as Record<string, string | null>)[g] ?? null;
   Object.assign(out, r.metrics);
+  if ('money' in r) Object.assign(out, r.money);
   if ('rates' in r) Object.assign(out, r.rates);
   return out;
 }
@@ -56,7 +57,9 @@ function cell(v: string | number | null): string {
 /** The CSV answer: a header row, then the rows; totals are not a row (they are in the JSON). */
 export function reportCsv(q: ReportQuery, report: Report<Row>): string {
   const metrics: string[] =
-    q.kind === 'traffic' ? [...TRAFFIC_METRICS, ...TRAFFIC_RATES] : [...TOUCH_METRICS];
+    q.kind === 'traffic'
+      ? [...TRAFFIC_METRICS, ...TRAFFIC_MONEY, ...TRAFFIC_RATES]
+      : [...TOUCH_METRICS];
   const head = [...(q.bucket === 'none' ? [] : ['bucket_start']), ...q.groupBy, ...metrics];
   const lines = [head.join(',')];
   for (const r of report.rows) {

@@ -29,7 +29,9 @@ import {
   num,
   previousCallColumn,
   readsDays,
+  TRAFFIC_CELL_COUNTERS,
   TRAFFIC_CELL_METRICS,
+  centsText,
 } from './report-sql.js';
 
 type Row = Record<string, unknown>;
@@ -210,12 +212,12 @@ async function trafficRows(
   if (q.source) needs.push('source');
   const grain = grainFor(needs);
   const s = shape(q, range, orgId, 'bucket', q.bucket !== 'none' || grain <= 1);
-  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
+  const sums = TRAFFIC_CELL_COUNTERS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   // The bucket, then the keys.
   const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
   const cellsRead = store.query<Row>(
     `select bucket_start, ${[...s.keys, sums].join(', ')}
-       from (${cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain)}) c
+       from (${cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_COUNTERS, grain)}) c
       group by ${positions} order by ${positions}`,
     s.params,
   );
@@ -257,6 +259,7 @@ function trafficRow(
     keys,
     metrics,
     rates: trafficRates(metrics),
+    money: { revenue: centsText(num(r.revenue_cents)) },
   };
 }
 
@@ -271,9 +274,9 @@ export async function trafficReport(
   const codes = await campaignCodes(store, orgId);
   const grouped = await trafficRows(store, orgId, q, range);
   const t: Row = { bucket_start: null };
-  for (const m of TRAFFIC_CELL_METRICS) t[m] = grouped.cells.reduce((a, r) => a + num(r[m]), 0);
+  for (const m of TRAFFIC_CELL_COUNTERS) t[m] = grouped.cells.reduce((a, r) => a + num(r[m]), 0);
   const rows = grouped.cells
-    .filter((r) => nonZero(r, TRAFFIC_CELL_METRICS))
+    .filter((r) => nonZero(r, TRAFFIC_CELL_COUNTERS))
     .map((r) =>
       trafficRow(r, grouped.unique.get(rowKey(r, grouped.keys)) ?? 0, keysOf(r, q.groupBy, codes)),
     );
