@@ -84,16 +84,24 @@ const event = fc.oneof(
   },
   // A call through the Twilio voice webhook, routed to the campaign's buyers: each offer ends
   // as given (a busy buyer passes the call to the other), the buyer's leg lasting `seconds`.
-  fc.record({
-    kind: fc.constant('routed' as const),
-    caller: fc.nat(2),
-    number: fc.nat(1),
-    legs: fc.array(fc.constantFrom('completed' as const, 'busy' as const, 'no-answer' as const), {
-      minLength: 1,
-      maxLength: 2,
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('routed' as const),
+      caller: fc.nat(2),
+      number: fc.nat(1),
+      legs: fc.array(
+        fc.constantFrom(
+          'completed' as const,
+          'completed' as const,
+          'busy' as const,
+          'no-answer' as const,
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+      seconds: fc.nat(120),
     }),
-    seconds: fc.nat(120),
-  }),
+    weight: 2,
+  },
   {
     arbitrary: fc.record({
       kind: fc.constant('report' as const),
@@ -107,7 +115,9 @@ const event = fc.oneof(
 );
 const query = fc.record({
   bucket: fc.constantFrom<Bucket>('none', 'hour', 'day', 'week', 'month'),
-  traffic: fc.subarray([...TRAFFIC_GROUPS], { maxLength: 2 }),
+  traffic: fc
+    .tuple(fc.subarray([...TRAFFIC_GROUPS], { maxLength: 2 }), fc.boolean())
+    .map(([keys, byBuyer]) => (byBuyer ? [...new Set(['buyer' as const, ...keys])] : keys)),
   touches: fc.subarray([...TOUCH_GROUPS], { maxLength: 2 }),
   /** A source filter: the callers then count once among that source's calls only. */
   source: fc.option(fc.constantFrom('google', 'meta', 'direct', 'news', 'unattributed'), {
