@@ -22,6 +22,7 @@ import {
   bucketOfDay,
   bucketOfQuarter,
   bucketRanges,
+  centsText,
   dayRange,
   GROUP_COLUMN,
   grainFor,
@@ -31,7 +32,6 @@ import {
   readsDays,
   TRAFFIC_CELL_COUNTERS,
   TRAFFIC_CELL_METRICS,
-  centsText,
 } from './report-sql.js';
 
 type Row = Record<string, unknown>;
