@@ -76,50 +76,44 @@ const offersTo = async (buyerId: string) =>
   );
 
 describe('caps', () => {
-  itConcurrently(
-    '64 calls at once: hourly, daily, total and concurrency caps each exactly reached, never exceeded',
-    () =>
-      withWidePool(async () => {
-        const t = await routedTenant();
-        const numbers = ['+13125550201', '+13125550202', '+13125550203', '+13125550204'];
-        const caps = [{ hourly: 10 }, { daily: 12 }, { total: 9 }, { concurrency: 6 }];
-        const buyers = [];
-        for (const [i, c] of caps.entries()) {
-          buyers.push(await createBuyer(h, t.orgId, { forward_to: numbers[i], caps: c }));
-        }
-        await setRouting(h, t.orgId, t.code, {
-          targets: buyers.map((b) => ({ buyer_id: b.buyer_id, priority: 1 })),
-        });
-        const calls = await Promise.all(
-          Array.from({ length: CALLS }, () => ring(h, t.numbers[0]!)),
-        );
-        const rung: Record<string, number> = {};
-        for (const c of calls) {
-          const to = c.step.kind === 'dial' ? c.step.number : c.step.kind;
-          rung[to] = (rung[to] ?? 0) + 1;
-        }
-        expect(rung).toEqual({
-          '+13125550201': 10,
-          '+13125550202': 12,
-          '+13125550203': 9,
-          '+13125550204': 6,
-          [FALLBACK]: CALLS - 37,
-        });
-        expect(await usageOf(t, buyers[0].buyer_id)).toMatchObject({ hourly: 10, concurrency: 10 });
-        expect(await usageOf(t, buyers[1].buyer_id)).toMatchObject({ daily: 12 });
-        expect(await usageOf(t, buyers[2].buyer_id)).toMatchObject({ total: 9 });
-        expect(await usageOf(t, buyers[3].buyer_id)).toMatchObject({ concurrency: 6 });
-        for (const [i, b] of buyers.entries()) {
-          expect(await offersTo(b.buyer_id)).toBe([10, 12, 9, 6][i]);
-        }
-        const fallbacks = await h.store.query<{ reason: string }>(
-          `select fallback_reason as reason from calls where org_id = $1 and fallback is not null`,
-          [t.orgId],
-        );
-        expect(fallbacks.map((f) => f.reason)).toEqual(Array(CALLS - 37).fill('no_target'));
-      }),
-    120_000,
-  );
+  for (const [cap, limit] of [
+    ['hourly', 10],
+    ['daily', 12],
+    ['total', 9],
+    ['concurrency', 6],
+  ] as const) {
+    itConcurrently(
+      `64 calls at once at one buyer: its ${cap} cap of ${limit} exactly reached, never exceeded`,
+      () =>
+        withWidePool(async () => {
+          const t = await routedTenant();
+          const buyer = await createBuyer(h, t.orgId, {
+            forward_to: '+13125550201',
+            caps: { [cap]: limit },
+          });
+          await setRouting(h, t.orgId, t.code, {
+            targets: [{ buyer_id: buyer.buyer_id, priority: 1 }],
+          });
+          const calls = await Promise.all(
+            Array.from({ length: CALLS }, (_, i) => ring(h, t.numbers[0]!, caller(i))),
+          );
+          const rung: Record<string, number> = {};
+          for (const c of calls) {
+            const to = c.step.kind === 'dial' ? c.step.number : c.step.kind;
+            rung[to] = (rung[to] ?? 0) + 1;
+          }
+          expect(rung).toEqual({ '+13125550201': limit, [FALLBACK]: CALLS - limit });
+          expect((await usageOf(t, buyer.buyer_id))[cap]).toBe(limit);
+          expect(await offersTo(buyer.buyer_id)).toBe(limit);
+          const fallbacks = await h.store.query<{ reason: string }>(
+            `select fallback_reason as reason from calls where org_id = $1 and fallback is not null`,
+            [t.orgId],
+          );
+          expect(fallbacks.map((f) => f.reason)).toEqual(Array(CALLS - limit).fill('no_target'));
+        }),
+      120_000,
+    );
+  }
 
   itConcurrently(
     'an unanswered offer frees its place; an answered one keeps it but leaves the concurrency count',

@@ -81,17 +81,17 @@ describe('choosing the buyer', () => {
     });
     h.deps.random = seeded(38);
     const counts: Record<string, number> = {};
-    for (let i = 0; i < 80; i++) {
+    for (let i = 0; i < 40; i++) {
       const call = await ring(h, t.numbers[0]!);
       counts[dialed(call.step)] = (counts[dialed(call.step)] ?? 0) + 1;
       // The leg ends unanswered and the caller hangs up: nothing stays live.
       await callEnded(h, call.callSid, 'completed');
     }
-    expect(counts['+13125550111']! + counts['+13125550112']!).toBe(80);
-    // 3:1 is 60:20; this seeded draw of 80 lands within 8 of it (the split itself is measured
-    // over 2,000 draws in test/unit/routing/choose.test.ts).
-    expect(Math.abs(counts['+13125550111']! - 60)).toBeLessThanOrEqual(8);
-  });
+    expect(counts['+13125550111']! + counts['+13125550112']!).toBe(40);
+    // 3:1 is 30:10; this seeded draw of 40 lands within 5 of it, where an even split (20:20)
+    // would not (the split itself is measured over 2,000 draws in test/unit/routing).
+    expect(Math.abs(counts['+13125550111']! - 30)).toBeLessThanOrEqual(5);
+  }, 120_000);
 
   it('skips a buyer whose schedule is closed now in its zone', async () => {
     const t = await routedTenant();

@@ -51,8 +51,9 @@ async function answerFor(
   tx: Transaction,
   ctx: CarrierContext,
   call: RoutedCall,
+  fresh = false,
 ): Promise<InboundAnswer> {
-  const answer = await routeCall(r, tx, ctx, call);
+  const answer = await routeCall(r, tx, ctx, call, fresh);
   if (answer) return { kind: 'routed', callId: call.callId, answer };
   return answerOf({ callId: call.callId, forwardTo: call.campaignForwardTo });
 }
@@ -104,16 +105,22 @@ export async function acceptInboundCall(
       ctx.now,
     );
     if (!recorded) return { kind: 'unknown_number' };
-    return answerFor(r, tx, ctx, {
-      callId: recorded.callId,
-      orgId: recorded.orgId,
-      campaignId: recorded.campaignId,
-      fromNumber: call.from,
-      startedAt: ctx.now,
-      campaignForwardTo: recorded.forwardTo,
-      buyerId: null,
-      fallback: null,
-    });
+    return answerFor(
+      r,
+      tx,
+      ctx,
+      {
+        callId: recorded.callId,
+        orgId: recorded.orgId,
+        campaignId: recorded.campaignId,
+        fromNumber: call.from,
+        startedAt: ctx.now,
+        campaignForwardTo: recorded.forwardTo,
+        buyerId: null,
+        fallback: null,
+      },
+      true,
+    );
   });
 }
 

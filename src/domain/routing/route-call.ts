@@ -152,31 +152,26 @@ export async function routeCall(
   tx: Transaction,
   ctx: RouteContext,
   call: RoutedCall,
+  /** The call was stored in this transaction: it has no offers yet (one read fewer). */
+  fresh = false,
 ): Promise<RouteAnswer | null> {
   if (call.buyerId !== null) return { kind: 'hangup' };
   if (call.fallback !== null) return fallbackAnswer(call, call.fallback);
   const plan = await r.routing.candidates(tx, call.orgId, call.campaignId);
-  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
-  if (!plan) {
-    if (offers.length === 0) return null;
-    // The plan was removed while the call was being routed: what a plan's default would do.
-    return toFallback(
-      r,
-      tx,
-      ctx,
-      call,
-      { fallback: 'forward_to', ringTimeoutSeconds: 0 },
-      'no_more_targets',
-    );
-  }
+  // Plans are replaced, never removed: a call of a campaign without one was never routed.
+  if (!plan) return null;
+  const offers = fresh ? [] : await r.routing.offersOfCall(tx, call.orgId, call.callId);
   const live = offers.find((o) => o.outcome === null);
   if (live) {
-    const target = plan.candidates.find((c) => c.buyerId === live.buyerId);
-    if (target) {
+    // A retried webhook: ring the live offer's buyer again (taken off the plan since, or not).
+    const forwardTo =
+      plan.candidates.find((c) => c.buyerId === live.buyerId)?.forwardTo ??
+      (await r.buyers.getBuyer(tx, call.orgId, live.buyerId))?.forwardTo;
+    if (forwardTo) {
       return {
         kind: 'dial',
         offerId: live.id,
-        forwardTo: target.forwardTo,
+        forwardTo,
         ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
       };
     }

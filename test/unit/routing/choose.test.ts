@@ -123,3 +123,24 @@ describe('billing', () => {
     expect(billing(payout, 300, true)).toEqual({ billable: false, payout: '0.00' });
   });
 });
+
+describe("Twilio's DialCallStatus", () => {
+  it('maps to the offer outcomes; anything unknown is a failure', async () => {
+    const { outcomeOf } = await import('../../../src/domain/routing/route-call.js');
+    expect(
+      ['completed', 'answered', 'busy', 'no-answer', 'failed', 'canceled', 'ringing'].map(
+        outcomeOf,
+      ),
+    ).toEqual(['answered', 'answered', 'busy', 'no_answer', 'failed', 'canceled', 'failed']);
+  });
+});
+
+describe("the caller's state", () => {
+  it('is read from the area code as the outbound gate reads it', async () => {
+    const { callerState } = await import('../../../src/domain/routing/states.js');
+    expect(callerState('+12125550142')).toBe('NY');
+    expect(callerState('+17875550100')).toBe('PR');
+    expect(callerState('+18005550100')).toBeNull();
+    expect(callerState('+442071234567')).toBeNull();
+  });
+});
