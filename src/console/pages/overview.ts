@@ -123,6 +123,7 @@ ${KPIS.map(
   ([key, label]) =>
     html`<div class="kpi"><div class="label">${label}</div><div class="value" data-metric="${key}">${ctx.num(t[key])}</div>${delta(ctx, t[key], p[key])}</div>`,
 )}
+<div class="kpi"><div class="label">Revenue (${ctx.org.currency})</div><div class="value" data-metric="revenue">${daily.totals.money.revenue}</div><span class="delta">${previous.totals.money.revenue} the previous ${ctx.range.days} days</span></div>
 </section>
 <section class="chart">
 <h2>Sessions, calls and buyer successes per day</h2>
