@@ -200,7 +200,10 @@ export function simulateRoutingDay(day: RoutingDay): RoutingDayResult {
   };
   const stateOf = () => {
     let x = random();
-    for (const [s, share] of day.states) if ((x -= share) < 0) return s;
+    for (const [s, share] of day.states) {
+      x -= share;
+      if (x < 0) return s;
+    }
     return null;
   };
   for (const at of arrivals(day, random)) {
