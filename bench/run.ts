@@ -113,6 +113,7 @@ async function main(): Promise<void> {
 // `npm run bench -- <part>`: one part alone instead of the load rows.
 const parts: Record<string, () => Promise<void>> = {
   reports: () => import('./reports.js').then((m) => m.benchReports()),
+  routing: () => import('./routing.js').then((m) => m.benchRouting()),
   start: () => import('./start.js').then((m) => m.benchStart()),
   versus: () => import('./versus.js').then((m) => m.versus()),
 };
