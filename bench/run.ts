@@ -114,6 +114,7 @@ async function main(): Promise<void> {
 const parts: Record<string, () => Promise<void>> = {
   reports: () => import('./reports.js').then((m) => m.benchReports()),
   'many-groups': () => import('./many-groups.js').then((m) => m.benchManyGroups()),
+  routing: () => import('./routing.js').then((m) => m.benchRouting()),
   start: () => import('./start.js').then((m) => m.benchStart()),
   versus: () => import('./versus.js').then((m) => m.versus()),
 };

@@ -6,6 +6,7 @@ import { chartSvg } from './chart.js';
 import { busyHourLoad } from './evaluate.js';
 import { isPolicy, POLICIES } from './policy.js';
 import { type RunResult, replay } from './replay.js';
+import { exampleDay, routingText, simulateRoutingDay } from './routing.js';
 import { DEFAULT_SHAPE, generateTrace, type TrafficShape } from './traffic.js';
 
 const HELP = `npm run simulate -- [options]
@@ -31,6 +32,10 @@ pool sizes, and writes <out>/pool-sim.csv and <out>/pool-sim.svg.
                        (free number released longest ago, before the clock) or
                        quarantine (lrr, never reusing a number within 30 min) (clock)
   --out <dir>          output directory (sim-out)
+  --routing            instead: a day of calls routed to example buyers with
+                       schedules, states and caps (sim/routing.ts), through the
+                       service's chooser; prints the spread and the fallbacks
+                       (--calls <n>, default 2000; --seed)
 `;
 
 const NAMES = [
@@ -50,10 +55,15 @@ const NAMES = [
   'policy',
   'out',
   'help',
+  'routing',
+  'calls',
 ];
 const { values } = parseArgs({
   options: Object.fromEntries(
-    NAMES.map((k) => [k, { type: k === 'help' ? ('boolean' as const) : ('string' as const) }]),
+    NAMES.map((k) => [
+      k,
+      { type: k === 'help' || k === 'routing' ? ('boolean' as const) : ('string' as const) },
+    ]),
   ),
 }) as { values: Record<string, string | boolean | undefined> };
 if (values.help) {
@@ -61,6 +71,12 @@ if (values.help) {
   process.exit(0);
 }
 const num = (k: string, d: number) => (values[k] === undefined ? d : Number(values[k]));
+if (values.routing) {
+  // A Monday in March, midnight in New York.
+  const day = exampleDay(Date.parse('2026-03-09T04:00:00Z'), num('calls', 2000), num('seed', 1));
+  process.stdout.write(routingText(day, simulateRoutingDay(day)));
+  process.exit(0);
+}
 const shape: TrafficShape = {
   ...DEFAULT_SHAPE,
   name: 'cli',

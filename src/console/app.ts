@@ -22,6 +22,7 @@ import { toCsv } from './csv.js';
 import { type Html, html } from './html.js';
 import { bare, page } from './layout.js';
 import { accountRoutes } from './pages/account.js';
+import { buyerPages } from './pages/buyers.js';
 import { callPages } from './pages/calls.js';
 import { campaignPages } from './pages/campaigns.js';
 import { compliancePages } from './pages/compliance.js';
@@ -248,6 +249,7 @@ export async function buildConsoleApp(
   overviewPage(router);
   callPages(router);
   campaignPages(router);
+  buyerPages(router);
   compliancePages(router);
   webhookPages(router);
   peoplePages(router);

@@ -6,6 +6,7 @@ export const ORG_PAGES = [
   ['overview', 'Overview'],
   ['calls', 'Calls'],
   ['campaigns', 'Campaigns and pools'],
+  ['buyers', 'Buyers'],
   ['compliance', 'Compliance'],
   ['webhooks', 'Webhooks and exports'],
   ['people', 'People'],

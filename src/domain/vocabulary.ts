@@ -80,6 +80,8 @@ export type Scope = (typeof SCOPES)[number];
 export const EVENT_TYPES = [
   'call.received',
   'call.completed',
+  'call.routed',
+  'call.billable',
   'buyer_report.recorded',
   'touch.queued',
   'touch.delivered',

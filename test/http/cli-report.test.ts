@@ -43,6 +43,8 @@ describe('report traffic', () => {
     expect(human, human.err).toMatchObject({ code: 0, err: '' });
     expect(human.out).toContain('(Asia/Kathmandu), by day × source');
     expect(human.out).toMatch(/^BUCKET +SOURCE +SESSIONS +CALLS +UNIQUE/m);
+    expect(human.out).toMatch(/ BILLABLE +REVENUE$/m);
+    expect(human.out).toMatch(/^TOTAL .* 0 +0\.00$/m);
     expect(human.out).toMatch(/^2026-03-09 00:00 +google +1 +0 +0/m);
     expect(human.out).toMatch(/^2026-03-10 00:00 +google +2 +1 +1/m);
     expect(human.out).toMatch(/^TOTAL +3 +1 +1/m);

@@ -12,7 +12,9 @@ import {
   useHarness,
 } from '../helpers/harness.js';
 import { recordCall, report } from '../helpers/reports.js';
+import { createBuyer, setRouting } from '../helpers/routing.js';
 import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
+import { dialEnded, ring } from '../helpers/voice.js';
 
 const h = useHarness({
   privateDatabase: 'the upload worker claims every organization’s uploads',
@@ -421,5 +423,38 @@ describe('answered-call trigger', () => {
     expect((await uploadsOf(h, t.orgId, d.destination_id)).map((r) => r.call_id)).toEqual([
       calls[1],
     ]);
+  });
+});
+
+describe("a destination without a value: the buyer's payout (contract §10, §11)", () => {
+  it("a routed call answered by a buyer uploads its payout in the organization's currency", async () => {
+    h.clock.set('2026-03-02T15:00:00Z');
+    const t = await createTenant(h);
+    await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, { currency: 'EUR' });
+    const buyer = await createBuyer(h, t.orgId, { payout: { amount: '42.50' } });
+    await setRouting(h, t.orgId, t.code, {
+      targets: [{ buyer_id: buyer.buyer_id, priority: 1 }],
+    });
+    const plain = await createDestination(h, t.orgId, 'google_ads', { campaigns: [t.code] });
+    const s = json(
+      await dni(h, t.key, { campaign_code: t.code, visitor_id: 'payout', gclid: 'G-P' }),
+    );
+    const call = await ring(h, s.tracking_number, CALLER);
+    await dialEnded(h, call, call.step, 'completed', 120);
+    const [row] = await h.store.query<{ id: string }>(
+      'select id from calls where carrier_call_sid = $1',
+      [call.callSid],
+    );
+    const res = await report(h, t.key, t.code, {
+      call_id: row!.id,
+      report_id: 'payout-1',
+      disposition: 'success',
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const before = u.fake.google.length;
+    await drain();
+    const sent = u.fake.google.slice(before).filter((g) => g.orderId === row!.id);
+    expect(sent.map((g) => [g.conversionValue, g.currencyCode])).toEqual([[42.5, 'EUR']]);
+    expect(await uploadsOf(h, t.orgId, plain.destination_id)).toMatchObject([{ status: 'sent' }]);
   });
 });

@@ -6,9 +6,13 @@ import { freshContact, grant, outboundTenant, touch } from '../helpers/outbound.
 import { aggregate, type Bucket, type Fact, pathOf, sourceOf } from '../helpers/report-model.js';
 import { recordCall, report } from '../helpers/reports.js';
 import { testRetention } from '../helpers/retention.js';
+import { createBuyer, setRouting } from '../helpers/routing.js';
+import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
+import { dialEnded, ring } from '../helpers/voice.js';
 
 const h = useHarness({
   privateDatabase: 'the retention round prunes and folds for every organization',
+  twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE },
 });
 
 /** Zones with 30- and 45-minute offsets and DST changes (Lord Howe moves by 30 minutes). */
@@ -55,7 +59,13 @@ const METRICS = [
   'buyer_rejected',
   'buyer_reported_calls',
   'buyer_report_seconds_sum',
+  'calls_answered_by_buyer',
+  'calls_billable',
 ];
+/** Each buyer's payout (a billable leg lasts 60 s or more): revenue is summed in cents. */
+const PAYOUTS = ['25.00', '7.35'];
+const cents = (amount: unknown) => Math.round(Number(amount) * 100);
+const money = (c: number) => `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
 const TOUCH_METRICS = ['touches', 'placed', 'blocked'];
 
 const event = fc.oneof(
@@ -75,13 +85,42 @@ const event = fc.oneof(
     }),
     weight: 2,
   },
-  fc.record({ kind: fc.constant('report' as const), call: fc.nat(40), success: fc.boolean() }),
+  // A call through the Twilio voice webhook, routed to the campaign's buyers: each offer ends
+  // as given (a busy buyer passes the call to the other), the buyer's leg lasting `seconds`.
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('routed' as const),
+      caller: fc.nat(2),
+      number: fc.nat(1),
+      legs: fc.array(
+        fc.constantFrom(
+          'completed' as const,
+          'completed' as const,
+          'busy' as const,
+          'no-answer' as const,
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+      seconds: fc.nat(120),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('report' as const),
+      call: fc.nat(40),
+      success: fc.boolean(),
+    }),
+    weight: 2,
+  },
   fc.record({ kind: fc.constant('touch' as const), contact: fc.nat(1), sms: fc.boolean() }),
   fc.record({ kind: fc.constant('retention' as const) }),
 );
 const query = fc.record({
   bucket: fc.constantFrom<Bucket>('none', 'hour', 'day', 'week', 'month'),
-  traffic: fc.subarray([...TRAFFIC_GROUPS], { maxLength: 2 }),
+  traffic: fc
+    .tuple(fc.subarray([...TRAFFIC_GROUPS], { maxLength: 2 }), fc.boolean())
+    .map(([keys, byBuyer]) => (byBuyer ? [...new Set(['buyer' as const, ...keys])] : keys)),
   touches: fc.subarray([...TOUCH_GROUPS], { maxLength: 2 }),
   /** A source filter: the callers then count once among that source's calls only. */
   source: fc.option(fc.constantFrom('google', 'meta', 'direct', 'news', 'unattributed'), {
@@ -107,6 +146,12 @@ async function play(h: Harness, sc: Scenario) {
   const contacts = [t.contact, freshContact()];
   await grant(h, t.orgId, contacts[1]!);
   await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, { time_zone: sc.zones[0] });
+  const buyers = [];
+  for (const amount of PAYOUTS)
+    buyers.push(await createBuyer(h, t.orgId, { payout: { amount, min_duration_seconds: 60 } }));
+  await setRouting(h, t.orgId, t.code, {
+    targets: buyers.map((b) => ({ buyer_id: b.buyer_id, priority: 1 })),
+  });
   const sessions = new Map<string, Row>();
   const snapshot = async () => {
     const rows = await h.store.query<Row>('select * from dni_sessions where org_id = $1', [
@@ -144,6 +189,19 @@ async function play(h: Harness, sc: Scenario) {
           startedAt,
         }),
       );
+    } else if (e.kind === 'routed') {
+      const from = `+1212555000${e.caller}`;
+      const call = await ring(h, t.numbers[e.number]!, from);
+      let step = call.step;
+      for (const leg of e.legs) {
+        if (step.kind !== 'dial' || !step.path) break;
+        step = await dialEnded(h, call, step, leg, leg === 'completed' ? e.seconds : 0);
+      }
+      const [row] = await h.store.query<{ id: string }>(
+        'select id from calls where carrier_call_sid = $1',
+        [call.callSid],
+      );
+      calls.push(row!.id);
     } else if (e.kind === 'report' && calls.length > 0) {
       const res = await report(h, t.key, t.code, {
         call_id: calls[e.call % calls.length],
@@ -233,6 +291,7 @@ async function trafficFacts(
             }),
         attribution: String(c.attribution),
         tracking_number: String(c.tracking_number),
+        buyer: c.buyer_id ? String(c.buyer_id) : null,
       },
       counts: {
         calls: 1,
@@ -248,6 +307,9 @@ async function trafficFacts(
           mine.length > 0
             ? Math.floor((new Date(mine[0]!.at as string).getTime() - started) / 1000)
             : 0,
+        calls_answered_by_buyer: c.buyer_id ? 1 : 0,
+        calls_billable: c.billable ? 1 : 0,
+        revenue_cents: c.billable && c.disposition !== 'rejected' ? cents(c.payout) : 0,
       },
     });
   }
@@ -295,6 +357,7 @@ function compare(
   for (const [k, e] of expected) {
     const r = got.get(k)!;
     for (const m of metrics) expect(r[m], `${k} ${m}`).toBe(e.counts[m] ?? 0);
+    if ('revenue' in r) expect(r.revenue, `${k} revenue`).toBe(money(e.counts.revenue_cents ?? 0));
     if (distinct) expect(r.unique_callers, `${k} unique_callers`).toBe(e.callers.size);
   }
 }
@@ -390,6 +453,7 @@ async function checkReports(
     }
     const [total] = aggregate(mine, { ...range, bucket: 'none', groupBy: [] }).values();
     for (const m of METRICS) expect(body.totals[m], `totals ${m}`).toBe(total?.counts[m] ?? 0);
+    expect(body.totals.revenue, 'totals revenue').toBe(money(total?.counts.revenue_cents ?? 0));
     expect(body.totals.unique_callers).toBe(total?.callers.size ?? 0);
 
     const tres = await h.admin.inject({

@@ -15,6 +15,8 @@ const COLUMNS = {
     ['buyer_success', 'SUCCESS'],
     ['buyer_rejected', 'REJECTED'],
     ['call_to_success_rate', 'CALL→SALE'],
+    ['calls_billable', 'BILLABLE'],
+    ['revenue', 'REVENUE'],
   ],
   touches: [
     ['touches', 'TOUCHES'],

@@ -1,5 +1,6 @@
 import type { ConsoleCallRow } from '../../domain/admin/queries.js';
 import { foldSource } from '../../domain/reports/sources.js';
+import type { Offer } from '../../domain/routing/types.js';
 import { AppError } from '../../errors.js';
 import { decodeCursor, encodeCursor, ID_SHAPE } from '../../routes/admin/paging.js';
 import type { OrgContext } from '../context.js';
@@ -162,6 +163,26 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
     const { call, session } = row;
     const reports = await reads.callReports(ctx.org.id, call.id);
     const audit = await reads.callAudit(ctx.org.id, [call.id, ...reports.map((r) => r.id)]);
+    // The offers of a routed call to buyers (docs/routing.md), with the buyers' names.
+    const { db, routing, buyers } = router.deps.repos;
+    const offers = await routing.offersOfCall(db, ctx.org.id, call.id);
+    const names = new Map(
+      (await Promise.all(offers.map((o) => buyers.getBuyer(db, ctx.org.id, o.buyerId)))).map(
+        (b, i) => [offers[i]!.buyerId, b?.name ?? offers[i]!.buyerId],
+      ),
+    );
+    const buyerName = (id: string | null) => (id === null ? null : (names.get(id) ?? id));
+    const offerColumns: Column<Offer>[] = [
+      { label: 'Order', value: (o) => o.seq },
+      { label: 'Buyer', value: (o) => buyerName(o.buyerId) },
+      {
+        label: 'Offered',
+        value: (o) => o.offeredAt.toISOString(),
+        cell: (o) => timeCell(o.offeredAt, ctx.zone),
+      },
+      { label: 'Outcome', value: (o) => o.outcome ?? 'ringing' },
+      { label: "Buyer's leg", value: (o) => duration(o.durationSeconds) },
+    ];
     const when = (d: Date | null) => localTime(d, ctx.zone);
     const reportColumns: Column<(typeof reports)[number]>[] = [
       timeColumn('Received', (r) => r.at, ctx.zone),
@@ -196,6 +217,7 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
       range: false,
       tables: {
         reports: { columns: reportColumns, rows: reports },
+        offers: { columns: offerColumns, rows: offers },
         audit: { columns: auditColumns, rows: audit },
       },
       body: html`<p><a href="${orgPath(ctx.org.id, 'calls')}">← All calls</a></p>
@@ -208,6 +230,17 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
         ['Status', call.status],
         ['Duration', duration(call.durationSeconds)],
         ['Buyer outcome', call.disposition ?? 'no report yet'],
+        [
+          'Answered by buyer',
+          buyerName(call.buyerId) ??
+            (offers.some((o) => o.outcome === null)
+              ? 'ringing'
+              : offers.length > 0
+                ? 'no: sent to the fallback'
+                : 'no'),
+        ],
+        ['Billable', call.billable === null ? null : call.billable ? 'yes' : 'no'],
+        ['Payout', call.payout === null ? null : `${call.payout} ${ctx.org.currency}`],
         ['Call id', call.id],
       ])}</section>
 <section class="card"><h2>Attribution</h2>${dl([
@@ -242,6 +275,18 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
           : html`<p class="empty">No visit: the call came in without a session on its number.</p>`
       }</section>
 </div>
+${
+  offers.length > 0
+    ? table({
+        caption: 'Offers to buyers',
+        columns: offerColumns,
+        rows: offers,
+        csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'offers'),
+        stacked: true,
+        empty: '',
+      })
+    : ''
+}
 ${table({
   caption: 'Buyer reports',
   columns: reportColumns,

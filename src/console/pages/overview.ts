@@ -154,6 +154,7 @@ ${KPIS.map(
   ([key, label]) =>
     html`<div class="kpi"><div class="label">${label}</div><div class="value" data-metric="${key}">${ctx.num(t[key])}</div>${delta(ctx, t[key], p[key])}</div>`,
 )}
+<div class="kpi"><div class="label">Revenue (${ctx.org.currency})</div><div class="value" data-metric="revenue">${daily.totals.money.revenue}</div><span class="delta">${previous.totals.money.revenue} the previous ${ctx.range.days} days</span></div>
 </section>
 <section class="kpis" aria-label="Answering and ambiguity for the range">
 <div class="kpi"><div class="label">Missed calls</div><div class="value" data-metric="calls_missed"><a href="${orgPath(ctx.org.id, 'calls')}?${new URLSearchParams({ ...keep, status: 'missed' }).toString()}">${ctx.num(t.calls_missed)}</a></div>${delta(ctx, t.calls_missed, p.calls_missed)}</div>

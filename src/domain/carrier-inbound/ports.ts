@@ -13,7 +13,7 @@ export interface InboundCallRepos extends UnitOfWork, CallRoutingRepos {
   audit: AuditLog;
   /** Conversion uploads queued when an answered call completes (docs/conversions.md). */
   uploads: UploadOutbox;
-  events: Pick<WebhookEmitters, 'emitCallCompleted'>;
+  events: Pick<WebhookEmitters, 'emitCallCompleted' | 'emitCallRouted' | 'emitCallBillable'>;
 }
 
 /** Inbound calls and their carrier status: `repos.calls`. */

@@ -1,7 +1,7 @@
 import { conversionSettings } from '../exports/settings.js';
 import { newId } from '../ids.js';
 import type { Transaction } from '../ports.js';
-import { callFacts, skipReason } from './facts.js';
+import { type CallSubject, callFacts, skipReason } from './facts.js';
 import type { Destination, Money, NewUpload, UploadOutbox } from './ports.js';
 import { REASONS } from './vocabulary.js';
 
@@ -14,9 +14,16 @@ export interface ReportFacts {
   at: Date;
 }
 
-/** The destination's value, else the campaign's `config.conversion` value, else none. */
-function conversionValue(d: Destination, campaignConfig: unknown): Money | null {
+/**
+ * The destination's value, else the payout of the call's buyer (contract §10, §11: a routed call
+ * answered by a buyer, its payout fixed, in the organization's currency), else the campaign's
+ * `config.conversion` value, else none.
+ */
+function conversionValue(d: Destination, subject: CallSubject): Money | null {
   if (d.value) return d.value;
+  if (subject.payout !== null)
+    return { amount: Number(subject.payout), currency: subject.currency };
+  const campaignConfig = subject.campaignConfig;
   const raw = (campaignConfig as { conversion?: unknown } | null)?.conversion;
   if (raw === undefined || raw === null) return null;
   const s = conversionSettings(campaignConfig);
@@ -42,7 +49,7 @@ export async function enqueueConversions(
   const subject = await r.callSubject(tx, e.orgId, e.callId);
   if (!subject) return 0;
   const rows: NewUpload[] = wanted.map((d) => {
-    const facts = callFacts(subject, conversionValue(d, subject.campaignConfig));
+    const facts = callFacts(subject, conversionValue(d, subject));
     const skip = skipReason(d.platform, facts);
     return {
       id: newId('cup', e.at.getTime()),

@@ -41,6 +41,12 @@ export interface CallSubject {
   fbclid: string | null;
   msclkid: string | null;
   landingUrl: string | null;
+  /**
+   * The payout of the buyer who answered the call, fixed when the buyer's leg ended ("0.00" when
+   * not billable; null: no buyer, or not fixed yet), in the organization's currency.
+   */
+  payout: string | null;
+  currency: string;
 }
 
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');

@@ -5,6 +5,7 @@ import type {
   TouchMetric,
   TrafficGroup,
   TrafficMetric,
+  TrafficMoney,
   TrafficRate,
 } from './vocabulary.js';
 
@@ -44,6 +45,7 @@ export interface ReportRow<G extends string, M extends string> {
 
 export type TrafficRow = ReportRow<TrafficGroup, TrafficMetric> & {
   rates: Record<TrafficRate, number | null>;
+  money: Record<TrafficMoney, string>;
   /** The bucket's groups past the ones listed, summed (keys all null). */
   other?: boolean;
 };

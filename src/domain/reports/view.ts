@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { offsetAt } from '../compliance/tz.js';
 import { type CsvValue, csvStream } from '../text/csv.js';
 import type { Report, ReportQuery, TouchRow, TrafficRow } from './types.js';
-import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_RATES } from './vocabulary.js';
+import { TOUCH_METRICS, TRAFFIC_METRICS, TRAFFIC_MONEY, TRAFFIC_RATES } from './vocabulary.js';
 
 /** `2026-03-10T00:00:00-04:00`: the instant in the zone, with its offset (contract §8). */
 export function isoInZone(at: Date, zone: string): string {
@@ -26,6 +26,7 @@ function rowJson(r: Row, q: ReportQuery, withBucket: boolean): Json {
   for (const g of q.groupBy) out[g] = (r.keys as Record<string, string | null>)[g] ?? null;
   if ('other' in r && r.other) out.other = true;
   Object.assign(out, r.metrics);
+  if ('money' in r) Object.assign(out, r.money);
   if ('rates' in r) Object.assign(out, r.rates);
   return out;
 }
@@ -55,7 +56,9 @@ export function reportJson(orgId: string, q: ReportQuery, report: Report<Row>) {
  */
 export function reportCsv(q: ReportQuery, report: Report<Row>): Readable {
   const metrics: string[] =
-    q.kind === 'traffic' ? [...TRAFFIC_METRICS, ...TRAFFIC_RATES] : [...TOUCH_METRICS];
+    q.kind === 'traffic'
+      ? [...TRAFFIC_METRICS, ...TRAFFIC_MONEY, ...TRAFFIC_RATES]
+      : [...TOUCH_METRICS];
   const head = [...(q.bucket === 'none' ? [] : ['bucket_start']), ...q.groupBy, ...metrics];
   const traffic = q.kind === 'traffic';
   function* lines(): Generator<CsvValue[]> {

@@ -17,6 +17,7 @@ export const TRAFFIC_GROUPS = [
   'landing_path',
   'attribution',
   'tracking_number',
+  'buyer',
 ] as const;
 export type TrafficGroup = (typeof TRAFFIC_GROUPS)[number];
 
@@ -55,6 +56,8 @@ export const TRAFFIC_METRICS = [
   'buyer_rejected',
   'buyer_reported_calls',
   'buyer_report_seconds_sum',
+  'calls_answered_by_buyer',
+  'calls_billable',
 ] as const;
 export type TrafficMetric = (typeof TRAFFIC_METRICS)[number];
 
@@ -67,6 +70,13 @@ export const TRAFFIC_RATES = [
   'buyer_report_seconds_avg',
 ] as const;
 export type TrafficRate = (typeof TRAFFIC_RATES)[number];
+
+/**
+ * Money of a row, in the organization's currency as a decimal string with two places (contract
+ * §11): `revenue`, the payouts of billable calls whose latest buyer report is not `rejected`.
+ */
+export const TRAFFIC_MONEY = ['revenue'] as const;
+export type TrafficMoney = (typeof TRAFFIC_MONEY)[number];
 
 export const TOUCH_METRICS = ['touches', 'placed', 'blocked', 'delivered', 'failed'] as const;
 export type TouchMetric = (typeof TOUCH_METRICS)[number];

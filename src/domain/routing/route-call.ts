@@ -5,6 +5,7 @@
  * webhooks of one call never route it at once.
  */
 import type { AuditEntry, AuditLog, Transaction } from '../ports.js';
+import type { WebhookEmitters } from '../webhooks/ports.js';
 import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
 import type { BuyerRepository, PlanSettings, RoutingRepository } from './ports.js';
 import { callerState } from './states.js';
@@ -15,6 +16,8 @@ export interface CallRoutingRepos {
   routing: RoutingRepository;
   buyers: Pick<BuyerRepository, 'getBuyer'>;
   audit: AuditLog;
+  /** call.routed and call.billable, written in the transaction of their cause. */
+  events: Pick<WebhookEmitters, 'emitCallRouted' | 'emitCallBillable'>;
 }
 
 /** The call being routed, as stored. */
@@ -266,6 +269,22 @@ export async function endOffer(
     duration_seconds: duration,
     ...(fixed ? { billable: fixed.billable, payout: fixed.payout } : {}),
   });
+  await r.events.emitCallRouted(
+    tx,
+    {
+      id: offer.id,
+      orgId: call.orgId,
+      callId: call.callId,
+      seq: offer.seq,
+      buyerId: offer.buyerId,
+      offeredAt: offer.offeredAt,
+      endedAt: ctx.now,
+      outcome: result.outcome,
+      durationSeconds: duration,
+    },
+    ctx.now,
+  );
+  if (fixed?.billable) await r.events.emitCallBillable(tx, call.callId, ctx.now);
   // Last: the buyer's usage row stays locked only until the commit that follows.
   if (result.outcome === 'answered') await r.routing.endLive(tx, offer.buyerId);
   else await r.routing.givePlace(tx, offer);

@@ -7,6 +7,7 @@
 import type { SessionRow } from '../admin/queries.js';
 import { clickIdsOf, utmOf } from '../dni/session-fields.js';
 import type {
+  EndedOffer,
   Exhaustion,
   ReceivedCall,
   RecordedReport,
@@ -165,4 +166,45 @@ export const uploadFailedData = (u: FailedUpload) => ({
   reason_code: u.reasonCode,
   reason: u.reason,
   attempts: u.attempts,
+});
+
+/** The call an offer or a payout belongs to, as the call.routed and call.billable bodies name it. */
+export interface RoutedCallFacts {
+  id: string;
+  campaignId: string;
+  campaignCode: string;
+  fromNumber: string;
+  startedAt: Date;
+}
+
+/** call.routed: one offer of the call and how it ended. */
+export const callRoutedData = (c: RoutedCallFacts, o: EndedOffer) => ({
+  call_id: c.id,
+  campaign_id: c.campaignId,
+  campaign_code: c.campaignCode,
+  caller: c.fromNumber,
+  offer_id: o.id,
+  seq: o.seq,
+  buyer_id: o.buyerId,
+  offered_at: iso(o.offeredAt),
+  ended_at: iso(o.endedAt),
+  outcome: o.outcome,
+  duration_seconds: o.durationSeconds,
+});
+
+/** call.billable: the buyer who answered and the payout fixed when the leg ended. */
+export const callBillableData = (
+  c: RoutedCallFacts & { buyerId: string; payout: string },
+  currency: string,
+  at: Date,
+) => ({
+  call_id: c.id,
+  campaign_id: c.campaignId,
+  campaign_code: c.campaignCode,
+  caller: c.fromNumber,
+  started_at: iso(c.startedAt),
+  buyer_id: c.buyerId,
+  payout: c.payout,
+  currency,
+  fixed_at: iso(at),
 });

@@ -11,6 +11,10 @@ export interface WebhookEmitters {
   poolSizeOf(ex: Executor, campaignId: string): Promise<number>;
   emitCallReceived(ex: Executor, c: ReceivedCall, at: Date): Promise<string | null>;
   emitCallCompleted(ex: Executor, callId: string, at: Date): Promise<string | null>;
+  /** call.routed: one offer of a call ended with its outcome. */
+  emitCallRouted(ex: Executor, offer: EndedOffer, at: Date): Promise<string | null>;
+  /** call.billable: the call's payout was fixed and it is billable (null: it is not). */
+  emitCallBillable(ex: Executor, callId: string, at: Date): Promise<string | null>;
   emitBuyerReport(ex: Executor, r: RecordedReport, at: Date): Promise<string | null>;
   emitTouchQueued(ex: Executor, t: TouchFacts, at: Date): Promise<string | null>;
   emitTouchFinal(ex: Executor, t: TouchFacts, f: TouchFinal, at: Date): Promise<string | null>;
@@ -142,4 +146,17 @@ export interface AttemptRecord {
 export interface DisableRule {
   afterFailures: number;
   afterMs: number;
+}
+
+/** An offer of a call to a buyer, ended (docs/routing.md). */
+export interface EndedOffer {
+  id: string;
+  orgId: string;
+  callId: string;
+  seq: number;
+  buyerId: string;
+  offeredAt: Date;
+  endedAt: Date;
+  outcome: string;
+  durationSeconds: number | null;
 }

@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox';
+import { OFFER_OUTCOMES } from '../routing/vocabulary.js';
 import { literals } from '../schema.js';
 import {
   ATTRIBUTION_RULES,
@@ -101,6 +102,35 @@ export const EVENT_DATA_SCHEMAS: Record<EventType, TSchema> = {
     duration_seconds: intOrNull('Call duration from the carrier'),
     status: str('completed, busy, no-answer, failed or canceled'),
     dni_session_id: strOrNull('The attributed session, if any'),
+  }),
+  'call.routed': obj({
+    call_id: str('call_…'),
+    campaign_id: str('cmp_…'),
+    campaign_code: str('The campaign code'),
+    caller: str('The caller id, as the carrier gave it'),
+    offer_id: str('ofr_…: this offer of the call'),
+    seq: Type.Integer({ minimum: 1, maximum: 5, description: 'The offer’s place: 1 first' }),
+    buyer_id: str('byr_…: the buyer offered the call'),
+    offered_at: time('When the buyer was rung'),
+    ended_at: time('When the buyer’s Dial ended'),
+    outcome: literals(OFFER_OUTCOMES, {
+      description: 'answered, busy, no_answer, failed, or canceled (the caller left)',
+    }),
+    duration_seconds: intOrNull('The buyer’s leg, when answered'),
+  }),
+  'call.billable': obj({
+    call_id: str('call_…'),
+    campaign_id: str('cmp_…'),
+    campaign_code: str('The campaign code'),
+    caller: str('The caller id, as the carrier gave it'),
+    started_at: time('When the call started'),
+    buyer_id: str('byr_…: the buyer who answered'),
+    payout: Type.String({
+      pattern: '^[0-9]+\\.[0-9]{2}$',
+      description: 'What the buyer pays for the call, two decimal places',
+    }),
+    currency: str("The organization's currency, ISO 4217"),
+    fixed_at: time('When the buyer’s leg ended and the payout was fixed'),
   }),
   'buyer_report.recorded': obj({
     event_id: str('evt_…, as answered to the buyer'),

@@ -133,8 +133,11 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
     });
 
   const reports = deps.queries.reports;
-  // The traffic groups a cell names by parameter (campaign and source are the report's filters).
-  const TRAFFIC_KEYS = TRAFFIC_GROUPS.filter((g) => g !== 'campaign' && g !== 'source');
+  // The traffic groups a cell names by parameter (campaign and source are the report's filters;
+  // a buyer cell lists the calls and sessions of its other keys).
+  const TRAFFIC_KEYS = TRAFFIC_GROUPS.filter(
+    (g) => g !== 'campaign' && g !== 'source' && g !== 'buyer',
+  );
 
   drillDown(
     'traffic/sessions',

@@ -5,6 +5,7 @@ import {
   TOUCH_METRICS,
   TRAFFIC_GROUPS,
   TRAFFIC_METRICS,
+  TRAFFIC_MONEY,
   TRAFFIC_RATES,
 } from '../../domain/reports/vocabulary.js';
 import { literals } from '../../domain/schema.js';
@@ -126,6 +127,15 @@ const rateFields = Object.fromEntries(
   TRAFFIC_RATES.map((r) => [r, Type.Union([Type.Number(), Type.Null()])]),
 );
 const keyField = Type.Union([Type.String(), Type.Null()]);
+const moneyFields = Object.fromEntries(
+  TRAFFIC_MONEY.map((m) => [
+    m,
+    Type.String({
+      pattern: '^-?[0-9]+\\.[0-9]{2}$',
+      description: "In the organization's currency, two decimal places",
+    }),
+  ]),
+);
 
 /** What a traffic answer says of its groups (docs/reporting.md, "Many groups"). */
 const folding = {
@@ -180,7 +190,7 @@ function reportAnswer(
 const zeros = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, 0]));
 
 export const TrafficAnswer = reportAnswer(
-  counters(TRAFFIC_METRICS, rateFields),
+  counters(TRAFFIC_METRICS, { ...moneyFields, ...rateFields }),
   {
     org_id: 'org_019a2b3c4d5e6f',
     time_zone: 'America/New_York',
@@ -204,6 +214,9 @@ export const TrafficAnswer = reportAnswer(
         buyer_success: 1,
         buyer_reported_calls: 1,
         buyer_report_seconds_sum: 3600,
+        calls_answered_by_buyer: 1,
+        calls_billable: 1,
+        revenue: '12.50',
         ambiguous_share: 0,
         session_to_call_rate: 1,
         call_to_success_rate: 1,
@@ -215,6 +228,7 @@ export const TrafficAnswer = reportAnswer(
       ...zeros(TRAFFIC_METRICS),
       sessions: 1,
       calls: 1,
+      revenue: '0.00',
       ambiguous_share: 0,
       session_to_call_rate: 1,
       call_to_success_rate: null,

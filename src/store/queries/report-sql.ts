@@ -31,8 +31,9 @@ export function grainFor(needs: readonly TrafficGroup[]): number {
   return g ? g.grain : 3;
 }
 
-/** The column of a group key in the cells and in report_calls: its name, but a campaign's id. */
-const columnOf = (group: string): string => (group === 'campaign' ? 'campaign_id' : group);
+/** The column of a group key in the cells and in report_calls: its name, but a campaign's or buyer's id. */
+const columnOf = (group: string): string =>
+  group === 'campaign' ? 'campaign_id' : group === 'buyer' ? 'buyer_id' : group;
 export const GROUP_COLUMN: Record<string, string> = Object.fromEntries(
   [...TRAFFIC_GROUPS, ...TOUCH_GROUPS].map((g) => [g, columnOf(g)]),
 );
@@ -140,3 +141,16 @@ export const num = (v: unknown): number => (v === null || v === undefined ? 0 : 
 export const TRAFFIC_CELL_METRICS: readonly TrafficMetric[] = TRAFFIC_METRICS.filter(
   (m) => m !== 'unique_callers' && m !== 'calls_repeat',
 );
+
+/**
+ * Every counter a traffic cell stores: the metrics, and revenue in cents (migration 0065), which a
+ * row shows as a decimal string (TRAFFIC_MONEY).
+ */
+export const TRAFFIC_CELL_COUNTERS: readonly string[] = [...TRAFFIC_CELL_METRICS, 'revenue_cents'];
+
+/** A count of cents as a decimal string with two places: 1250 → "12.50", -5 → "-0.05". */
+export function centsText(cents: number): string {
+  const c = Math.round(Math.abs(cents));
+  const text = `${Math.floor(c / 100)}.${String(c % 100).padStart(2, '0')}`;
+  return cents < 0 && c > 0 ? `-${text}` : text;
+}

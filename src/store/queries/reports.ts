@@ -23,6 +23,7 @@ import {
   bucketOfDay,
   bucketOfQuarter,
   bucketRanges,
+  centsText,
   dayRange,
   GROUP_COLUMN,
   grainFor,
@@ -30,6 +31,7 @@ import {
   num,
   previousCallColumn,
   readsDays,
+  TRAFFIC_CELL_COUNTERS,
   TRAFFIC_CELL_METRICS,
 } from './report-sql.js';
 
@@ -209,7 +211,7 @@ async function rangeRepeats(
  * groups the range has.
  */
 function foldedCells(s: ReturnType<typeof shape>, cells: string, listed: number) {
-  const sums = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
+  const sums = TRAFFIC_CELL_COUNTERS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
   // The bucket, then the keys.
   const positions = [0, ...s.keys].map((_, i) => i + 1).join(', ');
   if (s.keys.length === 0) {
@@ -219,7 +221,7 @@ function foldedCells(s: ReturnType<typeof shape>, cells: string, listed: number)
   const keys = s.keys.join(', ');
   const n = `$${s.params.push(listed)}::int`;
   const kept = s.keys.map((k) => `case when g_rank <= ${n} then ${k} end as ${k}`).join(', ');
-  const folded = TRAFFIC_CELL_METRICS.map((m) => `sum(${m}) as ${m}`).join(', ');
+  const folded = TRAFFIC_CELL_COUNTERS.map((m) => `sum(${m}) as ${m}`).join(', ');
   return `with c as (
       select bucket_start, ${keys}, ${sums} from (${cells}) c group by ${positions}),
     ranked as (
@@ -244,7 +246,7 @@ async function trafficRows(
   const grain = grainFor(needs);
   const s = shape(q, range, orgId, 'bucket', q.bucket !== 'none' || grain <= 1);
   const listed = groupsListed(q.bucket, range.from, range.to, q.groups);
-  const cells = cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_METRICS, grain);
+  const cells = cellsFrom('traffic', q.bucket, range, s, TRAFFIC_CELL_COUNTERS, grain);
   const cellsRead = store.query<Row>(foldedCells(s, cells, listed), s.params);
   // Distinct callers cannot be summed from cells: a row's unique callers are its calls less its
   // repeats (bucketRepeats), the range's its calls less the calls whose previous call (with the
@@ -302,6 +304,7 @@ function trafficRow(
     keys,
     metrics,
     rates: trafficRates(metrics),
+    money: { revenue: centsText(num(r.revenue_cents)) },
   };
 }
 
@@ -316,9 +319,9 @@ export async function trafficReport(
   const codes = await campaignCodes(store, orgId);
   const grouped = await trafficRows(store, orgId, q, range);
   const t: Row = { bucket_start: null };
-  for (const m of TRAFFIC_CELL_METRICS) t[m] = grouped.cells.reduce((a, r) => a + num(r[m]), 0);
+  for (const m of TRAFFIC_CELL_COUNTERS) t[m] = grouped.cells.reduce((a, r) => a + num(r[m]), 0);
   const rows = grouped.cells
-    .filter((r) => nonZero(r, TRAFFIC_CELL_METRICS))
+    .filter((r) => nonZero(r, TRAFFIC_CELL_COUNTERS))
     .map((r) => {
       const key = r.other ? otherKey(r) : rowKey(r, grouped.keys);
       const row = trafficRow(r, grouped.unique.get(key) ?? 0, keysOf(r, q.groupBy, codes));

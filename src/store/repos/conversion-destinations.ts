@@ -12,7 +12,7 @@ import type { Platform, ReasonCode, UploadStatus } from '../../domain/conversion
 import type { Executor, Tx } from '../db.js';
 import { first } from '../rows.js';
 import { conversionDestinations as D, conversionUploads as U } from '../schema/conversions.js';
-import { calls, campaigns, dniSessions } from '../schema/index.js';
+import { calls, campaigns, dniSessions, orgs } from '../schema/index.js';
 
 type Row = typeof D.$inferSelect;
 
@@ -143,9 +143,14 @@ export async function callSubject(
         fbclid: dniSessions.fbclid,
         msclkid: dniSessions.msclkid,
         landingUrl: dniSessions.landingUrl,
+        payout: sql<
+          string | null
+        >`case when ${calls.buyerId} is null then null else ${calls.payout}::text end`,
+        currency: orgs.currency,
       })
       .from(calls)
       .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
+      .innerJoin(orgs, eq(orgs.id, calls.orgId))
       .leftJoin(dniSessions, eq(dniSessions.id, calls.dniSessionId))
       .where(and(eq(calls.orgId, orgId), eq(calls.id, callId))),
   );

@@ -3,7 +3,7 @@ import * as payload from '../../domain/webhooks/payloads.js';
 import type * as W from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
 import { first } from '../rows.js';
-import { calls, campaigns, dniSessions } from '../schema/index.js';
+import { calls, campaigns, dniSessions, orgs } from '../schema/index.js';
 import { emitEvent, poolAlertGate } from './webhook-outbox.js';
 import { poolSizeOf } from './webhooks.js';
 
@@ -40,6 +40,48 @@ export async function emitCallCompleted(ex: Executor, callId: string, at: Date) 
     type: 'call.completed',
     at,
     data: payload.callCompletedData({ ...c.call, campaignCode: c.campaignCode }),
+  });
+}
+
+/** The call with its campaign's code and its organization's currency. */
+async function routedCallRow(ex: Executor, callId: string) {
+  const [c] = await ex
+    .select({ call: calls, campaignCode: campaigns.code, currency: orgs.currency })
+    .from(calls)
+    .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
+    .innerJoin(orgs, eq(orgs.id, calls.orgId))
+    .where(eq(calls.id, callId));
+  return c ?? null;
+}
+
+export async function emitCallRouted(ex: Executor, o: W.EndedOffer, at: Date) {
+  const c = await routedCallRow(ex, o.callId);
+  if (!c) return null;
+  return emitEvent(ex, {
+    orgId: o.orgId,
+    type: 'call.routed',
+    at,
+    data: payload.callRoutedData({ ...c.call, campaignCode: c.campaignCode }, o),
+  });
+}
+
+export async function emitCallBillable(ex: Executor, callId: string, at: Date) {
+  const c = await routedCallRow(ex, callId);
+  if (!c?.call.billable || !c.call.buyerId || c.call.payout === null) return null;
+  return emitEvent(ex, {
+    orgId: c.call.orgId,
+    type: 'call.billable',
+    at,
+    data: payload.callBillableData(
+      {
+        ...c.call,
+        campaignCode: c.campaignCode,
+        buyerId: c.call.buyerId,
+        payout: Number(c.call.payout).toFixed(2),
+      },
+      c.currency,
+      at,
+    ),
   });
 }
 
@@ -93,6 +135,8 @@ export function createWebhookEventRepository(): W.WebhookEmitters {
     poolSizeOf,
     emitCallReceived,
     emitCallCompleted,
+    emitCallRouted,
+    emitCallBillable,
     emitBuyerReport,
     emitTouchQueued,
     emitTouchFinal,

@@ -26,14 +26,15 @@ BEGIN
       CASE WHEN g.grain IN (1, 3) THEN m.landing_path ELSE '' END AS landing_path,
       CASE WHEN g.grain > 0 THEN m.attribution ELSE '' END AS attribution,
       CASE WHEN g.grain >= 2 THEN m.tracking_number ELSE '' END AS tracking_number,
-      m.sessions, m.sessions_shared, m.sessions_overflow, m.sessions_ambiguous, m.session_renewals, m.calls, m.calls_with_session, m.calls_on_shared_number, m.calls_first_time, m.calls_answered, m.calls_missed, m.calls_under_30s, m.calls_30s_to_2m, m.calls_2m_to_10m, m.calls_over_10m, m.buyer_reports, m.buyer_corrections, m.buyer_success, m.buyer_rejected, m.buyer_reported_calls, m.buyer_report_seconds_sum
+      CASE WHEN g.grain >= 2 THEN m.buyer_id ELSE '' END AS buyer_id,
+      m.sessions, m.sessions_shared, m.sessions_overflow, m.sessions_ambiguous, m.session_renewals, m.calls, m.calls_with_session, m.calls_on_shared_number, m.calls_first_time, m.calls_answered, m.calls_missed, m.calls_under_30s, m.calls_30s_to_2m, m.calls_2m_to_10m, m.calls_over_10m, m.buyer_reports, m.buyer_corrections, m.buyer_success, m.buyer_rejected, m.buyer_reported_calls, m.buyer_report_seconds_sum, m.calls_answered_by_buyer, m.calls_billable, m.revenue_cents
       FROM moved m CROSS JOIN (VALUES (0), (1), (3)) g(grain)
      WHERE m.grain = 3
   ), folded AS (
-    INSERT INTO report_traffic_rollups AS r (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
-    SELECT grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, coalesce(sum(sessions), 0), coalesce(sum(sessions_shared), 0), coalesce(sum(sessions_overflow), 0), coalesce(sum(sessions_ambiguous), 0), coalesce(sum(session_renewals), 0), coalesce(sum(calls), 0), coalesce(sum(calls_with_session), 0), coalesce(sum(calls_on_shared_number), 0), coalesce(sum(calls_first_time), 0), coalesce(sum(calls_answered), 0), coalesce(sum(calls_missed), 0), coalesce(sum(calls_under_30s), 0), coalesce(sum(calls_30s_to_2m), 0), coalesce(sum(calls_2m_to_10m), 0), coalesce(sum(calls_over_10m), 0), coalesce(sum(buyer_reports), 0), coalesce(sum(buyer_corrections), 0), coalesce(sum(buyer_success), 0), coalesce(sum(buyer_rejected), 0), coalesce(sum(buyer_reported_calls), 0), coalesce(sum(buyer_report_seconds_sum), 0)
-      FROM cells GROUP BY grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number
-    ON CONFLICT ("org_id", "grain", "bucket", "campaign_id", "source", "medium", "utm_campaign", "landing_path", "attribution", "tracking_number") DO UPDATE SET
+    INSERT INTO report_traffic_rollups AS r (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, buyer_id, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum, calls_answered_by_buyer, calls_billable, revenue_cents)
+    SELECT grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, buyer_id, coalesce(sum(sessions), 0), coalesce(sum(sessions_shared), 0), coalesce(sum(sessions_overflow), 0), coalesce(sum(sessions_ambiguous), 0), coalesce(sum(session_renewals), 0), coalesce(sum(calls), 0), coalesce(sum(calls_with_session), 0), coalesce(sum(calls_on_shared_number), 0), coalesce(sum(calls_first_time), 0), coalesce(sum(calls_answered), 0), coalesce(sum(calls_missed), 0), coalesce(sum(calls_under_30s), 0), coalesce(sum(calls_30s_to_2m), 0), coalesce(sum(calls_2m_to_10m), 0), coalesce(sum(calls_over_10m), 0), coalesce(sum(buyer_reports), 0), coalesce(sum(buyer_corrections), 0), coalesce(sum(buyer_success), 0), coalesce(sum(buyer_rejected), 0), coalesce(sum(buyer_reported_calls), 0), coalesce(sum(buyer_report_seconds_sum), 0), coalesce(sum(calls_answered_by_buyer), 0), coalesce(sum(calls_billable), 0), coalesce(sum(revenue_cents), 0)
+      FROM cells GROUP BY grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, buyer_id
+    ON CONFLICT ("org_id", "grain", "bucket", "campaign_id", "source", "medium", "utm_campaign", "landing_path", "attribution", "tracking_number", "buyer_id") DO UPDATE SET
     "sessions" = r."sessions" + excluded."sessions",
     "sessions_shared" = r."sessions_shared" + excluded."sessions_shared",
     "sessions_overflow" = r."sessions_overflow" + excluded."sessions_overflow",
@@ -54,10 +55,13 @@ BEGIN
     "buyer_success" = r."buyer_success" + excluded."buyer_success",
     "buyer_rejected" = r."buyer_rejected" + excluded."buyer_rejected",
     "buyer_reported_calls" = r."buyer_reported_calls" + excluded."buyer_reported_calls",
-    "buyer_report_seconds_sum" = r."buyer_report_seconds_sum" + excluded."buyer_report_seconds_sum"
+    "buyer_report_seconds_sum" = r."buyer_report_seconds_sum" + excluded."buyer_report_seconds_sum",
+    "calls_answered_by_buyer" = r."calls_answered_by_buyer" + excluded."calls_answered_by_buyer",
+    "calls_billable" = r."calls_billable" + excluded."calls_billable",
+    "revenue_cents" = r."revenue_cents" + excluded."revenue_cents"
   ), days AS (
-    INSERT INTO report_traffic_days AS r (grain, org_id, day, campaign_id, source, medium, utm_campaign, landing_path, attribution, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
-    SELECT m.grain, m.org_id, (m.bucket AT TIME ZONE z.time_zone)::date, m.campaign_id, m.source, m.medium, m.utm_campaign, m.landing_path, m.attribution, coalesce(sum(m.sessions), 0), coalesce(sum(m.sessions_shared), 0), coalesce(sum(m.sessions_overflow), 0), coalesce(sum(m.sessions_ambiguous), 0), coalesce(sum(m.session_renewals), 0), coalesce(sum(m.calls), 0), coalesce(sum(m.calls_with_session), 0), coalesce(sum(m.calls_on_shared_number), 0), coalesce(sum(m.calls_first_time), 0), coalesce(sum(m.calls_answered), 0), coalesce(sum(m.calls_missed), 0), coalesce(sum(m.calls_under_30s), 0), coalesce(sum(m.calls_30s_to_2m), 0), coalesce(sum(m.calls_2m_to_10m), 0), coalesce(sum(m.calls_over_10m), 0), coalesce(sum(m.buyer_reports), 0), coalesce(sum(m.buyer_corrections), 0), coalesce(sum(m.buyer_success), 0), coalesce(sum(m.buyer_rejected), 0), coalesce(sum(m.buyer_reported_calls), 0), coalesce(sum(m.buyer_report_seconds_sum), 0)
+    INSERT INTO report_traffic_days AS r (grain, org_id, day, campaign_id, source, medium, utm_campaign, landing_path, attribution, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum, calls_answered_by_buyer, calls_billable, revenue_cents)
+    SELECT m.grain, m.org_id, (m.bucket AT TIME ZONE z.time_zone)::date, m.campaign_id, m.source, m.medium, m.utm_campaign, m.landing_path, m.attribution, coalesce(sum(m.sessions), 0), coalesce(sum(m.sessions_shared), 0), coalesce(sum(m.sessions_overflow), 0), coalesce(sum(m.sessions_ambiguous), 0), coalesce(sum(m.session_renewals), 0), coalesce(sum(m.calls), 0), coalesce(sum(m.calls_with_session), 0), coalesce(sum(m.calls_on_shared_number), 0), coalesce(sum(m.calls_first_time), 0), coalesce(sum(m.calls_answered), 0), coalesce(sum(m.calls_missed), 0), coalesce(sum(m.calls_under_30s), 0), coalesce(sum(m.calls_30s_to_2m), 0), coalesce(sum(m.calls_2m_to_10m), 0), coalesce(sum(m.calls_over_10m), 0), coalesce(sum(m.buyer_reports), 0), coalesce(sum(m.buyer_corrections), 0), coalesce(sum(m.buyer_success), 0), coalesce(sum(m.buyer_rejected), 0), coalesce(sum(m.buyer_reported_calls), 0), coalesce(sum(m.buyer_report_seconds_sum), 0), coalesce(sum(m.calls_answered_by_buyer), 0), coalesce(sum(m.calls_billable), 0), coalesce(sum(m.revenue_cents), 0)
       FROM cells m JOIN report_day_zones z ON z.org_id = m.org_id
      WHERE m.grain IN (0, 1)
      GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9
@@ -82,7 +86,10 @@ BEGIN
     "buyer_success" = r."buyer_success" + excluded."buyer_success",
     "buyer_rejected" = r."buyer_rejected" + excluded."buyer_rejected",
     "buyer_reported_calls" = r."buyer_reported_calls" + excluded."buyer_reported_calls",
-    "buyer_report_seconds_sum" = r."buyer_report_seconds_sum" + excluded."buyer_report_seconds_sum"
+    "buyer_report_seconds_sum" = r."buyer_report_seconds_sum" + excluded."buyer_report_seconds_sum",
+    "calls_answered_by_buyer" = r."calls_answered_by_buyer" + excluded."calls_answered_by_buyer",
+    "calls_billable" = r."calls_billable" + excluded."calls_billable",
+    "revenue_cents" = r."revenue_cents" + excluded."revenue_cents"
   )
   SELECT count(*) INTO n1 FROM moved;
   WITH moved AS (

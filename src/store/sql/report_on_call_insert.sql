@@ -11,6 +11,7 @@ BEGIN
   f.call_id := NEW.id; f.org_id := NEW.org_id; f.started_at := NEW.started_at;
   f.campaign_id := NEW.campaign_id; f.attribution := NEW.attribution;
   f.tracking_number := NEW.tracking_number; f.caller := NEW.from_number;
+  f.buyer_id := coalesce(NEW.buyer_id, '');
   f.source := 'unattributed'; f.medium := ''; f.utm_campaign := ''; f.landing_path := '';
   IF NEW.dni_session_id IS NOT NULL THEN
     SELECT * INTO s FROM dni_sessions WHERE id = NEW.dni_session_id;
@@ -30,7 +31,7 @@ BEGIN
       UPDATE report_callers SET first_call_id = NEW.id, first_started_at = NEW.started_at
        WHERE org_id = NEW.org_id AND caller = NEW.from_number;
       UPDATE report_calls r SET first_time = false WHERE r.call_id = c.first_call_id RETURNING * INTO v_old;
-      PERFORM report_add_call(v_old, ARRAY[0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]);
+      PERFORM report_add_call(v_old, ARRAY[0, 0, 0, 0, 0, 0, 0, 0, -1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[]);
     ELSE
       v_first := false;
     END IF;
@@ -72,7 +73,7 @@ BEGIN
   INSERT INTO report_calls VALUES (f.*);
   v_state := report_call_state(NEW, 1);
   PERFORM report_add_call(f, (SELECT array_agg(a + b ORDER BY o) FROM unnest(
-    ARRAY[0, 0, 0, 0, 0, 1, (NEW.dni_session_id IS NOT NULL)::int, NEW.ambiguous::int, v_first::int, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[], v_state) WITH ORDINALITY AS u(a, b, o)));
+    ARRAY[0, 0, 0, 0, 0, 1, (NEW.dni_session_id IS NOT NULL)::int, NEW.ambiguous::int, v_first::int, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]::bigint[], v_state) WITH ORDINALITY AS u(a, b, o)));
   RETURN NULL;
 END
 $$;

@@ -19,7 +19,7 @@ BEGIN
     FROM calls c WHERE c.org_id = p_org ORDER BY c.from_number, c.started_at, c.id;
 
   INSERT INTO report_calls (call_id, org_id, started_at, campaign_id, source, medium, utm_campaign,
-    landing_path, attribution, tracking_number, caller, first_time,
+    landing_path, attribution, tracking_number, caller, first_time, buyer_id,
     prev_org, prev_campaign, prev_source, prev_campaign_source)
   SELECT f.*,
     lag(f.started_at) OVER (PARTITION BY f.caller ORDER BY f.started_at, f.call_id),
@@ -31,7 +31,8 @@ BEGIN
             ELSE report_source(s.utm_source, s.gclid, s.gbraid, s.wbraid, s.fbclid, s.fbc, s.msclkid) END AS source,
           coalesce(s.utm_medium, '') AS medium, coalesce(s.utm_campaign, '') AS utm_campaign,
           coalesce(report_path(s.landing_url), '') AS landing_path,
-          c.attribution, c.tracking_number, c.from_number AS caller, rc.first_call_id = c.id AS first_time
+          c.attribution, c.tracking_number, c.from_number AS caller, rc.first_call_id = c.id AS first_time,
+          coalesce(c.buyer_id, '') AS buyer_id
         FROM calls c
         LEFT JOIN dni_sessions s ON s.id = c.dni_session_id
         JOIN report_callers rc ON rc.org_id = c.org_id AND rc.caller = c.from_number
@@ -39,27 +40,29 @@ BEGIN
   -- In the order calls arrive, as the trigger writes them: a range of starts is a run of pages.
   ORDER BY f.started_at, f.call_id;
 
-  INSERT INTO report_traffic_rollups (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum)
+  INSERT INTO report_traffic_rollups (grain, org_id, bucket, campaign_id, source, medium, utm_campaign, landing_path, attribution, tracking_number, buyer_id, sessions, sessions_shared, sessions_overflow, sessions_ambiguous, session_renewals, calls, calls_with_session, calls_on_shared_number, calls_first_time, calls_answered, calls_missed, calls_under_30s, calls_30s_to_2m, calls_2m_to_10m, calls_over_10m, buyer_reports, buyer_corrections, buyer_success, buyer_rejected, buyer_reported_calls, buyer_report_seconds_sum, calls_answered_by_buyer, calls_billable, revenue_cents)
   SELECT g.grain, u.org_id, u.bucket, u.campaign_id, u.source,
     CASE WHEN g.grain IN (1, 3) THEN u.medium ELSE '' END,
     CASE WHEN g.grain IN (1, 3) THEN u.utm_campaign ELSE '' END,
     CASE WHEN g.grain IN (1, 3) THEN u.landing_path ELSE '' END,
     CASE WHEN g.grain > 0 THEN u.attribution ELSE '' END,
     CASE WHEN g.grain >= 2 THEN u.tracking_number ELSE '' END,
-    sum(u.sessions), sum(u.sessions_shared), sum(u.sessions_overflow), sum(u.sessions_ambiguous), sum(u.session_renewals), sum(u.calls), sum(u.calls_with_session), sum(u.calls_on_shared_number), sum(u.calls_first_time), sum(u.calls_answered), sum(u.calls_missed), sum(u.calls_under_30s), sum(u.calls_30s_to_2m), sum(u.calls_2m_to_10m), sum(u.calls_over_10m), sum(u.buyer_reports), sum(u.buyer_corrections), sum(u.buyer_success), sum(u.buyer_rejected), sum(u.buyer_reported_calls), sum(u.buyer_report_seconds_sum)
+    CASE WHEN g.grain >= 2 THEN u.buyer_id ELSE '' END,
+    sum(u.sessions), sum(u.sessions_shared), sum(u.sessions_overflow), sum(u.sessions_ambiguous), sum(u.session_renewals), sum(u.calls), sum(u.calls_with_session), sum(u.calls_on_shared_number), sum(u.calls_first_time), sum(u.calls_answered), sum(u.calls_missed), sum(u.calls_under_30s), sum(u.calls_30s_to_2m), sum(u.calls_2m_to_10m), sum(u.calls_over_10m), sum(u.buyer_reports), sum(u.buyer_corrections), sum(u.buyer_success), sum(u.buyer_rejected), sum(u.buyer_reported_calls), sum(u.buyer_report_seconds_sum), sum(u.calls_answered_by_buyer), sum(u.calls_billable), sum(u.revenue_cents)
   FROM (
     SELECT s.org_id, report_quarter(s.created_at) AS bucket, s.campaign_id,
       report_source(s.utm_source, s.gclid, s.gbraid, s.wbraid, s.fbclid, s.fbc, s.msclkid) AS source,
       coalesce(s.utm_medium, '') AS medium, coalesce(s.utm_campaign, '') AS utm_campaign,
-      coalesce(report_path(s.landing_url), '') AS landing_path, '' AS attribution, s.tracking_number,
+      coalesce(report_path(s.landing_url), '') AS landing_path, '' AS attribution, s.tracking_number, '' AS buyer_id,
       1::bigint AS sessions, (s.kind = 'shared')::int::bigint AS sessions_shared,
       (s.kind = 'overflow')::int::bigint AS sessions_overflow, s.ambiguous::int::bigint AS sessions_ambiguous,
       (s.hits - 1)::bigint AS session_renewals,
-      0::bigint AS calls, 0::bigint AS calls_with_session, 0::bigint AS calls_on_shared_number, 0::bigint AS calls_first_time, 0::bigint AS calls_answered, 0::bigint AS calls_missed, 0::bigint AS calls_under_30s, 0::bigint AS calls_30s_to_2m, 0::bigint AS calls_2m_to_10m, 0::bigint AS calls_over_10m, 0::bigint AS buyer_reports, 0::bigint AS buyer_corrections, 0::bigint AS buyer_success, 0::bigint AS buyer_rejected, 0::bigint AS buyer_reported_calls, 0::bigint AS buyer_report_seconds_sum
+      0::bigint AS calls, 0::bigint AS calls_with_session, 0::bigint AS calls_on_shared_number, 0::bigint AS calls_first_time, 0::bigint AS calls_answered, 0::bigint AS calls_missed, 0::bigint AS calls_under_30s, 0::bigint AS calls_30s_to_2m, 0::bigint AS calls_2m_to_10m, 0::bigint AS calls_over_10m, 0::bigint AS buyer_reports, 0::bigint AS buyer_corrections, 0::bigint AS buyer_success, 0::bigint AS buyer_rejected, 0::bigint AS buyer_reported_calls, 0::bigint AS buyer_report_seconds_sum,
+      0::bigint AS calls_answered_by_buyer, 0::bigint AS calls_billable, 0::bigint AS revenue_cents
     FROM dni_sessions s WHERE s.org_id = p_org
     UNION ALL
     SELECT f.org_id, report_quarter(f.started_at), f.campaign_id, f.source, f.medium, f.utm_campaign,
-      f.landing_path, f.attribution, f.tracking_number,
+      f.landing_path, f.attribution, f.tracking_number, f.buyer_id,
       0, 0, 0, 0, 0,
       1, (c.dni_session_id IS NOT NULL)::int, c.ambiguous::int, f.first_time::int,
       (report_call_outcome(c.status, c.duration_seconds) IS NOT DISTINCT FROM 'answered')::int,
@@ -70,7 +73,9 @@ BEGIN
       (report_call_band(c.status, c.duration_seconds) IS NOT DISTINCT FROM 3)::int,
       coalesce(e.n, 0), coalesce(e.n - 1, 0),
       (c.disposition IS NOT DISTINCT FROM 'success')::int, (c.disposition IS NOT DISTINCT FROM 'rejected')::int,
-      (e.n IS NOT NULL)::int, coalesce(floor(extract(epoch FROM e.first_at - c.started_at))::bigint, 0)
+      (e.n IS NOT NULL)::int, coalesce(floor(extract(epoch FROM e.first_at - c.started_at))::bigint, 0),
+      (c.buyer_id IS NOT NULL)::int, coalesce(c.billable, false)::int,
+      CASE WHEN c.billable AND c.disposition IS DISTINCT FROM 'rejected' THEN round(coalesce(c.payout, 0) * 100)::bigint ELSE 0 END
     FROM report_calls f
     JOIN calls c ON c.id = f.call_id
     LEFT JOIN (SELECT b.call_id, count(*) AS n, min(b.at) AS first_at FROM buyer_report_events b
@@ -78,7 +83,7 @@ BEGIN
     WHERE f.org_id = p_org
   ) u
   CROSS JOIN (VALUES (0), (1), (3)) g(grain)
-  GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10;
+  GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11;
 
   INSERT INTO report_touch_rollups (org_id, bucket, campaign_id, channel, purpose, outcome, state, reason, touches, placed, blocked, delivered, failed)
   SELECT t.org_id, report_quarter(t.decided_at), t.campaign_id, t.channel, t.purpose, t.outcome, t.state, r.reason,

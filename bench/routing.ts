@@ -1,0 +1,185 @@
+/**
+ * npm run bench -- routing: the voice webhook with a routing plan (issue 38), in process on a
+ * fresh PostgreSQL database (the app and the admin app as `npm start` builds them, requests
+ * through app.inject, so no socket time is counted):
+ *
+ * 1. TwiML p50/p99 of signed voice webhooks, BENCH_ROUTING_INFLIGHT (64) in flight, for
+ *    BENCH_ROUTING_CALLS (3,000) calls, on a campaign whose plan has 50 buyers.
+ * 2. A burst of 1,000 calls in one second (one a millisecond) at a campaign whose only buyer has a daily
+ *    cap of 100: how many were offered to it, how many went to the fallback, how many are
+ *    recorded (none may be lost).
+ */
+import pg from 'pg';
+import pino from 'pino';
+import twilio from 'twilio';
+import { buildAdminApp, buildApp } from '../src/app.js';
+import { type AppDeps, systemClock } from '../src/deps.js';
+import { Keyring } from '../src/domain/auth/keyring.js';
+import { MemoryRateLimiter } from '../src/domain/rate-limit/limiter.js';
+import { openStore } from '../src/store/db.js';
+import { wireStore } from '../src/wiring.js';
+
+const TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
+const BASE = 'https://calls.example.com';
+const ADMIN = 'bench-admin-token-0123456789abcdef';
+const pgUrl = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const inflight = Number(process.env.BENCH_ROUTING_INFLIGHT ?? 64);
+const total = Number(process.env.BENCH_ROUTING_CALLS ?? 3000);
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
+};
+
+export async function benchRouting(): Promise<void> {
+  const db = `bench_routing_${process.pid}`;
+  const root = new pg.Client({ connectionString: pgUrl });
+  await root.connect();
+  await root.query(`create database ${db}`);
+  const url = new URL(pgUrl);
+  url.pathname = `/${db}`;
+  const store = await openStore({ databaseUrl: url.toString() });
+  try {
+    await store.migrate();
+    const deps: AppDeps = {
+      ...wireStore(store, systemClock),
+      keyring: new Keyring(),
+      limiter: new MemoryRateLimiter(),
+      clock: systemClock,
+      logger: pino({ level: 'silent' }),
+    };
+    deps.twilio = { authToken: TOKEN, publicBaseUrl: BASE } as AppDeps['twilio'];
+    const app = await buildApp(deps);
+    const admin = await buildAdminApp(deps, ADMIN, ADMIN);
+    await app.ready();
+    await admin.ready();
+    const call = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
+      const res = await admin.inject({
+        method,
+        url: path,
+        headers: { authorization: `Bearer ${ADMIN}` },
+        payload: body as object,
+      });
+      if (res.statusCode >= 300)
+        throw new Error(`${method} ${path} → ${res.statusCode} ${res.body}`);
+      return res.json();
+    };
+    let numberSeq = 0;
+    const number = () => `+1415555${String(numberSeq++).padStart(4, '0')}`;
+    async function campaign(buyers: Record<string, unknown>[]) {
+      const org = await call('POST', '/admin/orgs', { name: 'Bench org', tracking_enabled: true });
+      const code = `r${numberSeq % 90}`;
+      const to = number();
+      await call('POST', `/admin/orgs/${org.org_id}/campaigns`, {
+        code,
+        name: 'Routed',
+        numbers: [to],
+        forward_to: number(),
+      });
+      const ids: string[] = [];
+      for (const b of buyers)
+        ids.push(
+          (
+            await call('POST', `/admin/orgs/${org.org_id}/buyers`, {
+              name: 'B',
+              forward_to: number(),
+              ...b,
+            })
+          ).buyer_id,
+        );
+      await call('PUT', `/admin/orgs/${org.org_id}/campaigns/${code}/routing`, {
+        targets: ids.map((buyer_id, i) => ({
+          buyer_id,
+          priority: 1 + (i % 3),
+          weight: 1 + (i % 5),
+        })),
+      });
+      return { orgId: org.org_id as string, to, ids };
+    }
+    let sid = 0;
+    const voice = async (to: string) => {
+      const params = {
+        AccountSid: 'AC0123456789abcdef0123456789abcdef',
+        CallSid: `CA${(Date.now() * 1000 + sid++).toString(16).padStart(32, '0')}`,
+        CallStatus: 'ringing',
+        From: `+1212555${String(sid % 10000).padStart(4, '0')}`,
+        To: to,
+      };
+      const t0 = performance.now();
+      const res = await app.inject({
+        method: 'POST',
+        url: '/carrier/twilio/voice',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': twilio.getExpectedTwilioSignature(
+            TOKEN,
+            `${BASE}/carrier/twilio/voice`,
+            params,
+          ),
+        },
+        payload: new URLSearchParams(params).toString(),
+      });
+      return { ms: performance.now() - t0, status: res.statusCode, body: res.body };
+    };
+
+    // 1. 50 buyers, calls kept in flight.
+    const fifty = await campaign(Array.from({ length: 50 }, () => ({})));
+    for (let i = 0; i < 200; i++) await voice(fifty.to); // warm
+    const times: number[] = [];
+    let errors = 0;
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: inflight }, async () => {
+        while (next++ < total) {
+          const r = await voice(fifty.to);
+          if (r.status !== 200 || !r.body.includes('<Dial')) errors++;
+          times.push(r.ms);
+        }
+      }),
+    );
+    const secs = (performance.now() - t0) / 1000;
+    console.log(
+      `voice webhook, 50 buyers, ${inflight} in flight: ${times.length} calls, ${(times.length / secs).toFixed(0)}/s, p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms, errors ${errors}`,
+    );
+
+    // 2. A burst of 1,000 at one buyer with a daily cap of 100.
+    const capped = await campaign([{ caps: { daily: 100 } }]);
+    const b0 = performance.now();
+    // One second: a call every millisecond, each waiting for nothing but its own answer.
+    const burst = await Promise.all(
+      Array.from(
+        { length: 1000 },
+        (_, i) =>
+          new Promise<Awaited<ReturnType<typeof voice>>>((done) => {
+            setTimeout(() => void voice(capped.to).then(done), i);
+          }),
+      ),
+    );
+    const burstSecs = (performance.now() - b0) / 1000;
+    const [row] = await store.query<{ calls: number; offers: number; fallback: number }>(
+      `select (select count(*)::int from calls where org_id = $1) as calls,
+              (select count(*)::int from call_offers where org_id = $1) as offers,
+              (select count(*)::int from calls where org_id = $1 and fallback is not null) as fallback`,
+      [capped.orgId],
+    );
+    const dialled = burst.filter((r) => r.status === 200).length;
+    const statuses: Record<string, number> = {};
+    for (const r of burst) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+    const refused = burst.find((r) => r.status !== 200);
+    console.log(
+      `burst of 1000 at a daily cap of 100: ${burstSecs.toFixed(2)} s, answered ${dialled}, calls recorded ${row?.calls}, offered to the buyer ${row?.offers}, to the fallback ${row?.fallback}, p99 ${pct(
+        burst.map((r) => r.ms),
+        99,
+      ).toFixed(
+        1,
+      )} ms; statuses ${JSON.stringify(statuses)}${refused ? ` (${refused.body.slice(0, 160)})` : ''}`,
+    );
+    await app.close();
+    await admin.close();
+  } finally {
+    await store.close();
+    await root.query(`drop database if exists ${db}`);
+    await root.end();
+  }
+}
