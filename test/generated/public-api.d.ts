@@ -146,6 +146,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "call.routed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * call.routed (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onCallRouted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "call.billable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * call.billable (see docs/webhooks.md)
+         * @description Signed per Standard Webhooks: webhook-id (the event id, the same on every retry), webhook-timestamp, webhook-signature.
+         */
+        post: operations["onCallBillable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "buyer_report.recorded": {
         parameters: {
             query?: never;
@@ -418,6 +458,88 @@ export interface components {
                 status: string;
                 /** @description The attributed session, if any */
                 dni_session_id: string | null;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.call.routed": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "call.routed";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description call_… */
+                call_id: string;
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The campaign code */
+                campaign_code: string;
+                /** @description The caller id, as the carrier gave it */
+                caller: string;
+                /** @description ofr_…: this offer of the call */
+                offer_id: string;
+                /** @description The offer’s place: 1 first */
+                seq: number;
+                /** @description byr_…: the buyer offered the call */
+                buyer_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the buyer was rung
+                 */
+                offered_at: string;
+                /**
+                 * Format: date-time
+                 * @description When the buyer’s Dial ended
+                 */
+                ended_at: string;
+                /** @description answered, busy, no_answer, failed, or canceled (the caller left) */
+                outcome: "answered" | "busy" | "no_answer" | "failed" | "canceled";
+                /** @description The buyer’s leg, when answered */
+                duration_seconds: number | null;
+            } & {
+                [key: string]: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        "WebhookEvent.call.billable": {
+            /** @description msg_…, the same as the webhook-id header */
+            id: string;
+            /** @enum {string} */
+            type: "call.billable";
+            /** Format: date-time */
+            timestamp: string;
+            org_id: string;
+            data: {
+                /** @description call_… */
+                call_id: string;
+                /** @description cmp_… */
+                campaign_id: string;
+                /** @description The campaign code */
+                campaign_code: string;
+                /** @description The caller id, as the carrier gave it */
+                caller: string;
+                /**
+                 * Format: date-time
+                 * @description When the call started
+                 */
+                started_at: string;
+                /** @description byr_…: the buyer who answered */
+                buyer_id: string;
+                /** @description What the buyer pays for the call, two decimal places */
+                payout: string;
+                /** @description The organization's currency, ISO 4217 */
+                currency: string;
+                /**
+                 * Format: date-time
+                 * @description When the buyer’s leg ended and the payout was fixed
+                 */
+                fixed_at: string;
             } & {
                 [key: string]: unknown;
             };
@@ -1980,6 +2102,50 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": components["schemas"]["WebhookEvent.call.completed"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCallRouted: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.call.routed"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onCallBillable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent.call.billable"];
             };
         };
         responses: {
