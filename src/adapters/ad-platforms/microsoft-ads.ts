@@ -1,42 +1,38 @@
-import type {
-  AdPlatformClient,
-  ItemResult,
-  SendTarget,
-} from '../../domain/conversions/platform.js';
-import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
+import type { AdPlatformClient, SendItem, SendTarget } from '../../domain/conversions/platform.js';
+import { type HttpAnswer, jsonHeaders, request, times } from './http.js';
+import { readMicrosoftAnswer } from './microsoft-ads-answers.js';
 import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
 /** ApplyOfflineConversions takes at most 1,000 conversions per call. */
 export const MICROSOFT_MAX_BATCH = 1_000;
 export const MICROSOFT_SCOPE = 'https://ads.microsoft.com/msads.manage offline_access';
 
-interface BatchError {
-  Code?: number;
-  ErrorCode?: string;
-  Message?: string;
-  Index?: number;
-}
-
-const RETRY_CODES = new Set(['InternalError', 'CallRateExceeded', 'ConcurrentRequestOverLimit']);
-
-function rowResult(e: BatchError): ItemResult {
-  const detail = `${e.ErrorCode ?? e.Code ?? 'error'}: ${say(e.Message ?? '', 200)}`;
-  return RETRY_CODES.has(e.ErrorCode ?? '')
-    ? { state: 'retry', code: 'server_error', detail }
-    : { state: 'failed', code: 'rejected_by_platform', detail };
+/** One OfflineConversionAdjustment that retracts the conversion the item uploaded. */
+export function retractAdjustment(t: SendTarget, i: SendItem, now: Date) {
+  return {
+    AdjustmentType: 'Retract',
+    AdjustmentTime: now.toISOString(),
+    ConversionName: t.settings.conversion_name,
+    MicrosoftClickId: i.facts.msclkid,
+  };
 }
 
 /**
- * Microsoft Advertising Campaign Management v13 over REST
- * (`OfflineConversions/Apply`). Microsoft deduplicates on click id, conversion name and
- * conversion time, which stay the same on every retry.
+ * Microsoft Advertising Campaign Management v13 over REST (`OfflineConversions/Apply`, and
+ * `OfflineConversionAdjustments/Apply` to retract). Microsoft deduplicates on click id,
+ * conversion name and conversion time, which stay the same on every retry.
  */
 export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
-  async function post(t: SendTarget, body: unknown, retried = false): Promise<HttpAnswer> {
+  async function post(
+    t: SendTarget,
+    path: string,
+    body: unknown,
+    retried = false,
+  ): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);
     const token = await o.tokens.get(o.tokenUrl, creds, MICROSOFT_SCOPE);
     const a = await request(
-      `${o.apiBase}/CampaignManagement/v13/OfflineConversions/Apply`,
+      `${o.apiBase}/CampaignManagement/v13/${path}`,
       {
         headers: {
           ...jsonHeaders,
@@ -51,10 +47,16 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
     );
     if (a.status === 401 && !retried) {
       o.tokens.forget(o.tokenUrl, creds);
-      return post(t, body, true);
+      return post(t, path, body, true);
     }
     return a;
   }
+
+  /** The refresh token Microsoft issued in place of the destination's, for the caller to keep. */
+  const rotated = (t: SendTarget) => {
+    const next = o.tokens.latestRefreshToken(o.tokenUrl, oauthClient(t.secrets));
+    return next ? { refreshToken: next } : {};
+  };
 
   return {
     maxBatch: MICROSOFT_MAX_BATCH,
@@ -70,37 +72,27 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
               credentials: 'valid',
               note: 'Microsoft Advertising has no validate-only upload; nothing was sent',
             },
+            ...rotated(t),
           };
         }
-        const a = await post(t, {
-          OfflineConversions: items.map((i) => ({
-            ConversionName: t.settings.conversion_name,
-            ConversionTime: i.facts.conversionAt,
-            MicrosoftClickId: i.facts.msclkid,
-            ...(i.facts.value !== null
-              ? { ConversionValue: i.facts.value, ConversionCurrencyCode: i.facts.currency }
-              : {}),
-          })),
-        });
-        if (a.status === 200) {
-          const out: ItemResult[] = times(items.length, { state: 'sent' } as ItemResult);
-          for (const e of (a.body as { PartialErrors?: BatchError[] | null } | null)
-            ?.PartialErrors ?? []) {
-            if (e.Index !== undefined && e.Index >= 0 && e.Index < items.length)
-              out[e.Index] = rowResult(e);
-          }
-          return { statusCode: 200, results: out, answer: a.body };
-        }
-        const errs = (a.body as { Errors?: BatchError[] } | null)?.Errors ?? [];
-        const detail =
-          `HTTP ${a.status} ${errs.map((e) => e.ErrorCode).join(', ')} ${say(errs[0]?.Message ?? '', 200)}`.trim();
-        const r =
-          errs.some((e) => RETRY_CODES.has(e.ErrorCode ?? '')) && a.status < 500
-            ? ({ state: 'retry', code: 'rate_limited', detail } as ItemResult)
-            : statusResult(a, detail);
-        return { statusCode: a.status, results: times(items.length, r), answer: a.body };
+        const retract = items[0]?.kind === 'retraction';
+        const a = retract
+          ? await post(t, 'OfflineConversionAdjustments/Apply', {
+              OfflineConversionAdjustments: items.map((i) => retractAdjustment(t, i, new Date())),
+            })
+          : await post(t, 'OfflineConversions/Apply', {
+              OfflineConversions: items.map((i) => ({
+                ConversionName: t.settings.conversion_name,
+                ConversionTime: i.facts.conversionAt,
+                MicrosoftClickId: i.facts.msclkid,
+                ...(i.facts.value !== null
+                  ? { ConversionValue: i.facts.value, ConversionCurrencyCode: i.facts.currency }
+                  : {}),
+              })),
+            });
+        return { ...readMicrosoftAnswer(a, items), ...rotated(t) };
       } catch (err) {
-        return failedRequest(err, items.length);
+        return { ...failedRequest(err, items.length), ...rotated(t) };
       }
     },
   };

@@ -144,6 +144,8 @@ export interface ConversionState {
   /** Held by a worker now: the send may be in flight. */
   leased: boolean;
   rejected: boolean;
+  /** An attempt may have reached the platform unanswered: it may hold the conversion. */
+  maybeApplied: boolean;
   dedupeKey: string;
   facts: UploadFacts;
 }

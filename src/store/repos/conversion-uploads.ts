@@ -1,7 +1,13 @@
 import { and, eq, gte, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { UploadFacts } from '../../domain/conversions/facts.js';
 import type { UploadRepository } from '../../domain/conversions/ports.js';
-import type { Platform, UploadKind } from '../../domain/conversions/vocabulary.js';
+import {
+  type Platform,
+  QUIET_REASONS,
+  RETRACTABLE,
+  type ReasonCode,
+  type UploadKind,
+} from '../../domain/conversions/vocabulary.js';
 import type {
   ClaimedUpload,
   UploadClaim,
@@ -11,7 +17,11 @@ import { newId } from '../../domain/ids.js';
 import { uploadFailedData } from '../../domain/webhooks/payloads.js';
 import type { Db, Executor } from '../db.js';
 import { rowsOf } from '../rows.js';
-import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
+import {
+  conversionUploadAttempts as A,
+  conversionDestinations as D,
+  conversionUploads as U,
+} from '../schema/conversions.js';
 import {
   callSubject,
   insertUploads,
@@ -23,7 +33,7 @@ import { emitEvent } from './webhook-outbox.js';
 
 /**
  * Leases due uploads, oldest first. A retraction waits until the conversion it retracts has
- * been sent. SKIP LOCKED lets several workers claim at once without taking each other's rows.
+ * been sent, or has failed after an attempt the platform may have applied (maybe_applied). SKIP LOCKED lets several workers claim at once without taking each other's rows.
  */
 export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUpload[]> {
   if (c.limit <= 0) return [];
@@ -53,7 +63,8 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
          and (u.kind = 'conversion' or exists (
            select 1 from conversion_uploads p
             where p.destination_id = u.destination_id and p.call_id = u.call_id
-              and p.kind = 'conversion' and p.status in ('sent', 'retracted')))
+              and p.kind = 'conversion'
+              and (p.status in ('sent', 'retracted') or (p.status = 'failed' and p.maybe_applied))))
        order by u.next_attempt_at, u.id
        limit ${c.limit}::integer
        for update of u skip locked
@@ -92,7 +103,14 @@ interface Moved {
   reason_code: string | null;
   reason: string | null;
   attempts: number;
+  maybe_applied: boolean;
 }
+
+/** The platforms a conversion sent after a rejection is retracted on, as SQL literals. */
+const RETRACTING = sql.join(
+  [...RETRACTABLE].map((p) => sql`${p}`),
+  sql`, `,
+);
 
 /**
  * Records a batch in one transaction: every row's new state (fenced by its lease and attempt
@@ -114,31 +132,33 @@ export async function recordUploads(
     status: r.next.state,
     next_at: new Date(r.next.state === 'pending' ? r.next.retryAtMs : nowMs).toISOString(),
     reason_code: r.next.state === 'sent' ? null : r.next.code,
-    reason: r.next.state === 'sent' ? null : r.next.reason,
+    reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
+    maybe_applied: r.maybeApplied,
   }));
   return db.transaction(async (tx) => {
     const moved = await rowsOf<Moved>(
       tx,
       sql`update conversion_uploads u set
           status = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
                         then 'not_retractable' else v.status end,
           reason_code = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
                         then 'not_retractable' else v.reason_code end,
           reason = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
                         then 'this platform cannot retract a conversion: the buyer rejected the call while it was being uploaded'
                         else v.reason end,
+          maybe_applied = u.maybe_applied or v.maybe_applied,
           next_attempt_at = v.next_at, lease_until = null, leased_by = null,
           sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
           updated_at = ${now.toISOString()}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
           as v(id text, attempt integer, platform text, status text, next_at timestamptz,
-               reason_code text, reason text)
+               reason_code text, reason text, maybe_applied boolean)
        where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
       returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
-        u.reason, u.attempts`,
+        u.reason, u.attempts, u.maybe_applied`,
     );
     if (moved.length === 0) return 0;
     const kept = new Set(moved.map((m) => m.id));
@@ -153,7 +173,7 @@ export async function recordUploads(
           attempt: r.upload.attempt,
           outcome: r.next.state === 'pending' ? 'retry' : r.next.state,
           statusCode: r.statusCode,
-          reason: r.next.state === 'sent' ? null : r.next.reason,
+          reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
           startedAt: r.startedAt,
           finishedAt: now,
         })),
@@ -171,7 +191,8 @@ export async function recordUploads(
             ),
           );
       }
-      if (m.kind === 'conversion' && m.status === 'failed') {
+      // A conversion the platform never got: its retraction has nothing to retract.
+      if (m.kind === 'conversion' && m.status === 'failed' && !m.maybe_applied) {
         await tx
           .update(U)
           .set({
@@ -189,7 +210,7 @@ export async function recordUploads(
             ),
           );
       }
-      if (m.status === 'failed') {
+      if (m.status === 'failed' && !QUIET_REASONS.has(m.reason_code as ReasonCode)) {
         await emitEvent(tx, {
           orgId: m.org_id,
           type: 'conversion.upload_failed',
@@ -270,6 +291,21 @@ export async function replayUploads(
   ]);
 }
 
+/** Compare-and-set of a destination's sealed secrets (a rotated refresh token). */
+export async function replaceSealedSecrets(
+  ex: Executor,
+  destinationId: string,
+  was: string,
+  now: string,
+): Promise<boolean> {
+  const r = await ex
+    .update(D)
+    .set({ secrets: now })
+    .where(and(eq(D.id, destinationId), eq(D.secrets, was)))
+    .returning({ id: D.id });
+  return r.length > 0;
+}
+
 /** `repos.uploads`: the outbox writes, the worker's claims and records, retry and replay. */
 export function createUploadRepository(): UploadRepository {
   return {
@@ -282,5 +318,6 @@ export function createUploadRepository(): UploadRepository {
     recordUploads,
     retryUploads,
     replayUploads,
+    replaceSealedSecrets,
   };
 }

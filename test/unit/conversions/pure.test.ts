@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readPartialFailure } from '../../../src/adapters/ad-platforms/google-ads.js';
+import { readPartialFailure } from '../../../src/adapters/ad-platforms/google-ads-answers.js';
 import { retryAfterMs } from '../../../src/adapters/ad-platforms/http.js';
 import { nextOf, uploadRetryDelayMs } from '../../../src/domain/conversions/delivery.js';
 import {
