@@ -186,6 +186,9 @@ describe('Google partial failures', () => {
       code: 'TOO_RECENT_EVENT',
       retryAfterMs: 6 * 3_600_000,
     });
-    expect(r[3]).toEqual({ state: 'sent' });
+    expect(r[3]).toEqual({
+      state: 'sent',
+      note: 'Google already held it (CLICK_CONVERSION_ALREADY_EXISTS)',
+    });
   });
 });
