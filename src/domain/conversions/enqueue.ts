@@ -15,7 +15,7 @@ export interface ReportFacts {
 }
 
 /** The destination's value, else the campaign's `config.conversion` value, else none. */
-function conversionValue(d: Destination, campaignConfig: unknown): Money | null {
+export function conversionValue(d: Destination, campaignConfig: unknown): Money | null {
   if (d.value) return d.value;
   const raw = (campaignConfig as { conversion?: unknown } | null)?.conversion;
   if (raw === undefined || raw === null) return null;

@@ -57,6 +57,11 @@ export const REASONS = {
   },
   too_old: { final: true, words: "older than the platform's upload window" },
   rejected_before_upload: { final: true, words: 'the buyer rejected the call before upload' },
+  rejected_by_buyer: { final: true, words: 'the buyer rejected the call' },
+  already_counted: {
+    final: true,
+    words: 'GA4 already counted it, and would count it again (GA4 does not deduplicate this event)',
+  },
   conversion_not_sent: { final: true, words: 'the conversion it retracts was never uploaded' },
   not_retractable: { final: true, words: 'this platform cannot retract a conversion' },
   EXPIRED_EVENT: { final: true, words: 'the click is older than the conversion window' },
@@ -113,3 +118,15 @@ export const RETRACTABLE: ReadonlySet<Platform> = new Set(['google_ads', 'micros
 
 /** Final failures that are not news for a webhook: nothing was uploaded that needs undoing. */
 export const QUIET_REASONS: ReadonlySet<ReasonCode> = new Set(['not_held']);
+
+/**
+ * How old a conversion each platform still takes (backfill skips older calls as too_old):
+ * Google's longest click-through window (90 days), Meta's event_time limit (7 days),
+ * Microsoft's offline conversion window (90 days), the Measurement Protocol's 72 hours.
+ */
+export const UPLOAD_WINDOW_MS: Record<Platform, number> = {
+  google_ads: 90 * 86_400_000,
+  meta: 7 * 86_400_000,
+  microsoft_ads: 90 * 86_400_000,
+  ga4: 72 * 3_600_000,
+};

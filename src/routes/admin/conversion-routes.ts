@@ -172,13 +172,13 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       TAG,
       action === 'retry'
         ? 'Send failed uploads again now (one, or every retriable one)'
-        : 'Send conversions again (since a time, or of one call): the platform deduplicates',
+        : 'Send conversions again, and backfill calls from before the destination (since a time, or one call); each call not queued is named with the reason',
       {
         params: C.DestinationParams,
         body: schema,
         bodyOptional: true,
         status: 202,
-        answer: V.UploadsQueued,
+        answer: action === 'retry' ? V.UploadsQueued : C.UploadsReplayed,
       },
     );
     admin.post(`${one}/${action}`, route.options, async (req, reply) => {
@@ -186,11 +186,17 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       const c = ctx(req);
       const d = await getDestination(c, params.org_id, params.destination_id);
       const b = (body ?? {}) as RequeueRequest;
-      const queued = await requeueUploads(deps.repos, d, action, b, {
+      const r = await requeueUploads(deps.repos, d, action, b, {
         now: c.now,
         requestId: req.id,
       });
-      return reply.code(202).send({ destination_id: d.id, queued });
+      return reply
+        .code(202)
+        .send(
+          action === 'retry'
+            ? { destination_id: d.id, queued: r.queued }
+            : { destination_id: d.id, queued: r.queued, skipped: r.skipped },
+        );
     });
   }
 }

@@ -1,6 +1,11 @@
 import { and, eq, gte, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { UploadFacts } from '../../domain/conversions/facts.js';
-import type { UploadRepository } from '../../domain/conversions/ports.js';
+import type {
+  BackfillCandidate,
+  Destination,
+  Skipped,
+  UploadRepository,
+} from '../../domain/conversions/ports.js';
 import {
   type Platform,
   QUIET_REASONS,
@@ -272,7 +277,9 @@ export async function retryUploads(
 
 /**
  * Sends conversions again (sent or failed ones, since a time or of one call): the platform
- * deduplicates on the same key, so a replay repairs a lost upload without doubling one.
+ * deduplicates on the same key, so a replay repairs a lost upload without doubling one. GA4
+ * does not deduplicate a close_convert_lead, so a GA4 conversion it acknowledged stays sent
+ * and is named as skipped.
  */
 export async function replayUploads(
   ex: Executor,
@@ -280,15 +287,104 @@ export async function replayUploads(
   destinationId: string,
   what: { since?: Date; callId?: string },
   at: Date,
-) {
-  return requeueUploads(ex, orgId, destinationId, at, [
+): Promise<{ queued: number; skipped: Skipped[] }> {
+  const which = [
     eq(U.kind, 'conversion'),
     inArray(U.status, ['sent', 'failed']),
     sql`${U.rejectedAt} is null`,
     notInArray(sql`coalesce(${U.reasonCode}, '')`, UNRETRIABLE),
     what.since ? gte(U.createdAt, what.since) : undefined,
     what.callId ? eq(U.callId, what.callId) : undefined,
+  ];
+  const ga4Sent = sql`(${U.status} = 'sent' and exists (select 1 from conversion_destinations d
+    where d.id = ${U.destinationId} and d.platform = 'ga4'))`;
+  const kept = await ex
+    .select({ callId: U.callId })
+    .from(U)
+    .where(and(eq(U.orgId, orgId), eq(U.destinationId, destinationId), ...which, ga4Sent))
+    .orderBy(U.callId);
+  const queued = await requeueUploads(ex, orgId, destinationId, at, [
+    ...which,
+    sql`not ${ga4Sent}`,
   ]);
+  return { queued, skipped: kept.map((k) => ({ callId: k.callId, code: 'already_counted' })) };
+}
+
+/** At most this many calls per backfill (a replay can be run again with a later --since). */
+const BACKFILL_LIMIT = 10_000;
+
+/**
+ * Calls of the destination's campaigns that its trigger fires for (a buyer verdict, or a
+ * completed call of at least min_seconds), since a time or one call, with no conversion row
+ * for this destination: what a destination created after them has never seen.
+ */
+export async function backfillCandidates(
+  ex: Executor,
+  d: Pick<Destination, 'orgId' | 'id' | 'campaigns' | 'trigger'>,
+  what: { since?: Date; callId?: string },
+): Promise<BackfillCandidate[]> {
+  const fired =
+    d.trigger.event === 'buyer_success'
+      ? sql`c.disposition is not null`
+      : sql`c.status = 'completed' and c.duration_seconds >= ${d.trigger.min_seconds ?? 0}::integer`;
+  const rows = await rowsOf<{
+    call_id: string;
+    campaign_id: string;
+    code: string;
+    config: unknown;
+    started_at: string | Date;
+    from_number: string;
+    duration_seconds: number | null;
+    disposition: 'success' | 'rejected' | null;
+    disposition_event_id: string | null;
+    gclid: string | null;
+    gbraid: string | null;
+    wbraid: string | null;
+    fbc: string | null;
+    fbp: string | null;
+    fbclid: string | null;
+    msclkid: string | null;
+    landing_url: string | null;
+  }>(
+    ex,
+    sql`select c.id as call_id, c.campaign_id, k.code, k.config, c.started_at, c.from_number,
+          c.duration_seconds, c.disposition, c.disposition_event_id, s.gclid, s.gbraid, s.wbraid,
+          s.fbc, s.fbp, s.fbclid, s.msclkid, s.landing_url
+        from calls c
+        join campaigns k on k.id = c.campaign_id
+        left join dni_sessions s on s.id = c.dni_session_id
+       where c.org_id = ${d.orgId} and ${fired}
+         and (${d.campaigns === null}::boolean or k.code = any(${d.campaigns ?? []}::text[]))
+         and (${what.since?.toISOString() ?? null}::timestamptz is null
+              or c.started_at >= ${what.since?.toISOString() ?? null}::timestamptz)
+         and (${what.callId ?? null}::text is null or c.id = ${what.callId ?? null}::text)
+         and not exists (select 1 from conversion_uploads u
+                          where u.destination_id = ${d.id} and u.call_id = c.id
+                            and u.kind = 'conversion')
+       order by c.started_at, c.id
+       limit ${BACKFILL_LIMIT}::integer`,
+  );
+  return rows.map((r) => ({
+    subject: {
+      callId: r.call_id,
+      campaignId: r.campaign_id,
+      campaignCode: r.code,
+      campaignConfig: r.config,
+      startedAt: new Date(r.started_at),
+      fromNumber: r.from_number,
+      durationSeconds: r.duration_seconds,
+      gclid: r.gclid,
+      gbraid: r.gbraid,
+      wbraid: r.wbraid,
+      fbc: r.fbc,
+      fbp: r.fbp,
+      fbclid: r.fbclid,
+      msclkid: r.msclkid,
+      landingUrl: r.landing_url,
+    },
+    disposition: r.disposition,
+    dispositionEventId: r.disposition_event_id,
+  }));
 }
 
 /** Compare-and-set of a destination's sealed secrets (a rotated refresh token). */
@@ -319,5 +415,6 @@ export function createUploadRepository(): UploadRepository {
     retryUploads,
     replayUploads,
     replaceSealedSecrets,
+    backfillCandidates,
   };
 }
