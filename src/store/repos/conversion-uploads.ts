@@ -354,7 +354,8 @@ export async function backfillCandidates(
         join campaigns k on k.id = c.campaign_id
         left join dni_sessions s on s.id = c.dni_session_id
        where c.org_id = ${d.orgId} and ${fired}
-         and (${d.campaigns === null}::boolean or k.code = any(${d.campaigns ?? []}::text[]))
+         and (${d.campaigns === null}::boolean or k.code in (
+               select jsonb_array_elements_text(${JSON.stringify(d.campaigns ?? [])}::jsonb)))
          and (${what.since?.toISOString() ?? null}::timestamptz is null
               or c.started_at >= ${what.since?.toISOString() ?? null}::timestamptz)
          and (${what.callId ?? null}::text is null or c.id = ${what.callId ?? null}::text)
