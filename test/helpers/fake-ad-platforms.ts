@@ -465,6 +465,18 @@ export class FakeAdPlatforms {
         { Code: 105, ErrorCode: 'InvalidCredentials', Message: 'Invalid developer token.' },
       ]);
     }
+    if (/^\/microsoft\/CampaignManagement\/v\d+\/ConversionGoals\/QueryByIds$/.test(s.path)) {
+      // GetConversionGoalsByIds over REST: the account's offline conversion goals.
+      return {
+        status: 200,
+        body: {
+          ConversionGoals: [
+            { Id: 4040, Name: 'Qualified call', Status: 'Active', Type: 'OfflineConversion' },
+          ],
+          PartialErrors: null,
+        },
+      };
+    }
     const m =
       /^\/microsoft\/CampaignManagement\/v\d+\/(OfflineConversions|OfflineConversionAdjustments)\/Apply$/.exec(
         s.path,

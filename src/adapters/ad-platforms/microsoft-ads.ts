@@ -1,4 +1,10 @@
-import type { AdPlatformClient, SendItem, SendTarget } from '../../domain/conversions/platform.js';
+import type {
+  AdPlatformClient,
+  BatchAnswer,
+  ItemResult,
+  SendItem,
+  SendTarget,
+} from '../../domain/conversions/platform.js';
 import { type HttpAnswer, jsonHeaders, request, times } from './http.js';
 import { readMicrosoftAnswer } from './microsoft-ads-answers.js';
 import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
@@ -16,6 +22,34 @@ export function retractAdjustment(t: SendTarget, i: SendItem, now: Date) {
     MicrosoftClickId: i.facts.msclkid,
   };
 }
+
+/** The test's verdict: the goal named settings.conversion_name is among the account's. */
+function goalCheck(t: SendTarget, a: HttpAnswer, n: number): BatchAnswer {
+  if (a.status !== 200) return readMicrosoftAnswer(a, times(n, TEST_ITEM));
+  const goals =
+    (a.body as { ConversionGoals?: { Name?: string; Status?: string }[] | null } | null)
+      ?.ConversionGoals ?? [];
+  const goal = goals.find((g) => g?.Name === t.settings.conversion_name);
+  const r: ItemResult = goal
+    ? { state: 'sent' }
+    : {
+        state: 'failed',
+        code: 'rejected_by_platform',
+        detail: `the account has no offline conversion goal named ${JSON.stringify(t.settings.conversion_name)} (it has ${goals.length})`,
+      };
+  return {
+    statusCode: 200,
+    results: times(n, r),
+    answer: { conversion_goal: goal ? { name: goal.Name, status: goal.Status ?? null } : null },
+  };
+}
+
+const TEST_ITEM: SendItem = {
+  uploadId: 'test',
+  kind: 'conversion',
+  dedupeKey: 'test',
+  facts: { callId: 'test', conversionAt: new Date(0).toISOString(), value: null, currency: null },
+};
 
 /**
  * Microsoft Advertising Campaign Management v13 over REST (`OfflineConversions/Apply`, and
@@ -63,17 +97,13 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
     async send(t, items, { validateOnly }) {
       try {
         if (validateOnly) {
-          // No validate-only upload exists: the test proves the credentials and sends nothing.
-          await o.tokens.get(o.tokenUrl, oauthClient(t.secrets), MICROSOFT_SCOPE);
-          return {
-            statusCode: null,
-            results: times(items.length, { state: 'sent' }),
-            answer: {
-              credentials: 'valid',
-              note: 'Microsoft Advertising has no validate-only upload; nothing was sent',
-            },
-            ...rotated(t),
-          };
+          // No validate-only upload exists: reading the account's offline conversion goals
+          // checks the tokens, customer and account, and that the goal to upload to exists.
+          const a = await post(t, 'ConversionGoals/QueryByIds', {
+            ConversionGoalIds: null,
+            ConversionGoalTypes: 'OfflineConversion',
+          });
+          return { ...goalCheck(t, a, items.length), ...rotated(t) };
         }
         const retract = items[0]?.kind === 'retraction';
         const a = retract

@@ -161,7 +161,16 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     const c = ctx(req);
     const d = await getDestination(c, params.org_id, params.destination_id);
     if (!deps.conversions) throw errors.secretsKeyMissing();
-    return testDestination(d, deps.conversions.box, deps.conversions.platforms, c.now);
+    const box = deps.conversions.box;
+    return testDestination(d, box, deps.conversions.platforms, c.now, async (token, secrets) => {
+      if (!box) return;
+      await deps.repos.uploads.replaceSealedSecrets(
+        deps.repos.db,
+        d.id,
+        d.secrets,
+        box.seal({ ...secrets, refresh_token: token }),
+      );
+    });
   });
 
   for (const [action, schema] of [
