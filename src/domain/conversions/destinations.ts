@@ -128,6 +128,24 @@ export function fieldProblems(
   return out;
 }
 
+/**
+ * Secrets go into HTTP headers and form bodies: a control character (a CR/LF pasted with a
+ * token) would make every request fail, so it is refused here, by name, with nothing stored.
+ */
+export function secretProblems(secrets: Record<string, string> | undefined): Problem[] {
+  return Object.entries(secrets ?? {}).flatMap(([k, v]) =>
+    typeof v === 'string' && /[\u0000-\u001f\u007f]/.test(v)
+      ? [
+          {
+            loc: ['body', 'secrets', k],
+            msg: 'must not contain control characters (CR, LF, tab…): paste the value alone',
+            input: '••••',
+          },
+        ]
+      : [],
+  );
+}
+
 /** Google wants customer ids without dashes in paths and headers. */
 function normalSettings(s: Record<string, string>): Record<string, string> {
   const out = { ...s };
@@ -197,6 +215,7 @@ export async function createDestination(
     ...triggerProblems(input.trigger),
     ...(await campaignProblems(c, orgId, input.campaigns)),
     ...fieldProblems(input.platform, input.settings, input.secrets),
+    ...secretProblems(input.secrets),
   ];
   if (problems.length > 0) throw errors.fields(problems);
   const box = sealer(c);
@@ -237,6 +256,7 @@ export async function updateDestination(
     ...triggerProblems(p.trigger),
     ...(await campaignProblems(c, orgId, p.campaigns)),
     ...fieldProblems(d.platform, settings, p.secrets ? { ...PLACEHOLDER(d), ...p.secrets } : null),
+    ...secretProblems(p.secrets),
   ];
   if (problems.length > 0) throw errors.fields(problems);
   const change: DestinationChange = { updatedAt: c.now };
