@@ -6,6 +6,7 @@ import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { localTime, timeCell } from '../time.js';
+import { callUploadColumns } from './conversion-uploads.js';
 
 const PAGE = 50;
 
@@ -108,6 +109,8 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
     const { call, session } = row;
     const reports = await reads.callReports(ctx.org.id, call.id);
     const audit = await reads.callAudit(ctx.org.id, [call.id, ...reports.map((r) => r.id)]);
+    const uploads = await router.deps.queries.conversions.listCallUploads(ctx.org.id, call.id);
+    const uploadColumns = callUploadColumns(ctx);
     const when = (d: Date | null) => localTime(d, ctx.zone);
     const reportColumns: Column<(typeof reports)[number]>[] = [
       {
@@ -146,6 +149,7 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
       range: false,
       tables: {
         reports: { columns: reportColumns, rows: reports },
+        uploads: { columns: uploadColumns, rows: uploads },
         audit: { columns: auditColumns, rows: audit },
       },
       body: html`<p><a href="${orgPath(ctx.org.id, 'calls')}">← All calls</a></p>
@@ -199,6 +203,14 @@ ${table({
   csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'reports'),
   stacked: true,
   empty: 'No buyer report yet. The buyer posts one to the buyer-report endpoint with this call id.',
+})}
+${table({
+  caption: 'Conversion uploads',
+  columns: uploadColumns,
+  rows: uploads,
+  csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'uploads'),
+  stacked: true,
+  empty: 'Nothing uploaded for this call: no conversion destination took it.',
 })}
 ${table({
   caption: 'Audit trail',
