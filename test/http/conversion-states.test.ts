@@ -376,3 +376,35 @@ describe('a platform that quotes the token in its error', () => {
     }
   });
 });
+
+describe('answers that never arrive whole are retried, never sent', () => {
+  for (const how of ['huge', 'endless'] as const) {
+    it(`${how === 'huge' ? 'a 50 MB answer' : 'a body that never ends'}: pending, maybe applied, then sent`, async () => {
+      h.clock.set('2026-03-02T15:00:00Z');
+      const t = await createTenant(h);
+      const d = await createDestination(h, t.orgId, 'google_ads');
+      const callId = await call(t, { gclid: `G-${how}` });
+      await verdict(t, callId, 'success');
+      let once = true;
+      u.fake.script = (s) =>
+        UPLOAD_PATH.google_ads.test(s.path) && once ? ((once = false), how) : null;
+      expect(await u.worker.tick()).toBe(1);
+      const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+      expect(row).toMatchObject({
+        status: 'pending',
+        reason_code: how === 'huge' ? 'answer_too_large' : 'no_answer',
+      });
+      expect(row.reason).toMatch(
+        how === 'huge' ? /longer than 4194304 bytes/ : /did not end within 5000 ms/,
+      );
+      // Google may hold it: a rejected report would retract it, whatever its status.
+      const [state] = await h.store.query<{ maybe_applied: boolean }>(
+        'select maybe_applied from conversion_uploads where id = $1',
+        [row.upload_id],
+      );
+      expect(state!.maybe_applied).toBe(true);
+      await settle();
+      expect((await uploadsOf(h, t.orgId, d.destination_id))[0]).toMatchObject({ status: 'sent' });
+    });
+  }
+});
