@@ -386,8 +386,11 @@ describe('answers that never arrive whole are retried, never sent', () => {
       const callId = await call(t, { gclid: `G-${how}` });
       await verdict(t, callId, 'success');
       let once = true;
-      u.fake.script = (s) =>
-        UPLOAD_PATH.google_ads.test(s.path) && once ? ((once = false), how) : null;
+      u.fake.script = (s) => {
+        if (!UPLOAD_PATH.google_ads.test(s.path) || !once) return null;
+        once = false;
+        return how;
+      };
       expect(await u.worker.tick()).toBe(1);
       const [row] = await uploadsOf(h, t.orgId, d.destination_id);
       expect(row).toMatchObject({

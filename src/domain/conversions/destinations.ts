@@ -134,7 +134,7 @@ export function fieldProblems(
  */
 export function secretProblems(secrets: Record<string, string> | undefined): Problem[] {
   return Object.entries(secrets ?? {}).flatMap(([k, v]) =>
-    typeof v === 'string' && /[\u0000-\u001f\u007f]/.test(v)
+    typeof v === 'string' && [...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch === '\x7f')
       ? [
           {
             loc: ['body', 'secrets', k],
