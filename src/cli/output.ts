@@ -20,11 +20,22 @@ export interface View {
   /** The one value `-q` prints, so scripts can capture it; null prints nothing. */
   primary(body: Answer): unknown;
   human(body: Answer): string;
+  /** The exit code of an answer the API gave but that says a check failed (`destination test`). */
+  exit?(body: Answer): number;
 }
 
 /** 64 and 74 are sysexits' EX_USAGE and EX_IOERR. */
 /** sysexits.h where one fits: 64 EX_USAGE, 65 EX_DATAERR (input rows rejected), 74 EX_IOERR. */
-export const EXIT = { ok: 0, api: 1, unreachable: 2, usage: 64, data: 65, io: 74 } as const;
+export const EXIT = {
+  ok: 0,
+  api: 1,
+  unreachable: 2,
+  /** The API answered, and its answer says the thing checked is not right. */
+  checkFailed: 3,
+  usage: 64,
+  data: 65,
+  io: 74,
+} as const;
 
 export function formatValue(v: unknown): string {
   if (v === null || v === undefined) return '-';
@@ -134,5 +145,5 @@ export function report(
     if (value !== null && value !== undefined && value !== '')
       out.stdout.write(line(String(value)));
   } else out.stdout.write(line(view.human(outcome.body as Answer)));
-  return EXIT.ok;
+  return view.exit?.(outcome.body as Answer) ?? EXIT.ok;
 }

@@ -36,7 +36,14 @@ export interface Seen {
 type Scripted =
   | { status: number; body?: unknown; headers?: Record<string, string> }
   | 'hang'
+  /** 200, then a JSON body that never ends (a chunk now and then, until close()). */
+  | 'endless'
+  /** 200 and a 50 MB JSON body. */
+  | 'huge'
   | null;
+
+/** Answered like the platform, then the connection dropped before the answer (a lost reply). */
+export type Drop = (s: Seen) => boolean;
 
 export class FakeAdPlatforms {
   readonly requests: Seen[] = [];
@@ -47,10 +54,21 @@ export class FakeAdPlatforms {
   readonly meta: any[] = [];
   readonly metaTest: any[] = [];
   readonly microsoft: any[] = [];
+  readonly microsoftAdjustments: any[] = [];
   readonly ga4: any[] = [];
   tokenRefreshes = { google: 0, microsoft: 0 };
+  /** The refresh tokens Microsoft's endpoint was given, in order (rotation on). */
+  readonly seenRefreshTokens: string[] = [];
   /** Answers a request before the platform logic does; null lets it through. */
   script: (s: Seen, n: number) => Scripted = () => null;
+  /** Requests the platform applies but whose answer is lost (the socket is destroyed). */
+  dropReply: Drop = () => false;
+  /** Microsoft's token endpoint issues a new refresh token each time and retires the old. */
+  rotateMicrosoftRefreshTokens = false;
+  private microsoftRefreshTokens = new Set([CREDS.microsoft.refresh_token]);
+  private rotation = 0;
+  /** Google answers TOO_RECENT_CONVERSION_ACTION until this time (ms), naming the wait. */
+  googleActionReadyAt = 0;
   /** Added before answering: a slow platform for the bench. */
   latencyMs = 0;
   now: () => number = Date.now;
@@ -81,7 +99,12 @@ export class FakeAdPlatforms {
           const scripted = this.script(seen, this.requests.length);
           // Held open until close(): a platform that takes the request and never answers.
           if (scripted === 'hang') return;
+          if (scripted === 'endless' || scripted === 'huge') return this.stream(res, scripted);
           const a = scripted ?? this.route(seen);
+          if (!scripted && this.dropReply(seen)) {
+            res.socket?.destroy();
+            return;
+          }
           res.writeHead(a.status, { 'content-type': 'application/json', ...(a.headers ?? {}) });
           res.end(a.body === undefined ? '' : JSON.stringify(a.body));
         };
@@ -90,6 +113,32 @@ export class FakeAdPlatforms {
       });
     });
   }
+
+  private stream(res: http.ServerResponse, how: 'endless' | 'huge') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"results":[');
+    if (how === 'endless') {
+      const t = setInterval(() => {
+        if (!res.writableEnded && !res.destroyed) res.write('{},');
+      }, 200);
+      res.on('close', () => clearInterval(t));
+      this.timers.push(t);
+      return;
+    }
+    const chunk = '{},'.repeat(100_000);
+    let sent = 0;
+    const pump = () => {
+      while (sent < 50_000_000) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      res.end('{}]}');
+    };
+    res.on('error', () => {});
+    pump();
+  }
+
+  private timers: NodeJS.Timeout[] = [];
 
   async start(): Promise<this> {
     this.server.listen(0, '127.0.0.1');
@@ -116,6 +165,7 @@ export class FakeAdPlatforms {
   }
 
   async close(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
     this.server.closeAllConnections();
     this.server.close();
   }
@@ -143,14 +193,37 @@ export class FakeAdPlatforms {
     ) {
       return { status: 401, body: { error: 'invalid_client' } };
     }
-    if (f.get('refresh_token') !== c.refresh_token)
-      return { status: 400, body: { error: 'invalid_grant' } };
+    const rotating = which === 'microsoft' && this.rotateMicrosoftRefreshTokens;
+    const known = rotating
+      ? this.microsoftRefreshTokens.has(f.get('refresh_token') ?? '')
+      : f.get('refresh_token') === c.refresh_token;
+    if (!known) {
+      return {
+        status: 400,
+        body: {
+          error: 'invalid_grant',
+          error_description:
+            'AADSTS70008: The provided authorization code or refresh token has expired due to inactivity.',
+        },
+      };
+    }
     if (which === 'microsoft' && !f.get('scope')?.includes('msads.manage')) {
       return { status: 400, body: { error: 'invalid_scope' } };
     }
     this.tokenRefreshes[which]++;
     const token = `${which === 'google' ? 'ya29' : 'EwB'}.access-${++this.tokenSeq}`;
     this.validTokens.add(token);
+    if (rotating) {
+      // Microsoft identity platform: each refresh returns a new refresh token; the old retires.
+      const next = `M.R3_BAY.rotated-${++this.rotation}-${'x'.repeat(12)}`;
+      this.microsoftRefreshTokens.delete(f.get('refresh_token') ?? '');
+      this.microsoftRefreshTokens.add(next);
+      this.seenRefreshTokens.push(f.get('refresh_token') ?? '');
+      return {
+        status: 200,
+        body: { access_token: token, refresh_token: next, expires_in: 3599, token_type: 'Bearer' },
+      };
+    }
     return { status: 200, body: { access_token: token, expires_in: 3599, token_type: 'Bearer' } };
   }
 
@@ -207,21 +280,27 @@ export class FakeAdPlatforms {
     const rows: any[] = adjust ? s.body.conversionAdjustments : s.body.conversions;
     const errors: any[] = [];
     const results = rows.map((r, index) => {
-      const code = adjust ? null : this.googleRowError(r);
-      if (code) {
+      const e = adjust ? this.googleAdjustmentError(r) : this.googleRowError(r);
+      if (e) {
+        const [code, message] = typeof e === 'string' ? [e, `The conversion is refused: ${e}`] : e;
         errors.push({
-          errorCode: { conversionUploadError: code },
-          message: `The conversion is refused: ${code}`,
-          trigger: { stringValue: r.gclid },
+          errorCode: {
+            [adjust ? 'conversionAdjustmentUploadError' : 'conversionUploadError']: code,
+          },
+          message,
+          trigger: { stringValue: r.gclid ?? r.orderId },
           location: {
-            fieldPathElements: [{ fieldName: 'conversions', index }, { fieldName: 'gclid' }],
+            fieldPathElements: [
+              { fieldName: adjust ? 'conversion_adjustments' : 'conversions', index },
+              { fieldName: adjust ? 'order_id' : 'gclid' },
+            ],
           },
         });
         return {};
       }
       if (!s.body.validateOnly) {
         const store = adjust ? this.googleAdjustments : this.google;
-        if (!store.some((x) => x.orderId === r.orderId)) store.push({ ...r, customerId: m[1] });
+        store.push({ ...r, customerId: m[1] });
       }
       return adjust
         ? {
@@ -330,8 +409,35 @@ export class FakeAdPlatforms {
     };
   }
 
+  /**
+   * A retraction of an order id Google holds is applied once; again, it is
+   * CONVERSION_ALREADY_RETRACTED; of one it never got, CONVERSION_NOT_FOUND.
+   */
+  private googleAdjustmentError(r: any): string | [string, string] | null {
+    if (!this.google.some((c) => c.orderId === r.orderId)) return 'CONVERSION_NOT_FOUND';
+    if (this.googleAdjustments.some((a) => a.orderId === r.orderId))
+      return [
+        'CONVERSION_ALREADY_RETRACTED',
+        'The conversion was already retracted. This adjustment was not processed.',
+      ];
+    return null;
+  }
+
   /** Test click ids name the error Google would give. */
-  private googleRowError(r: any): string | null {
+  private googleRowError(r: any): string | [string, string] | null {
+    if (this.now() < this.googleActionReadyAt) {
+      const hours = Math.ceil((this.googleActionReadyAt - this.now()) / 3_600_000);
+      return [
+        'TOO_RECENT_CONVERSION_ACTION',
+        `Can't import events to a conversion action that was just created. Try importing again in ${hours} hours.`,
+      ];
+    }
+    // An order id Google already holds for this action: the retry after a lost reply.
+    if (this.google.some((c) => c.orderId === r.orderId))
+      return [
+        'ORDER_ID_ALREADY_IN_USE',
+        'The order ID is already in use by a conversion with the same conversion action.',
+      ];
     if (!/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}[+-]\d{2}:\d{2}$/.test(r.conversionDateTime))
       return 'INVALID_CONVERSION_DATE_TIME';
     for (const code of [
@@ -404,38 +510,108 @@ export class FakeAdPlatforms {
     };
   }
 
-  /** Campaign Management REST: PartialErrors (BatchError: Code, ErrorCode, Index, Message). */
+  /** Campaign Management REST: a fault is AdApiFaultDetail (`Errors`) or ApiFaultDetail. */
+  private microsoftFault(
+    status: number,
+    errors: { Code: number; ErrorCode: string; Message: string }[],
+  ) {
+    return {
+      status,
+      body: {
+        TrackingId: 'a1b2c3d4-0000-4000-8000-000000000000',
+        Type: 'AdApiFaultDetail',
+        Errors: errors.map((e) => ({ ...e, Detail: null, Type: 'AdApiError' })),
+      },
+    };
+  }
+
+  /**
+   * Campaign Management REST: `OfflineConversions/Apply` answers PartialErrors (BatchError:
+   * Code, ErrorCode, Index, Message); `OfflineConversionAdjustments/Apply` retracts (a
+   * duplicate is ignored, as Microsoft documents for conversions); a conversion name this
+   * account has no goal for is an ApiFaultDetail with OperationErrors.
+   */
   private microsoftAds(s: Seen) {
     if (!this.bearerOk(s)) {
-      return {
-        status: 401,
-        body: {
-          Errors: [
-            { Code: 109, ErrorCode: 'AuthenticationTokenExpired', Message: 'The token expired.' },
-          ],
-        },
-      };
+      return this.microsoftFault(401, [
+        { Code: 109, ErrorCode: 'AuthenticationTokenExpired', Message: 'The token expired.' },
+      ]);
     }
     if (s.headers.developertoken !== CREDS.microsoft.developer_token) {
+      return this.microsoftFault(401, [
+        { Code: 105, ErrorCode: 'InvalidCredentials', Message: 'Invalid developer token.' },
+      ]);
+    }
+    if (/^\/microsoft\/CampaignManagement\/v\d+\/ConversionGoals\/QueryByIds$/.test(s.path)) {
+      // GetConversionGoalsByIds over REST: the account's offline conversion goals.
       return {
-        status: 401,
+        status: 200,
         body: {
-          Errors: [
-            { Code: 105, ErrorCode: 'InvalidCredentials', Message: 'Invalid developer token.' },
+          ConversionGoals: [
+            { Id: 4040, Name: 'Qualified call', Status: 'Active', Type: 'OfflineConversion' },
+          ],
+          PartialErrors: null,
+        },
+      };
+    }
+    const m =
+      /^\/microsoft\/CampaignManagement\/v\d+\/(OfflineConversions|OfflineConversionAdjustments)\/Apply$/.exec(
+        s.path,
+      );
+    if (!m) return { status: 404, body: {} };
+    const rows: any[] =
+      m[1] === 'OfflineConversions'
+        ? s.body.OfflineConversions
+        : s.body.OfflineConversionAdjustments;
+    if (rows.some((c) => c.ConversionName !== 'Qualified call')) {
+      return {
+        status: 400,
+        body: {
+          TrackingId: 'a1b2c3d4-0000-4000-8000-000000000001',
+          Type: 'ApiFaultDetail',
+          BatchErrors: [],
+          OperationErrors: [
+            {
+              Code: 3803,
+              Details: null,
+              ErrorCode: 'OfflineConversionNameInvalid',
+              Message: 'The conversion name is not valid for this account.',
+              Type: 'OperationError',
+            },
           ],
         },
       };
     }
-    if (s.path !== '/microsoft/CampaignManagement/v13/OfflineConversions/Apply')
-      return { status: 404, body: {} };
     const partial: any[] = [];
-    s.body.OfflineConversions.forEach((c: any, Index: number) => {
+    if (m[1] === 'OfflineConversionAdjustments') {
+      rows.forEach((c: any, Index: number) => {
+        const held = this.microsoft.some(
+          (x) => x.MicrosoftClickId === c.MicrosoftClickId && x.ConversionName === c.ConversionName,
+        );
+        if (!held) {
+          partial.push({
+            Code: 3826,
+            ErrorCode: 'OfflineConversionNotFound',
+            Index,
+            Message: 'The offline conversion to adjust was not found.',
+            Type: 'BatchError',
+          });
+          return;
+        }
+        const key = `${c.MicrosoftClickId}|${c.ConversionName}`;
+        if (!this.microsoftAdjustments.some((x) => x.key === key))
+          this.microsoftAdjustments.push({ ...c, key });
+      });
+      return { status: 200, body: { PartialErrors: partial.length ? partial : null } };
+    }
+    rows.forEach((c: any, Index: number) => {
       if (String(c.MicrosoftClickId).startsWith('BAD')) {
         partial.push({
           Code: 3801,
           ErrorCode: 'OfflineConversionMicrosoftClickIdInvalid',
           Index,
           Message: 'The click id is invalid.',
+          Type: 'BatchError',
         });
         return;
       }

@@ -297,6 +297,17 @@ describe('bad settings are 422 at creation, in FastAPI’s shape, and write noth
       ['body', 'secrets', 'client_id'],
       'value_error',
     ],
+    [
+      'a secret with a CR/LF pasted along (every request would fail)',
+      {
+        secrets: {
+          ...DESTINATION_BODIES.google_ads.secrets,
+          refresh_token: '1//token-0123456789\r\n',
+        },
+      },
+      ['body', 'secrets', 'refresh_token'],
+      'value_error',
+    ],
   ];
   for (const [what, override, loc, type] of cases) {
     it(what, async () => {

@@ -4,7 +4,7 @@ import type {
   SendItem,
   SendTarget,
 } from '../../domain/conversions/platform.js';
-import { type ClientOptions, jsonHeaders, request, requestFailed, statusResult } from './http.js';
+import { type ClientOptions, failureResult, jsonHeaders, request, statusResult } from './http.js';
 
 /** Measurement Protocol: events may be dated at most 72 hours back. */
 export const GA4_WINDOW_MS = 72 * 3_600_000;
@@ -36,6 +36,21 @@ export function collectBody(t: SendTarget, i: SendItem) {
         },
       },
     ],
+  };
+}
+
+/**
+ * A request GA4 may have received without answering. `/mp/collect` keeps every request it
+ * receives, and counts an event other than `purchase` once per request (transaction_id does
+ * not deduplicate it): sending it again would count it twice. So it is recorded sent, with
+ * what happened, and not sent again. A request that never left (refused, DNS) is retried.
+ */
+function unanswered(r: ItemResult, validateOnly: boolean): ItemResult {
+  if (validateOnly || r.state !== 'retry') return r;
+  if (r.code !== 'no_answer' && r.code !== 'answer_too_large') return r;
+  return {
+    state: 'sent',
+    note: `GA4 received the request but its answer was lost (${r.detail}); not sent again, since GA4 would count it twice`,
   };
 }
 
@@ -92,7 +107,7 @@ export function ga4Client(o: ClientOptions): AdPlatformClient {
           answer: a.body,
         };
       } catch (err) {
-        return requestFailed(err, 1);
+        return { statusCode: null, results: [unanswered(failureResult(err), validateOnly)] };
       }
     },
   };

@@ -1,23 +1,12 @@
 import { versionOf } from '../../domain/conversions/api-versions.js';
 import { googleDateTime } from '../../domain/conversions/facts.js';
-import type {
-  AdPlatformClient,
-  ItemResult,
-  SendItem,
-  SendTarget,
-} from '../../domain/conversions/platform.js';
-import type { ReasonCode } from '../../domain/conversions/vocabulary.js';
-import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
+import type { AdPlatformClient, SendItem, SendTarget } from '../../domain/conversions/platform.js';
+import { readGoogleAdsAnswer } from './google-ads-answers.js';
+import { type HttpAnswer, jsonHeaders, request } from './http.js';
 import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
 /** Google Ads API: at most 2,000 conversions per uploadClickConversions request. */
 export const GOOGLE_MAX_BATCH = 2_000;
-/** TOO_RECENT_EVENT: Google asks to wait until 6 hours after the click. */
-const TOO_RECENT_WAIT_MS = 6 * 3_600_000;
-
-const FINAL_CODES = new Set(['EXPIRED_EVENT', 'CLICK_NOT_FOUND', 'CONVERSION_PRECEDES_EVENT']);
-/** A retry of a row Google already holds (same order_id): it counts as sent, once. */
-const ALREADY_CODES = new Set(['CLICK_CONVERSION_ALREADY_EXISTS', 'DUPLICATE_ORDER_ID']);
 
 export function conversionActionName(customerId: string, action: string): string {
   return /^\d+$/.test(action) ? `customers/${customerId}/conversionActions/${action}` : action;
@@ -85,42 +74,6 @@ function retraction(t: SendTarget, i: SendItem, now: Date) {
   };
 }
 
-interface GoogleError {
-  errorCode?: Record<string, string>;
-  message?: string;
-  location?: { fieldPathElements?: { fieldName?: string; index?: number }[] };
-}
-
-/** The GoogleAdsFailure errors inside a status (partialFailureError, or an error answer). */
-function failures(status: unknown): GoogleError[] {
-  const details = (status as { details?: { errors?: GoogleError[] }[] } | null)?.details ?? [];
-  return details.flatMap((d) => d.errors ?? []);
-}
-
-const codeOf = (e: GoogleError) => Object.values(e.errorCode ?? {})[0] ?? 'UNKNOWN';
-
-function rowResult(e: GoogleError): ItemResult {
-  const code = codeOf(e);
-  const detail = `${code}: ${e.message ?? ''}`.trim();
-  if (code === 'TOO_RECENT_EVENT') {
-    return { state: 'retry', code, detail, retryAfterMs: TOO_RECENT_WAIT_MS };
-  }
-  if (ALREADY_CODES.has(code)) return { state: 'sent' };
-  if (FINAL_CODES.has(code)) return { state: 'failed', code: code as ReasonCode, detail };
-  return { state: 'failed', code: 'rejected_by_platform', detail };
-}
-
-/** Rows named in a partial failure get their error; the others were accepted. */
-export function readPartialFailure(n: number, body: unknown): ItemResult[] {
-  const out: ItemResult[] = times(n, { state: 'sent' } as ItemResult);
-  const partial = (body as { partialFailureError?: unknown } | null)?.partialFailureError;
-  for (const e of failures(partial)) {
-    const index = e.location?.fieldPathElements?.find((p) => p.index !== undefined)?.index;
-    if (index !== undefined && index >= 0 && index < n) out[index] = rowResult(e);
-  }
-  return out;
-}
-
 /**
  * Google Ads API over REST (`customers/{id}:uploadClickConversions` and
  * `:uploadConversionAdjustments`), with an access token from the refresh token.
@@ -174,24 +127,7 @@ export function googleAdsClient(o: OAuthClientOptions): AdPlatformClient {
       } catch (err) {
         return failedRequest(err, items.length);
       }
-      if (a.status === 200) {
-        return {
-          statusCode: 200,
-          results: readPartialFailure(items.length, a.body),
-          answer: a.body,
-        };
-      }
-      const err = (a.body as { error?: { status?: string; message?: string } } | null)?.error;
-      const first = failures(err)[0];
-      const detail =
-        `HTTP ${a.status} ${err?.status ?? ''} ${first ? codeOf(first) : ''} ${say(err?.message ?? '', 200)}`
-          .replace(/\s+/g, ' ')
-          .trim();
-      return {
-        statusCode: a.status,
-        results: times(items.length, statusResult(a, detail)),
-        answer: a.body,
-      };
+      return readGoogleAdsAnswer(a, items);
     },
   };
 }

@@ -1,22 +1,27 @@
 import { versionOf } from '../../domain/conversions/api-versions.js';
 import type {
   AdPlatformClient,
+  BatchAnswer,
   ItemResult,
   SendItem,
   SendTarget,
 } from '../../domain/conversions/platform.js';
-import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
+import { type HttpAnswer, jsonHeaders, request, times } from './http.js';
+import { readMicrosoftAnswer } from './microsoft-ads-answers.js';
 import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
 /** ApplyOfflineConversions takes at most 1,000 conversions per call. */
 export const MICROSOFT_MAX_BATCH = 1_000;
 export const MICROSOFT_SCOPE = 'https://ads.microsoft.com/msads.manage offline_access';
 
-interface BatchError {
-  Code?: number;
-  ErrorCode?: string;
-  Message?: string;
-  Index?: number;
+/** One OfflineConversionAdjustment that retracts the conversion the item uploaded. */
+export function retractAdjustment(t: SendTarget, i: SendItem, now: Date) {
+  return {
+    AdjustmentType: 'Retract',
+    AdjustmentTime: now.toISOString(),
+    ConversionName: t.settings.conversion_name,
+    MicrosoftClickId: i.facts.msclkid,
+  };
 }
 
 /** One OfflineConversion (Campaign Management) for an upload: what the tests check. */
@@ -32,26 +37,50 @@ export function offlineConversion(t: SendTarget, i: SendItem) {
   };
 }
 
-const RETRY_CODES = new Set(['InternalError', 'CallRateExceeded', 'ConcurrentRequestOverLimit']);
-
-function rowResult(e: BatchError): ItemResult {
-  const detail = `${e.ErrorCode ?? e.Code ?? 'error'}: ${say(e.Message ?? '', 200)}`;
-  return RETRY_CODES.has(e.ErrorCode ?? '')
-    ? { state: 'retry', code: 'server_error', detail }
-    : { state: 'failed', code: 'rejected_by_platform', detail };
+/** The test's verdict: the goal named settings.conversion_name is among the account's. */
+function goalCheck(t: SendTarget, a: HttpAnswer, n: number): BatchAnswer {
+  if (a.status !== 200) return readMicrosoftAnswer(a, times(n, TEST_ITEM));
+  const goals =
+    (a.body as { ConversionGoals?: { Name?: string; Status?: string }[] | null } | null)
+      ?.ConversionGoals ?? [];
+  const goal = goals.find((g) => g?.Name === t.settings.conversion_name);
+  const r: ItemResult = goal
+    ? { state: 'sent' }
+    : {
+        state: 'failed',
+        code: 'rejected_by_platform',
+        detail: `the account has no offline conversion goal named ${JSON.stringify(t.settings.conversion_name)} (it has ${goals.length})`,
+      };
+  return {
+    statusCode: 200,
+    results: times(n, r),
+    answer: { conversion_goal: goal ? { name: goal.Name, status: goal.Status ?? null } : null },
+  };
 }
 
+const TEST_ITEM: SendItem = {
+  uploadId: 'test',
+  kind: 'conversion',
+  dedupeKey: 'test',
+  facts: { callId: 'test', conversionAt: new Date(0).toISOString(), value: null, currency: null },
+};
+
 /**
- * Microsoft Advertising Campaign Management v13 over REST
- * (`OfflineConversions/Apply`). Microsoft deduplicates on click id, conversion name and
- * conversion time, which stay the same on every retry.
+ * Microsoft Advertising Campaign Management v13 over REST (`OfflineConversions/Apply`, and
+ * `OfflineConversionAdjustments/Apply` to retract). Microsoft deduplicates on click id,
+ * conversion name and conversion time, which stay the same on every retry.
  */
 export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
-  async function post(t: SendTarget, body: unknown, retried = false): Promise<HttpAnswer> {
+  async function post(
+    t: SendTarget,
+    path: string,
+    body: unknown,
+    retried = false,
+  ): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);
     const token = await o.tokens.get(o.tokenUrl, creds, MICROSOFT_SCOPE);
     const a = await request(
-      `${o.apiBase}/CampaignManagement/${versionOf('microsoft_ads', t.settings)!.version}/OfflineConversions/Apply`,
+      `${o.apiBase}/CampaignManagement/${versionOf('microsoft_ads', t.settings)!.version}/${path}`,
       {
         headers: {
           ...jsonHeaders,
@@ -66,49 +95,41 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
     );
     if (a.status === 401 && !retried) {
       o.tokens.forget(o.tokenUrl, creds);
-      return post(t, body, true);
+      return post(t, path, body, true);
     }
     return a;
   }
+
+  /** The refresh token Microsoft issued in place of the destination's, for the caller to keep. */
+  const rotated = (t: SendTarget) => {
+    const next = o.tokens.latestRefreshToken(o.tokenUrl, oauthClient(t.secrets));
+    return next ? { refreshToken: next } : {};
+  };
 
   return {
     maxBatch: MICROSOFT_MAX_BATCH,
     async send(t, items, { validateOnly }) {
       try {
         if (validateOnly) {
-          // No validate-only upload exists: the test proves the credentials and sends nothing.
-          await o.tokens.get(o.tokenUrl, oauthClient(t.secrets), MICROSOFT_SCOPE);
-          return {
-            statusCode: null,
-            results: times(items.length, { state: 'sent' }),
-            answer: {
-              credentials: 'valid',
-              note: 'Microsoft Advertising has no validate-only upload; nothing was sent',
-            },
-          };
+          // No validate-only upload exists: reading the account's offline conversion goals
+          // checks the tokens, customer and account, and that the goal to upload to exists.
+          const a = await post(t, 'ConversionGoals/QueryByIds', {
+            ConversionGoalIds: null,
+            ConversionGoalTypes: 'OfflineConversion',
+          });
+          return { ...goalCheck(t, a, items.length), ...rotated(t) };
         }
-        const a = await post(t, {
-          OfflineConversions: items.map((i) => offlineConversion(t, i)),
-        });
-        if (a.status === 200) {
-          const out: ItemResult[] = times(items.length, { state: 'sent' } as ItemResult);
-          for (const e of (a.body as { PartialErrors?: BatchError[] | null } | null)
-            ?.PartialErrors ?? []) {
-            if (e.Index !== undefined && e.Index >= 0 && e.Index < items.length)
-              out[e.Index] = rowResult(e);
-          }
-          return { statusCode: 200, results: out, answer: a.body };
-        }
-        const errs = (a.body as { Errors?: BatchError[] } | null)?.Errors ?? [];
-        const detail =
-          `HTTP ${a.status} ${errs.map((e) => e.ErrorCode).join(', ')} ${say(errs[0]?.Message ?? '', 200)}`.trim();
-        const r =
-          errs.some((e) => RETRY_CODES.has(e.ErrorCode ?? '')) && a.status < 500
-            ? ({ state: 'retry', code: 'rate_limited', detail } as ItemResult)
-            : statusResult(a, detail);
-        return { statusCode: a.status, results: times(items.length, r), answer: a.body };
+        const retract = items[0]?.kind === 'retraction';
+        const a = retract
+          ? await post(t, 'OfflineConversionAdjustments/Apply', {
+              OfflineConversionAdjustments: items.map((i) => retractAdjustment(t, i, new Date())),
+            })
+          : await post(t, 'OfflineConversions/Apply', {
+              OfflineConversions: items.map((i) => offlineConversion(t, i)),
+            });
+        return { ...readMicrosoftAnswer(a, items), ...rotated(t) };
       } catch (err) {
-        return failedRequest(err, items.length);
+        return { ...failedRequest(err, items.length), ...rotated(t) };
       }
     },
   };

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type Answer, fields, formatValue, type View } from '../output.js';
+import { type Answer, EXIT, fields, formatValue, type View } from '../output.js';
 import { orgCollection, queuedView } from './collection.js';
 import { col, filter, rowsView } from './listing.js';
 import { type CommandGroup, integer, jsonValue, list } from './shared.js';
@@ -65,7 +65,25 @@ const attemptsView = rowsView('attempts', 'attempt_id', '(no attempts)', [
 ]);
 
 const deletedView: View = { primary: () => 'deleted', human: () => 'deleted' };
-const testView: View = { primary: (a) => a.ok, human: (a) => fields(a) };
+/** Non-zero unless the platform accepted the sample: a script can gate on `destination test`. */
+const testView: View = {
+  primary: (a) => a.ok,
+  human: (a) => fields(a),
+  exit: (a) => (a.ok === true ? EXIT.ok : EXIT.checkFailed),
+};
+
+/** Replay: how many were queued, then each call that was not, with the reason. */
+const replayView: View = {
+  primary: (a) => a.queued,
+  human: (a) => {
+    const skipped = (a.skipped ?? []) as { call_id: string; reason_code: string; reason: string }[];
+    return [
+      `queued ${a.queued}`,
+      ...(skipped.length ? [`skipped ${skipped.length}:`] : []),
+      ...skipped.map((s) => `  ${s.call_id}  ${s.reason_code}: ${s.reason}`),
+    ].join('\n');
+  },
+};
 
 const value = (o: { value?: number; currency?: string }) =>
   o.value === undefined ? undefined : { amount: o.value, currency: o.currency ?? 'USD' };
@@ -195,8 +213,8 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
       u,
       ctx,
       'replay',
-      'send conversions again (the platform deduplicates on the same key)',
-      queuedView,
+      'send conversions again (the platform deduplicates on the same key), and queue earlier calls a new destination never had; names each call skipped and why',
+      replayView,
       (o) => ({ since: o.since, call_id: o.callId }),
     )
     .option('--since <iso>', 'conversions written at or after this time')

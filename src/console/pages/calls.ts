@@ -8,6 +8,7 @@ import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table, timeColumn } from '../layout.js';
 import type { ConsoleRouter, PageResult } from '../router.js';
 import { localTime, timeCell } from '../time.js';
+import { callUploadColumns } from './conversion-uploads.js';
 import { OUTCOME_FILTERS, type OutcomeFilter } from './outcomes.js';
 
 const PAGE = 50;
@@ -183,6 +184,8 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
       { label: 'Outcome', value: (o) => o.outcome ?? 'ringing' },
       { label: "Buyer's leg", value: (o) => duration(o.durationSeconds) },
     ];
+    const uploads = await router.deps.queries.conversions.listCallUploads(ctx.org.id, call.id);
+    const uploadColumns = callUploadColumns(ctx);
     const when = (d: Date | null) => localTime(d, ctx.zone);
     const reportColumns: Column<(typeof reports)[number]>[] = [
       timeColumn('Received', (r) => r.at, ctx.zone),
@@ -218,6 +221,7 @@ ${more ? html`<p class="pager"><a href="${base}?${nextQuery.toString()}" rel="ne
       tables: {
         reports: { columns: reportColumns, rows: reports },
         offers: { columns: offerColumns, rows: offers },
+        uploads: { columns: uploadColumns, rows: uploads },
         audit: { columns: auditColumns, rows: audit },
       },
       body: html`<p><a href="${orgPath(ctx.org.id, 'calls')}">← All calls</a></p>
@@ -294,6 +298,14 @@ ${table({
   csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'reports'),
   stacked: true,
   empty: 'No buyer report yet. The buyer posts one to the buyer-report endpoint with this call id.',
+})}
+${table({
+  caption: 'Conversion uploads',
+  columns: uploadColumns,
+  rows: uploads,
+  csv: csvLink({}, orgPath(ctx.org.id, `calls/${call.id}`), 'uploads'),
+  stacked: true,
+  empty: 'Nothing uploaded for this call: no conversion destination took it.',
 })}
 ${table({
   caption: 'Audit trail',

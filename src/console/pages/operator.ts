@@ -15,7 +15,6 @@ import { type Html, html } from '../html.js';
 import { type Column, table, timeColumn } from '../layout.js';
 import { makeLink, shownOnce } from '../links.js';
 import { type ConsoleRouter, own, type PageResult } from '../router.js';
-import { timeCell } from '../time.js';
 import { accessTables } from './people.js';
 
 const NOTICES: Record<string, string> = {

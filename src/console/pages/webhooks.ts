@@ -6,6 +6,7 @@ import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../layout.js';
 import { type ConsoleRouter, own, type PageResult } from '../router.js';
+import { conversionColumns, destinationRows } from './conversion-uploads.js';
 
 const NOTICES: Record<string, string> = {
   replayed:
@@ -29,11 +30,13 @@ export function webhookPages(router: ConsoleRouter): void {
     );
 
   router.orgPage('/webhooks', 'webhooks', async (ctx, q): Promise<PageResult> => {
-    const [endpoints, campaigns, counts] = await Promise.all([
+    const [endpoints, campaigns, counts, destinations] = await Promise.all([
       deps.repos.webhookEndpoints.listEndpoints(deps.repos.db, ctx.org.id),
       config.listCampaigns(ctx.org.id, { limit: 200 }),
       deps.queries.console.deliveryCounts(ctx.org.id, ctx.range.since, ctx.range.until),
+      destinationRows(deps.queries.conversions, ctx.org.id),
     ]);
+    const destinationColumns = conversionColumns(ctx);
     const countOf = new Map(counts.map((c) => [c.endpointId, c]));
     const sum = (k: 'total' | 'delivered' | 'failed' | 'retrying') =>
       counts.reduce((n, c) => n + c[k], 0);
@@ -100,6 +103,7 @@ export function webhookPages(router: ConsoleRouter): void {
         endpoints: { columns: endpointColumns, rows: endpoints },
         deliveries: { columns: deliveryColumns, rows: deliveries },
         failures: { columns: deliveryColumns, rows: failures },
+        destinations: { columns: destinationColumns, rows: destinations },
       },
       body: html`<section class="kpis" aria-label="Webhook deliveries in the range">
 <div class="kpi"><div class="label">Deliveries</div><div class="value" data-metric="deliveries">${ctx.num(sum('total'))}</div></div>
@@ -118,6 +122,15 @@ ${table({
 })}
 ${table({ caption: 'Failed deliveries', columns: deliveryColumns, rows: failures, csv: csvLink(keep, path, 'failures'), stacked: true, empty: 'No failed delivery in this range.' })}
 ${table({ caption: 'Recent deliveries', columns: deliveryColumns, rows: deliveries.slice(0, 100), csv: csvLink(keep, path, 'deliveries'), stacked: true, empty: 'No delivery in this range.' })}
+${table({
+  caption: 'Conversion destinations',
+  columns: destinationColumns,
+  rows: destinations,
+  csv: csvLink(keep, path, 'destinations'),
+  stacked: true,
+  empty:
+    'No conversion destination. Your operator adds one with tracking-admin destination create; buyer successes are then uploaded to Google Ads, Meta, Microsoft Advertising or GA4.',
+})}
 <section class="card"><h2>Conversion exports</h2>
 ${
   campaigns.length === 0

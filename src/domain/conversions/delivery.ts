@@ -3,8 +3,9 @@ import type { Clock, Metrics } from '../../deps.js';
 import { exponentialBackoffMs, withJitter } from '../backoff.js';
 import type { UnitOfWork } from '../ports.js';
 import type { AdPlatforms, ItemResult, SendItem } from './platform.js';
+import { type Scrubber, scrubberFor } from './scrub.js';
 import type { SecretBox } from './secrets.js';
-import { REASONS } from './vocabulary.js';
+import { MAYBE_APPLIED_REASONS, REASONS } from './vocabulary.js';
 import type { ClaimedUpload, UploadClaims, UploadNext, UploadRecord } from './worker-ports.js';
 
 /**
@@ -58,7 +59,7 @@ export function nextOf(
   nowMs: number,
   o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'>,
 ): UploadNext {
-  if (r.state === 'sent') return { state: 'sent' };
+  if (r.state === 'sent') return r.note ? { state: 'sent', note: r.note } : { state: 'sent' };
   const reason = `${REASONS[r.code].words}: ${r.detail}`;
   if (r.state === 'failed') return { state: 'failed', code: r.code, reason };
   if (attempt >= o.maxAttempts) {
@@ -85,6 +86,37 @@ export function claim(deps: UploadDeps, o: UploadOptions): Promise<ClaimedUpload
   });
 }
 
+/** The result with the platform's words scrubbed of secrets and credential-shaped text. */
+function scrubbed(r: ItemResult, scrub: Scrubber): ItemResult {
+  if (r.state === 'sent') return r.note ? { ...r, note: scrub(r.note) } : r;
+  return { ...r, detail: scrub(r.detail) };
+}
+
+/**
+ * Keeps a refresh token the platform rotated: the destination's secrets sealed again with it,
+ * written only if nobody changed them meanwhile (a PATCH wins; the token cache still holds
+ * the new token for this process).
+ */
+async function keepRefreshToken(
+  deps: UploadDeps,
+  first: ClaimedUpload,
+  secrets: Record<string, string>,
+  refreshToken: string,
+) {
+  if (!deps.box || secrets.refresh_token === refreshToken) return;
+  const sealed = deps.box.seal({ ...secrets, refresh_token: refreshToken });
+  const kept = await deps.repos.uploads.replaceSealedSecrets(
+    deps.repos.db,
+    first.destinationId,
+    first.sealedSecrets,
+    sealed,
+  );
+  deps.logger.info(
+    { destination: first.destinationId, kept },
+    kept ? 'rotated refresh token stored' : 'rotated refresh token not stored: secrets changed',
+  );
+}
+
 /** Sends the claimed rows, one request per (destination, kind) chunk; never throws. */
 export async function run(
   deps: UploadDeps,
@@ -106,9 +138,11 @@ export async function run(
         const startedAt = new Date(deps.clock.now());
         let statusCode: number | null = null;
         let results: ItemResult[];
+        let scrub: Scrubber = scrubberFor([]);
         try {
           if (!deps.box) throw new Error('SECRETS_KEY is not set');
           const secrets = deps.box.open(first.sealedSecrets);
+          scrub = scrubberFor(secrets);
           const items: SendItem[] = chunk.map((u) => ({
             uploadId: u.uploadId,
             kind: u.kind,
@@ -127,6 +161,14 @@ export async function run(
           );
           statusCode = answer.statusCode;
           results = answer.results;
+          if (answer.refreshToken) {
+            await keepRefreshToken(deps, first, secrets, answer.refreshToken).catch((err) =>
+              deps.logger.error(
+                { destination: first.destinationId, error: (err as Error).name },
+                'rotated refresh token could not be stored',
+              ),
+            );
+          }
         } catch (err) {
           // A bug or a local failure: logged by name only (messages may quote a request).
           deps.logger.error(
@@ -143,12 +185,14 @@ export async function run(
             code: 'server_error',
             detail: 'the platform answered fewer rows than it was sent',
           };
+          const clean = scrubbed(result, scrub);
           records.push({
             upload: u,
-            result,
-            next: nextOf(result, u.attempt, nowMs, o),
+            result: clean,
+            next: nextOf(clean, u.attempt, nowMs, o),
             statusCode,
             startedAt,
+            maybeApplied: clean.state !== 'sent' && MAYBE_APPLIED_REASONS.has(clean.code),
           });
         });
       }

@@ -149,6 +149,24 @@ export function fieldProblems(
   return out;
 }
 
+/**
+ * Secrets go into HTTP headers and form bodies: a control character (a CR/LF pasted with a
+ * token) would make every request fail, so it is refused here, by name, with nothing stored.
+ */
+export function secretProblems(secrets: Record<string, string> | undefined): Problem[] {
+  return Object.entries(secrets ?? {}).flatMap(([k, v]) =>
+    typeof v === 'string' && [...v].some((ch) => ch.charCodeAt(0) < 0x20 || ch === '\x7f')
+      ? [
+          {
+            loc: ['body', 'secrets', k],
+            msg: 'must not contain control characters (CR, LF, tab…): paste the value alone',
+            input: '••••',
+          },
+        ]
+      : [],
+  );
+}
+
 /** Google wants customer ids without dashes in paths and headers. */
 function normalSettings(s: Record<string, string>): Record<string, string> {
   const out = { ...s };
@@ -232,6 +250,7 @@ export async function createDestination(
     ...triggerProblems(input.trigger),
     ...(await campaignProblems(c, orgId, input.campaigns)),
     ...fieldProblems(input.platform, input.settings, input.secrets),
+    ...secretProblems(input.secrets),
   ];
   if (problems.length > 0) throw errors.fields(problems);
   const box = sealer(c);
@@ -276,6 +295,7 @@ export async function updateDestination(
       settings,
       p.secrets || p.settings ? { ...PLACEHOLDER(d), ...(p.secrets ?? {}) } : null,
     ),
+    ...secretProblems(p.secrets),
   ];
   if (problems.length > 0) throw errors.fields(problems);
   const change: DestinationChange = { updatedAt: c.now };

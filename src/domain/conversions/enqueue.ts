@@ -3,7 +3,7 @@ import { newId } from '../ids.js';
 import type { Transaction } from '../ports.js';
 import { type CallSubject, callFacts, skipReason } from './facts.js';
 import type { Destination, Money, NewUpload, UploadOutbox } from './ports.js';
-import { REASONS } from './vocabulary.js';
+import { REASONS, RETRACTABLE } from './vocabulary.js';
 
 export interface ReportFacts {
   orgId: string;
@@ -19,7 +19,7 @@ export interface ReportFacts {
  * answered by a buyer, its payout fixed, in the organization's currency), else the campaign's
  * `config.conversion` value, else none.
  */
-function conversionValue(d: Destination, subject: CallSubject): Money | null {
+export function conversionValue(d: Destination, subject: CallSubject): Money | null {
   if (d.value) return d.value;
   if (subject.payout !== null)
     return { amount: Number(subject.payout), currency: subject.currency };
@@ -71,9 +71,12 @@ export async function enqueueConversions(
 }
 
 /**
- * A `rejected` report: a conversion not yet sent is cancelled; one sent (or in flight) is
- * retracted where the platform can (Google Ads conversion adjustments) and marked
- * not_retractable where it cannot.
+ * A `rejected` report. A conversion the platform cannot hold yet (never attempted, not in
+ * flight) is cancelled. One it may hold (sent, in flight, or attempted without an answer:
+ * maybe_applied, whatever its status) is retracted where the platform can (Google Ads
+ * conversion adjustments, Microsoft offline conversion adjustments), and is not_retractable
+ * elsewhere. A conversion still being retried is retracted once it is sent; one that failed
+ * is retracted at once (docs/conversions.md, "Upload states").
  */
 export async function retractConversions(
   r: UploadOutbox,
@@ -83,17 +86,20 @@ export async function retractConversions(
   const states = await r.lockConversions(tx, e.orgId, e.callId, e.at);
   const retractions: NewUpload[] = [];
   for (const s of states) {
-    if (s.rejected || s.status === 'failed') continue;
-    if (s.status === 'pending' && !s.leased) {
-      await r.markRejected(tx, s.uploadId, {
-        status: 'failed',
-        reasonCode: 'rejected_before_upload',
-        reason: REASONS.rejected_before_upload.words,
-        at: e.at,
-      });
+    if (s.rejected || s.status === 'retracted' || s.status === 'not_retractable') continue;
+    const mayHold = s.status === 'sent' || s.leased || s.maybeApplied;
+    if (!mayHold) {
+      if (s.status === 'pending') {
+        await r.markRejected(tx, s.uploadId, {
+          status: 'failed',
+          reasonCode: 'rejected_before_upload',
+          reason: REASONS.rejected_before_upload.words,
+          at: e.at,
+        });
+      }
       continue;
     }
-    if (s.platform === 'google_ads') {
+    if (RETRACTABLE.has(s.platform)) {
       await r.markRejected(tx, s.uploadId, { at: e.at });
       retractions.push({
         id: newId('cup', e.at.getTime()),
@@ -109,16 +115,19 @@ export async function retractConversions(
         reason: null,
         at: e.at,
       });
-    } else if (s.status === 'sent') {
+    } else if (s.leased) {
+      // In flight: the worker marks it not_retractable when it records the send.
+      await r.markRejected(tx, s.uploadId, { at: e.at });
+    } else {
       await r.markRejected(tx, s.uploadId, {
         status: 'not_retractable',
         reasonCode: 'not_retractable',
-        reason: `${REASONS.not_retractable.words}: the buyer rejected the call after it was uploaded`,
+        reason:
+          s.status === 'sent'
+            ? `${REASONS.not_retractable.words}: the buyer rejected the call after it was uploaded`
+            : `${REASONS.not_retractable.words}: the buyer rejected the call after an upload attempt the platform may have kept`,
         at: e.at,
       });
-    } else {
-      // In flight: the worker marks it not_retractable when it records the send.
-      await r.markRejected(tx, s.uploadId, { at: e.at });
     }
   }
   if (retractions.length > 0) await r.insertUploads(tx, retractions);

@@ -18,7 +18,8 @@ export interface SendItem {
 
 /** One row's outcome, read from the platform's answer. */
 export type ItemResult =
-  | { state: 'sent' }
+  /** `note`: how the platform said so when it was not a plain yes ("already held", …). */
+  | { state: 'sent'; note?: string }
   | { state: 'retry' | 'failed'; code: ReasonCode; detail: string; retryAfterMs?: number };
 
 export interface BatchAnswer {
@@ -26,8 +27,13 @@ export interface BatchAnswer {
   statusCode: number | null;
   /** One per item, in order. */
   results: ItemResult[];
-  /** The platform's answer, parsed, for the `test` command (never holds our secrets). */
+  /** The platform's answer, parsed, for the `test` command (scrubbed before it is shown). */
   answer?: unknown;
+  /**
+   * A refresh token the platform's OAuth endpoint issued in place of the one sent (Microsoft
+   * rotates them): the caller stores it, sealed, for the next refresh.
+   */
+  refreshToken?: string;
 }
 
 export interface AdPlatformClient {

@@ -113,8 +113,25 @@ export interface UploadOutbox {
 
 /** What retry and replay take (requeue.ts). */
 export interface RequeueRepos extends UnitOfWork {
-  uploads: Pick<UploadRepository, 'retryUploads' | 'replayUploads'>;
+  uploads: Pick<
+    UploadRepository,
+    'retryUploads' | 'replayUploads' | 'backfillCandidates' | 'insertUploads'
+  >;
   audit: AuditLog;
+}
+
+/** A call that has no upload for a destination yet, as replay's backfill reads it. */
+export interface BackfillCandidate {
+  subject: CallSubject;
+  /** The buyer's latest verdict, and the event that gave it. */
+  disposition: 'success' | 'rejected' | null;
+  dispositionEventId: string | null;
+}
+
+/** A call replay did not queue, and why. */
+export interface Skipped {
+  callId: string;
+  code: ReasonCode;
 }
 
 /**
@@ -130,14 +147,26 @@ export interface UploadRepository extends UploadOutbox, UploadClaims {
     uploadId: string | undefined,
     at: Date,
   ): Promise<number>;
-  /** Sent or failed conversions (since a time, or of one call) back to pending, due at `at`. */
+  /**
+   * Sent or failed conversions (since a time, or of one call) back to pending, due at `at`;
+   * GA4's sent ones stay (GA4 would count them twice) and are named as skipped.
+   */
   replayUploads(
     ex: Executor,
     orgId: string,
     destinationId: string,
     what: { since?: Date; callId?: string },
     at: Date,
-  ): Promise<number>;
+  ): Promise<{ queued: number; skipped: Skipped[] }>;
+  /**
+   * Calls of the destination's campaigns (since a time, or one call) that its trigger would
+   * have fired for, with no upload for it yet: a destination created after them.
+   */
+  backfillCandidates(
+    ex: Executor,
+    d: Pick<Destination, 'orgId' | 'id' | 'campaigns' | 'trigger'>,
+    what: { since?: Date; callId?: string },
+  ): Promise<BackfillCandidate[]>;
 }
 
 export interface ConversionState {
@@ -148,6 +177,8 @@ export interface ConversionState {
   /** Held by a worker now: the send may be in flight. */
   leased: boolean;
   rejected: boolean;
+  /** An attempt may have reached the platform unanswered: it may hold the conversion. */
+  maybeApplied: boolean;
   dedupeKey: string;
   facts: UploadFacts;
 }

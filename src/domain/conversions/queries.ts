@@ -16,6 +16,14 @@ export interface ConversionQueries {
     q: { uploadId?: string | undefined; limit: number },
   ): Promise<UploadAttemptRow[]>;
   destinationStats(orgId: string, destinationId: string): Promise<DestinationStats>;
+  /** Every upload of one call, per destination (the console's call page). */
+  listCallUploads(orgId: string, callId: string): Promise<CallUploadRow[]>;
+}
+
+export interface CallUploadRow extends UploadRow {
+  destinationId: string;
+  destinationName: string;
+  platform: string;
 }
 
 export interface UploadListQuery {

@@ -1,8 +1,10 @@
 import { errors } from '../../errors.js';
 import type { UploadFacts } from './facts.js';
-import type { AdPlatforms } from './platform.js';
+import type { AdPlatforms, ItemResult } from './platform.js';
 import type { Destination } from './ports.js';
+import { scrubberFor, scrubDeep } from './scrub.js';
 import type { SecretBox } from './secrets.js';
+import type { Platform } from './vocabulary.js';
 
 /** A conversion that matches no real click: the platform validates it without recording it. */
 function sampleFacts(now: Date, d: Destination): UploadFacts {
@@ -18,25 +20,63 @@ function sampleFacts(now: Date, d: Destination): UploadFacts {
   };
 }
 
+/** What each platform's test request proves when the platform accepts it. */
+export const CHECKED: Record<Platform, readonly string[]> = {
+  google_ads: [
+    'the OAuth client and refresh token (an access token was issued)',
+    'access to the customer (and through the manager account when set)',
+    'a sample conversion for the conversion action, in validate-only mode (nothing recorded)',
+  ],
+  meta: [
+    'the access token and the pixel (dataset)',
+    'a sample Lead event, in Test Events only (settings.test_event_code; nothing counted)',
+  ],
+  microsoft_ads: [
+    'the OAuth client and refresh token (an access token was issued)',
+    'the developer token, customer and account (a Campaign Management request)',
+    'an offline conversion goal named settings.conversion_name exists in the account',
+  ],
+  ga4: [
+    'the measurement id and api_secret, and a sample event, at the validation endpoint (nothing recorded)',
+  ],
+};
+
+/**
+ * Row answers about the sample's invented click id, not about the destination: in
+ * validate-only mode they still prove the credentials, the account and the action.
+ */
+const SAMPLE_CLICK_CODES = new Set([
+  'CLICK_NOT_FOUND',
+  'EXPIRED_EVENT',
+  'TOO_RECENT_EVENT',
+  'CONVERSION_PRECEDES_EVENT',
+]);
+const aboutSample = (d: Destination, r: ItemResult | undefined) =>
+  d.platform === 'google_ads' &&
+  r !== undefined &&
+  r.state !== 'sent' &&
+  (SAMPLE_CLICK_CODES.has(r.code) ||
+    /^(UNPARSEABLE_GCLID|CLICK_NOT_FOUND|EXPIRED_EVENT)\b/.test(r.detail));
+
 /**
  * `POST …/test`: one sample conversion in the platform's validate mode (Google
- * `validateOnly`, Meta `test_event_code`, GA4's debug endpoint; Microsoft has none, so only
- * its credentials are checked). Nothing is recorded here either.
+ * `validateOnly`, Meta `test_event_code`, GA4's debug endpoint; Microsoft has none, so a
+ * read of its conversion goals checks the credentials, account and goal). Nothing is
+ * recorded. The answer says what was checked, and is scrubbed of the destination's secrets.
+ * `keep` stores a refresh token the platform rotated during the test.
  */
 export async function testDestination(
   d: Destination,
   box: SecretBox | null,
   platforms: AdPlatforms,
   now: Date,
+  keep?: (refreshToken: string, secrets: Record<string, string>) => Promise<void>,
 ) {
   if (!box) throw errors.secretsKeyMissing();
+  const secrets = box.open(d.secrets);
+  const scrub = scrubberFor(secrets);
   const answer = await platforms[d.platform].send(
-    {
-      destinationId: d.id,
-      platform: d.platform,
-      settings: d.settings,
-      secrets: box.open(d.secrets),
-    },
+    { destinationId: d.id, platform: d.platform, settings: d.settings, secrets },
     [
       {
         uploadId: 'test',
@@ -47,13 +87,25 @@ export async function testDestination(
     ],
     { validateOnly: true },
   );
+  if (answer.refreshToken && keep) await keep(answer.refreshToken, secrets);
   const r = answer.results[0];
+  const sampleOnly = aboutSample(d, r);
+  const ok = r?.state === 'sent' || sampleOnly;
   return {
     destination_id: d.id,
     platform: d.platform,
-    ok: r?.state === 'sent',
+    ok,
     status_code: answer.statusCode,
-    result: r?.state === 'sent' ? { state: 'accepted' } : r,
-    answer: answer.answer ?? null,
+    checked: ok ? [...CHECKED[d.platform]] : [],
+    result:
+      r?.state === 'sent'
+        ? { state: 'accepted' }
+        : sampleOnly
+          ? {
+              state: 'accepted',
+              note: `the platform checked the request and refused only the sample's invented click id (${scrub((r as { detail?: string } | undefined)?.detail ?? '')})`,
+            }
+          : r && scrubDeep(r, scrub),
+    answer: scrubDeep(answer.answer ?? null, scrub),
   };
 }

@@ -79,20 +79,76 @@ export const REASONS = {
   },
   too_old: { final: true, words: "older than the platform's upload window" },
   rejected_before_upload: { final: true, words: 'the buyer rejected the call before upload' },
+  rejected_by_buyer: { final: true, words: 'the buyer rejected the call' },
+  already_counted: {
+    final: true,
+    words: 'GA4 already counted it, and would count it again (GA4 does not deduplicate this event)',
+  },
   conversion_not_sent: { final: true, words: 'the conversion it retracts was never uploaded' },
   not_retractable: { final: true, words: 'this platform cannot retract a conversion' },
   EXPIRED_EVENT: { final: true, words: 'the click is older than the conversion window' },
   TOO_RECENT_EVENT: {
     final: false,
-    words: 'the click is too recent for Google to accept yet (retried later)',
+    words: 'the click is too recent for Google to accept yet (retried at the time Google names)',
+  },
+  TOO_RECENT_CONVERSION_ACTION: {
+    final: false,
+    words:
+      'the conversion action was created too recently for Google to accept uploads yet (retried at the time Google names)',
+  },
+  not_held: {
+    final: true,
+    words: 'the platform holds no such conversion, so there is nothing to retract',
   },
   CLICK_NOT_FOUND: { final: true, words: 'Google does not know this click id' },
   CONVERSION_PRECEDES_EVENT: { final: true, words: 'the conversion time precedes the click' },
   rate_limited: { final: false, words: 'the platform asked us to slow down' },
   server_error: { final: false, words: 'the platform answered with a server error' },
   network_error: { final: false, words: 'the platform could not be reached' },
+  no_answer: {
+    final: false,
+    words: 'the request was sent but no complete answer came back (retried with the same key)',
+  },
+  answer_too_large: {
+    final: false,
+    words: 'the platform answered more than this service reads (retried)',
+  },
+  redirected: {
+    final: true,
+    words: 'the platform answered with a redirect, which is not followed (check the base URL)',
+  },
+  token_unavailable: { final: false, words: "the platform's token endpoint failed (retried)" },
   auth_failed: { final: true, words: 'the platform refused the credentials' },
   rejected_by_platform: { final: true, words: 'the platform rejected the conversion' },
   gave_up: { final: true, words: 'gave up after too many attempts' },
 } as const;
 export type ReasonCode = keyof typeof REASONS;
+
+/**
+ * Reasons whose attempt may have reached the platform unanswered: the platform may hold the
+ * conversion (a 5xx can follow a write, a dropped connection can follow one), so the row is
+ * marked maybe_applied and a `rejected` report retracts it whatever its status.
+ */
+export const MAYBE_APPLIED_REASONS: ReadonlySet<ReasonCode> = new Set([
+  'server_error',
+  'no_answer',
+  'answer_too_large',
+]);
+
+/** Platforms this service retracts a conversion on (Google Ads, Microsoft Advertising). */
+export const RETRACTABLE: ReadonlySet<Platform> = new Set(['google_ads', 'microsoft_ads']);
+
+/** Final failures that are not news for a webhook: nothing was uploaded that needs undoing. */
+export const QUIET_REASONS: ReadonlySet<ReasonCode> = new Set(['not_held']);
+
+/**
+ * How old a conversion each platform still takes (backfill skips older calls as too_old):
+ * Google's longest click-through window (90 days), Meta's event_time limit (7 days),
+ * Microsoft's offline conversion window (90 days), the Measurement Protocol's 72 hours.
+ */
+export const UPLOAD_WINDOW_MS: Record<Platform, number> = {
+  google_ads: 90 * 86_400_000,
+  meta: 7 * 86_400_000,
+  microsoft_ads: 90 * 86_400_000,
+  ga4: 72 * 3_600_000,
+};

@@ -28,7 +28,8 @@ export interface UploadClaim {
 
 /** Where a row goes after an attempt. */
 export type UploadNext =
-  | { state: 'sent' }
+  /** `note`: how the platform said it holds it, when not a plain yes (kept as the reason). */
+  | { state: 'sent'; note?: string }
   | { state: 'pending'; retryAtMs: number; code: ReasonCode; reason: string }
   | { state: 'failed'; code: ReasonCode; reason: string };
 
@@ -38,6 +39,8 @@ export interface UploadRecord {
   next: UploadNext;
   statusCode: number | null;
   startedAt: Date;
+  /** The attempt may have reached the platform unanswered (MAYBE_APPLIED_REASONS). */
+  maybeApplied: boolean;
 }
 
 /** The upload worker's side of the outbox (delivery.ts); each runs its own transaction on `ex`. */
@@ -50,4 +53,11 @@ export interface UploadClaims {
     records: UploadRecord[],
     nowMs: number,
   ): Promise<number>;
+  /** Replaces a destination's sealed secrets if they are still `was`; whether it did. */
+  replaceSealedSecrets(
+    ex: Executor,
+    destinationId: string,
+    was: string,
+    now: string,
+  ): Promise<boolean>;
 }

@@ -162,7 +162,16 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     const c = ctx(req);
     const d = await getDestination(c, params.org_id, params.destination_id);
     if (!deps.conversions) throw errors.secretsKeyMissing();
-    return testDestination(d, deps.conversions.box, deps.conversions.platforms, c.now);
+    const box = deps.conversions.box;
+    return testDestination(d, box, deps.conversions.platforms, c.now, async (token, secrets) => {
+      if (!box) return;
+      await deps.repos.uploads.replaceSealedSecrets(
+        deps.repos.db,
+        d.id,
+        d.secrets,
+        box.seal({ ...secrets, refresh_token: token }),
+      );
+    });
   });
 
   for (const [action, schema] of [
@@ -173,13 +182,13 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       TAG,
       action === 'retry'
         ? 'Send failed uploads again now (one, or every retriable one)'
-        : 'Send conversions again (since a time, or of one call): the platform deduplicates',
+        : 'Send conversions again, and backfill calls from before the destination (since a time, or one call); each call not queued is named with the reason',
       {
         params: C.DestinationParams,
         body: schema,
         bodyOptional: true,
         status: 202,
-        answer: V.UploadsQueued,
+        answer: action === 'retry' ? V.UploadsQueued : C.UploadsReplayed,
       },
     );
     admin.post(`${one}/${action}`, route.options, async (req, reply) => {
@@ -187,11 +196,17 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       const c = ctx(req);
       const d = await getDestination(c, params.org_id, params.destination_id);
       const b = (body ?? {}) as RequeueRequest;
-      const queued = await requeueUploads(deps.repos, d, action, b, {
+      const r = await requeueUploads(deps.repos, d, action, b, {
         now: c.now,
         requestId: req.id,
       });
-      return reply.code(202).send({ destination_id: d.id, queued });
+      return reply
+        .code(202)
+        .send(
+          action === 'retry'
+            ? { destination_id: d.id, queued: r.queued }
+            : { destination_id: d.id, queued: r.queued, skipped: r.skipped },
+        );
     });
   }
 }

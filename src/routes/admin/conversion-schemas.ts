@@ -99,3 +99,32 @@ export const ReplayUploads = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** `POST …/replay`: how many were queued, and each call that was not, with the reason. */
+export const UploadsReplayed = Type.Object(
+  {
+    destination_id: Type.String(),
+    queued: Type.Integer({ minimum: 0 }),
+    skipped: Type.Array(
+      Type.Object(
+        {
+          call_id: Type.String(),
+          reason_code: Type.Union(
+            (
+              [
+                'rejected_by_buyer',
+                'no_click_id',
+                'no_client_id',
+                'too_old',
+                'already_counted',
+              ] as const
+            ).map((c) => Type.Literal(c)),
+          ),
+          reason: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);

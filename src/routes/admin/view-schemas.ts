@@ -447,6 +447,9 @@ export const DestinationTestResult = obj({
   platform: literals(PLATFORMS),
   ok: Type.Boolean(),
   status_code: maybe(Type.Integer()),
+  checked: Type.Array(Type.String(), {
+    description: 'What the accepted test proved (empty when ok is false)',
+  }),
   result: Type.Unknown({ description: "The platform's verdict on the sample" }),
   answer: Type.Unknown({ description: "The platform's answer, as sent" }),
 });

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type {
   ConversionQueries,
   DestinationStats,
@@ -7,7 +7,11 @@ import type {
 import type { Db, Executor } from '../db.js';
 import { listDestinations } from '../repos/conversion-destinations.js';
 import { rowsOf } from '../rows.js';
-import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
+import {
+  conversionUploadAttempts as A,
+  conversionDestinations as D,
+  conversionUploads as U,
+} from '../schema/conversions.js';
 import { beforeCursor, eqIfGiven, orgRows } from './org-rows.js';
 
 /** Admin reads of conversion uploads (docs/conversions.md): lists, attempts, per-destination counts. */
@@ -18,6 +22,7 @@ export function createConversionQueries(db: Db): ConversionQueries {
     listUploadAttempts: (orgId, destinationId, q) =>
       listUploadAttempts(db, orgId, destinationId, q),
     destinationStats: (orgId, destinationId) => destinationStats(db, orgId, destinationId),
+    listCallUploads: (orgId, callId) => listCallUploads(db, orgId, callId),
   };
 }
 
@@ -69,4 +74,19 @@ async function destinationStats(
     }
   }
   return { lastSuccessAt: last, byStatus, failedByReason };
+}
+
+/** One call's uploads with their destination, by destination then kind. */
+async function listCallUploads(ex: Executor, orgId: string, callId: string) {
+  const rows = await ex
+    .select({ u: U, name: D.name, platform: D.platform })
+    .from(U)
+    .innerJoin(D, eq(D.id, U.destinationId))
+    .where(and(eq(U.orgId, orgId), eq(U.callId, callId)))
+    .orderBy(asc(D.name), asc(D.id), asc(U.kind));
+  return rows.map((r) => ({
+    ...r.u,
+    destinationName: r.name,
+    platform: r.platform,
+  }));
 }

@@ -197,6 +197,7 @@ export async function lockConversions(
       status: U.status,
       leaseUntil: U.leaseUntil,
       rejectedAt: U.rejectedAt,
+      maybeApplied: U.maybeApplied,
       dedupeKey: U.dedupeKey,
       facts: U.facts,
     })
@@ -212,6 +213,7 @@ export async function lockConversions(
     status: r.status as UploadStatus,
     leased: r.leaseUntil !== null && r.leaseUntil.getTime() > at.getTime(),
     rejected: r.rejectedAt !== null,
+    maybeApplied: r.maybeApplied,
     dedupeKey: r.dedupeKey,
     facts: r.facts as UploadFacts,
   }));

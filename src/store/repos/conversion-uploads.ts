@@ -1,7 +1,18 @@
 import { and, eq, gte, inArray, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { UploadFacts } from '../../domain/conversions/facts.js';
-import type { UploadRepository } from '../../domain/conversions/ports.js';
-import type { Platform, UploadKind } from '../../domain/conversions/vocabulary.js';
+import type {
+  BackfillCandidate,
+  Destination,
+  Skipped,
+  UploadRepository,
+} from '../../domain/conversions/ports.js';
+import {
+  type Platform,
+  QUIET_REASONS,
+  RETRACTABLE,
+  type ReasonCode,
+  type UploadKind,
+} from '../../domain/conversions/vocabulary.js';
 import type {
   ClaimedUpload,
   UploadClaim,
@@ -11,7 +22,11 @@ import { newId } from '../../domain/ids.js';
 import { uploadFailedData } from '../../domain/webhooks/payloads.js';
 import type { Db, Executor } from '../db.js';
 import { rowsOf } from '../rows.js';
-import { conversionUploadAttempts as A, conversionUploads as U } from '../schema/conversions.js';
+import {
+  conversionUploadAttempts as A,
+  conversionDestinations as D,
+  conversionUploads as U,
+} from '../schema/conversions.js';
 import {
   callSubject,
   insertUploads,
@@ -23,7 +38,7 @@ import { emitEvent } from './webhook-outbox.js';
 
 /**
  * Leases due uploads, oldest first. A retraction waits until the conversion it retracts has
- * been sent. SKIP LOCKED lets several workers claim at once without taking each other's rows.
+ * been sent, or has failed after an attempt the platform may have applied (maybe_applied). SKIP LOCKED lets several workers claim at once without taking each other's rows.
  */
 export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUpload[]> {
   if (c.limit <= 0) return [];
@@ -53,7 +68,8 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
          and (u.kind = 'conversion' or exists (
            select 1 from conversion_uploads p
             where p.destination_id = u.destination_id and p.call_id = u.call_id
-              and p.kind = 'conversion' and p.status in ('sent', 'retracted')))
+              and p.kind = 'conversion'
+              and (p.status in ('sent', 'retracted') or (p.status = 'failed' and p.maybe_applied))))
        order by u.next_attempt_at, u.id
        limit ${c.limit}::integer
        for update of u skip locked
@@ -92,7 +108,14 @@ interface Moved {
   reason_code: string | null;
   reason: string | null;
   attempts: number;
+  maybe_applied: boolean;
 }
+
+/** The platforms a conversion sent after a rejection is retracted on, as SQL literals. */
+const RETRACTING = sql.join(
+  [...RETRACTABLE].map((p) => sql`${p}`),
+  sql`, `,
+);
 
 /**
  * Records a batch in one transaction: every row's new state (fenced by its lease and attempt
@@ -114,31 +137,33 @@ export async function recordUploads(
     status: r.next.state,
     next_at: new Date(r.next.state === 'pending' ? r.next.retryAtMs : nowMs).toISOString(),
     reason_code: r.next.state === 'sent' ? null : r.next.code,
-    reason: r.next.state === 'sent' ? null : r.next.reason,
+    reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
+    maybe_applied: r.maybeApplied,
   }));
   return db.transaction(async (tx) => {
     const moved = await rowsOf<Moved>(
       tx,
       sql`update conversion_uploads u set
           status = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
                         then 'not_retractable' else v.status end,
           reason_code = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
                         then 'not_retractable' else v.reason_code end,
           reason = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform <> 'google_ads'
+                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
                         then 'this platform cannot retract a conversion: the buyer rejected the call while it was being uploaded'
                         else v.reason end,
+          maybe_applied = u.maybe_applied or v.maybe_applied,
           next_attempt_at = v.next_at, lease_until = null, leased_by = null,
           sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
           updated_at = ${now.toISOString()}::timestamptz
         from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
           as v(id text, attempt integer, platform text, status text, next_at timestamptz,
-               reason_code text, reason text)
+               reason_code text, reason text, maybe_applied boolean)
        where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
       returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
-        u.reason, u.attempts`,
+        u.reason, u.attempts, u.maybe_applied`,
     );
     if (moved.length === 0) return 0;
     const kept = new Set(moved.map((m) => m.id));
@@ -153,7 +178,7 @@ export async function recordUploads(
           attempt: r.upload.attempt,
           outcome: r.next.state === 'pending' ? 'retry' : r.next.state,
           statusCode: r.statusCode,
-          reason: r.next.state === 'sent' ? null : r.next.reason,
+          reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
           startedAt: r.startedAt,
           finishedAt: now,
         })),
@@ -171,7 +196,8 @@ export async function recordUploads(
             ),
           );
       }
-      if (m.kind === 'conversion' && m.status === 'failed') {
+      // A conversion the platform never got: its retraction has nothing to retract.
+      if (m.kind === 'conversion' && m.status === 'failed' && !m.maybe_applied) {
         await tx
           .update(U)
           .set({
@@ -189,7 +215,7 @@ export async function recordUploads(
             ),
           );
       }
-      if (m.status === 'failed') {
+      if (m.status === 'failed' && !QUIET_REASONS.has(m.reason_code as ReasonCode)) {
         await emitEvent(tx, {
           orgId: m.org_id,
           type: 'conversion.upload_failed',
@@ -251,7 +277,9 @@ export async function retryUploads(
 
 /**
  * Sends conversions again (sent or failed ones, since a time or of one call): the platform
- * deduplicates on the same key, so a replay repairs a lost upload without doubling one.
+ * deduplicates on the same key, so a replay repairs a lost upload without doubling one. GA4
+ * does not deduplicate a close_convert_lead, so a GA4 conversion it acknowledged stays sent
+ * and is named as skipped.
  */
 export async function replayUploads(
   ex: Executor,
@@ -259,15 +287,126 @@ export async function replayUploads(
   destinationId: string,
   what: { since?: Date; callId?: string },
   at: Date,
-) {
-  return requeueUploads(ex, orgId, destinationId, at, [
+): Promise<{ queued: number; skipped: Skipped[] }> {
+  const which = [
     eq(U.kind, 'conversion'),
     inArray(U.status, ['sent', 'failed']),
     sql`${U.rejectedAt} is null`,
     notInArray(sql`coalesce(${U.reasonCode}, '')`, UNRETRIABLE),
     what.since ? gte(U.createdAt, what.since) : undefined,
     what.callId ? eq(U.callId, what.callId) : undefined,
+  ];
+  const ga4Sent = sql`(${U.status} = 'sent' and exists (select 1 from conversion_destinations d
+    where d.id = ${U.destinationId} and d.platform = 'ga4'))`;
+  const kept = await ex
+    .select({ callId: U.callId })
+    .from(U)
+    .where(and(eq(U.orgId, orgId), eq(U.destinationId, destinationId), ...which, ga4Sent))
+    .orderBy(U.callId);
+  const queued = await requeueUploads(ex, orgId, destinationId, at, [
+    ...which,
+    sql`not ${ga4Sent}`,
   ]);
+  return { queued, skipped: kept.map((k) => ({ callId: k.callId, code: 'already_counted' })) };
+}
+
+/** At most this many calls per backfill (a replay can be run again with a later --since). */
+const BACKFILL_LIMIT = 10_000;
+
+/**
+ * Calls of the destination's campaigns that its trigger fires for (a buyer verdict, or a
+ * completed call of at least min_seconds), since a time or one call, with no conversion row
+ * for this destination: what a destination created after them has never seen.
+ */
+export async function backfillCandidates(
+  ex: Executor,
+  d: Pick<Destination, 'orgId' | 'id' | 'campaigns' | 'trigger'>,
+  what: { since?: Date; callId?: string },
+): Promise<BackfillCandidate[]> {
+  const fired =
+    d.trigger.event === 'buyer_success'
+      ? sql`c.disposition is not null`
+      : sql`c.status = 'completed' and c.duration_seconds >= ${d.trigger.min_seconds ?? 0}::integer`;
+  const rows = await rowsOf<{
+    call_id: string;
+    campaign_id: string;
+    code: string;
+    config: unknown;
+    started_at: string | Date;
+    from_number: string;
+    duration_seconds: number | null;
+    disposition: 'success' | 'rejected' | null;
+    disposition_event_id: string | null;
+    gclid: string | null;
+    gbraid: string | null;
+    wbraid: string | null;
+    fbc: string | null;
+    fbp: string | null;
+    fbclid: string | null;
+    msclkid: string | null;
+    landing_url: string | null;
+    payout: string | null;
+    currency: string;
+  }>(
+    ex,
+    sql`select c.id as call_id, c.campaign_id, k.code, k.config, c.started_at, c.from_number,
+          c.duration_seconds, c.disposition, c.disposition_event_id, s.gclid, s.gbraid, s.wbraid,
+          s.fbc, s.fbp, s.fbclid, s.msclkid, s.landing_url,
+          case when c.buyer_id is null then null else c.payout::text end as payout, o.currency
+        from calls c
+        join campaigns k on k.id = c.campaign_id
+        join orgs o on o.id = c.org_id
+        left join dni_sessions s on s.id = c.dni_session_id
+       where c.org_id = ${d.orgId} and ${fired}
+         and (${d.campaigns === null}::boolean or k.code in (
+               select jsonb_array_elements_text(${JSON.stringify(d.campaigns ?? [])}::jsonb)))
+         and (${what.since?.toISOString() ?? null}::timestamptz is null
+              or c.started_at >= ${what.since?.toISOString() ?? null}::timestamptz)
+         and (${what.callId ?? null}::text is null or c.id = ${what.callId ?? null}::text)
+         and not exists (select 1 from conversion_uploads u
+                          where u.destination_id = ${d.id} and u.call_id = c.id
+                            and u.kind = 'conversion')
+       order by c.started_at, c.id
+       limit ${BACKFILL_LIMIT}::integer`,
+  );
+  return rows.map((r) => ({
+    subject: {
+      callId: r.call_id,
+      campaignId: r.campaign_id,
+      campaignCode: r.code,
+      campaignConfig: r.config,
+      startedAt: new Date(r.started_at),
+      fromNumber: r.from_number,
+      durationSeconds: r.duration_seconds,
+      gclid: r.gclid,
+      gbraid: r.gbraid,
+      wbraid: r.wbraid,
+      fbc: r.fbc,
+      fbp: r.fbp,
+      fbclid: r.fbclid,
+      msclkid: r.msclkid,
+      landingUrl: r.landing_url,
+      payout: r.payout,
+      currency: r.currency,
+    },
+    disposition: r.disposition,
+    dispositionEventId: r.disposition_event_id,
+  }));
+}
+
+/** Compare-and-set of a destination's sealed secrets (a rotated refresh token). */
+export async function replaceSealedSecrets(
+  ex: Executor,
+  destinationId: string,
+  was: string,
+  now: string,
+): Promise<boolean> {
+  const r = await ex
+    .update(D)
+    .set({ secrets: now })
+    .where(and(eq(D.id, destinationId), eq(D.secrets, was)))
+    .returning({ id: D.id });
+  return r.length > 0;
 }
 
 /** `repos.uploads`: the outbox writes, the worker's claims and records, retry and replay. */
@@ -282,5 +421,7 @@ export function createUploadRepository(): UploadRepository {
     recordUploads,
     retryUploads,
     replayUploads,
+    replaceSealedSecrets,
+    backfillCandidates,
   };
 }

@@ -48,6 +48,8 @@ export const conversionUploads = pgTable(
     reason: text('reason'),
     reasonCode: text('reason_code'),
     rejectedAt: ts('rejected_at'),
+    /** An attempt may have reached the platform unanswered (migration 0043): it may hold it. */
+    maybeApplied: boolean('maybe_applied').notNull().default(false),
     sentAt: ts('sent_at'),
     ...timestamps(),
   },

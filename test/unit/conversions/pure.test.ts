@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { readPartialFailure } from '../../../src/adapters/ad-platforms/google-ads.js';
+import { readPartialFailure } from '../../../src/adapters/ad-platforms/google-ads-answers.js';
 import { retryAfterMs } from '../../../src/adapters/ad-platforms/http.js';
 import { nextOf, uploadRetryDelayMs } from '../../../src/domain/conversions/delivery.js';
 import {
@@ -186,6 +186,9 @@ describe('Google partial failures', () => {
       code: 'TOO_RECENT_EVENT',
       retryAfterMs: 6 * 3_600_000,
     });
-    expect(r[3]).toEqual({ state: 'sent' });
+    expect(r[3]).toEqual({
+      state: 'sent',
+      note: 'Google already held it (CLICK_CONVERSION_ALREADY_EXISTS)',
+    });
   });
 });
