@@ -410,11 +410,15 @@ export class FakeAdPlatforms {
   }
 
   /**
-   * A retraction of an order id Google holds is applied once; again, it is
+   * A retraction of an order id Google holds (uploaded either way) is applied once; again, it is
    * CONVERSION_ALREADY_RETRACTED; of one it never got, CONVERSION_NOT_FOUND.
    */
   private googleAdjustmentError(r: any): string | [string, string] | null {
-    if (!this.google.some((c) => c.orderId === r.orderId)) return 'CONVERSION_NOT_FOUND';
+    // A Data Manager event's transactionId is the conversion's order id in Google Ads.
+    const held =
+      this.google.some((c) => c.orderId === r.orderId) ||
+      this.dataManager.some((e) => e.transactionId === r.orderId);
+    if (!held) return 'CONVERSION_NOT_FOUND';
     if (this.googleAdjustments.some((a) => a.orderId === r.orderId))
       return [
         'CONVERSION_ALREADY_RETRACTED',
