@@ -6,6 +6,7 @@ import type {
   SendItem,
   SendTarget,
 } from '../../domain/conversions/platform.js';
+import { googleRowResult } from './google-ads-answers.js';
 import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
 import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
@@ -157,13 +158,13 @@ export function dataManagerClient(o: OAuthClientOptions): AdPlatformClient {
     if (a.status === 400 && named.length > 0) {
       const results: (ItemResult | null)[] = times(items.length, null);
       for (const v of named) {
+        // The reason is read as a Google Ads row code would be (TOO_RECENT_* waits, others fail).
         results[v.index] = ALREADY.has(v.reason)
-          ? { state: 'sent' }
-          : {
-              state: 'failed',
-              code: 'rejected_by_platform',
-              detail: `${v.reason}: ${say(v.description, 200)}`,
-            };
+          ? { state: 'sent', note: `Google already held it (${v.reason})` }
+          : googleRowResult(
+              { errorCode: { reason: v.reason }, message: v.description },
+              items[v.index]!.kind,
+            );
       }
       const rest = items.filter((_, j) => results[j] === null);
       if (rest.length > 0 && split) {
