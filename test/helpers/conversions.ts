@@ -5,7 +5,8 @@ import { SecretBox } from '../../src/domain/conversions/secrets.js';
 import type { Platform } from '../../src/domain/conversions/vocabulary.js';
 import { UploadWorker } from '../../src/workers/uploads.js';
 import { CREDS, FakeAdPlatforms } from './fake-ad-platforms.js';
-import { ADMIN_TOKEN, adminCall, type Harness, json } from './harness.js';
+import { adminCall, type Harness, json } from './harness.js';
+import { adminInject } from './outbound.js';
 
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
 
@@ -63,20 +64,6 @@ export function useUploads(h: Harness, box = new SecretBox(TEST_SECRETS_KEY)): U
   return u;
 }
 
-export function destinationCall(
-  h: Harness,
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  payload?: unknown,
-) {
-  return h.admin.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
-
 export async function createDestination(
   h: Harness,
   orgId: string,
@@ -108,3 +95,6 @@ export async function attemptsOf(h: Harness, orgId: string, destinationId: strin
   );
   return json(res).attempts as any[];
 }
+
+/** An admin request whatever it answers. */
+export const destinationCall = adminInject;

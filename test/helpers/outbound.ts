@@ -99,9 +99,10 @@ export async function importNationalList(
   return res.json() as Record<string, unknown>;
 }
 
+/** An admin request whatever it answers (adminCall fails on anything but 2xx). */
 export function adminInject(
   h: Harness,
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   payload?: unknown,
   headers: Record<string, string> = {},

@@ -1,19 +1,6 @@
-import { ADMIN_TOKEN, adminCall, type Harness } from './harness.js';
+import { adminCall, type Harness } from './harness.js';
 
-/** An admin request whatever it answers (adminCall fails on anything but 2xx). */
-export function admin(
-  h: Harness,
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT',
-  url: string,
-  payload?: unknown,
-) {
-  return h.admin.inject({
-    method,
-    url,
-    headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
-    ...(payload === undefined ? {} : { payload: payload as object }),
-  });
-}
+export { adminInject as admin } from './outbound.js';
 
 let buyerSeq = 0;
 /** A buyer number no test in this process shares: +1312555xxxx. */
