@@ -25,6 +25,7 @@ export interface Config {
   readinessTimeoutMs: number;
   /** How long a new PostgreSQL connection may take before the request fails with 503. */
   databaseConnectTimeoutMs: number;
+  databaseQueueTimeoutMs: number;
   adminToken: string | undefined;
   logLevel: string;
   /** How often other processes' key and org changes are picked up. */
@@ -271,6 +272,12 @@ export const Settings = Type.Object({
     100,
     60_000,
     'how long a new PostgreSQL connection may take before the request answers 503',
+  ),
+  DATABASE_QUEUE_TIMEOUT_MS: int(
+    10_000,
+    100,
+    60_000,
+    'how long a request waits for a free PostgreSQL connection, all busy, before it answers 503',
   ),
   PGLITE_SHARED_BUFFERS: text('16MB', "embedded store's buffer cache"),
   REDIS_URL: optionalUrl(['redis', 'rediss'], '`redis://…`: shared rate-limit counters'),
@@ -569,6 +576,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisRetryMs: s.REDIS_RETRY_MS,
     readinessTimeoutMs: s.READINESS_TIMEOUT_MS,
     databaseConnectTimeoutMs: s.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseQueueTimeoutMs: s.DATABASE_QUEUE_TIMEOUT_MS,
     adminToken: s.ADMIN_TOKEN,
     authRefreshMs: s.AUTH_REFRESH_MS,
     databasePoolSize: s.DATABASE_POOL_SIZE,

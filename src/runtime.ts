@@ -52,6 +52,7 @@ export async function openConfiguredStore(
     poolSize,
     pgliteSharedBuffers: config.pgliteSharedBuffers,
     connectTimeoutMs: config.databaseConnectTimeoutMs,
+    queueTimeoutMs: config.databaseQueueTimeoutMs,
   });
   log?.info('applying database migrations');
   await store.migrate();

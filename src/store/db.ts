@@ -72,6 +72,8 @@ export interface StoreOptions {
   pgliteImage?: Blob;
   /** How long a new PostgreSQL connection may take before the request fails. */
   connectTimeoutMs?: number;
+  /** How long a request waits for a free connection when all are busy before it fails. */
+  queueTimeoutMs?: number;
   /** The stored functions' files (src/store/sql): a test points this at an edited copy. */
   sqlDir?: string;
   /** The numbered migrations and their journal: a test points this at an edited copy. */
@@ -170,12 +172,26 @@ const SESSION_OPTIONS = '-c jit=off';
  * pool, and opens a new one for the next request.
  */
 async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 3_000;
+  // node-postgres's pool uses one timeout for two waits: for a free client when all are busy,
+  // and for a new connection. A busy pool is load, not an outage: a burst of carrier webhooks
+  // queues for up to queueTimeoutMs (Twilio waits 15 s for a voice webhook and does not retry
+  // it). A database that does not answer still fails the request after connectTimeoutMs (503):
+  // each client's own connect carries that shorter timeout.
+  class Client extends pg.Client {
+    constructor(config?: string | pg.ClientConfig) {
+      super({
+        ...(typeof config === 'string' ? { connectionString: config } : config),
+        connectionTimeoutMillis: connectTimeoutMs,
+      });
+    }
+  }
   const pool = new pg.Pool({
     connectionString: url,
     options: SESSION_OPTIONS,
     max: options.poolSize ?? 16,
-    // A database that does not answer fails the request fast (503), not after minutes.
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 3_000,
+    Client,
+    connectionTimeoutMillis: Math.max(options.queueTimeoutMs ?? 10_000, connectTimeoutMs),
     idleTimeoutMillis: 30_000,
   });
   const onError = options.onConnectionError ?? (() => {});

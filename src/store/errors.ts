@@ -48,6 +48,8 @@ const CONNECTION_MESSAGES = [
   'connection terminated',
   'Client has encountered a connection error',
   'timeout exceeded when trying to connect',
+  // A client's own connect timeout (connectionTimeoutMillis on the client, src/store/db.ts).
+  'timeout expired',
   'Cannot use a pool after calling end',
   'Client was closed and is not queryable',
   'the database system is shutting down',
