@@ -9,6 +9,8 @@
  *    cap of 100: how many were offered to it, how many went to the fallback, how many are
  *    recorded (none may be lost).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import pg from 'pg';
 import pino from 'pino';
 import twilio from 'twilio';
@@ -18,6 +20,7 @@ import { Keyring } from '../src/domain/auth/keyring.js';
 import { MemoryRateLimiter } from '../src/domain/rate-limit/limiter.js';
 import { openStore } from '../src/store/db.js';
 import { wireStore } from '../src/wiring.js';
+import { processCpuMicros } from './stores.js';
 
 const TOKEN = 'f0e1d2c3b4a5968778695a4b3c2d1e0f';
 const BASE = 'https://calls.example.com';
@@ -128,6 +131,23 @@ export async function benchRouting(): Promise<void> {
     const times: number[] = [];
     let errors = 0;
     let next = 0;
+    // CPU spent per call, by this process (the service and the bench's own requests) and by the
+    // database's backends: unlike calls/s, it holds still when other work loads the machine.
+    const backendCpu = async () => {
+      const { rows } = await root.query<{ pid: number }>(
+        'select pid from pg_stat_activity where datname = $1',
+        [db],
+      );
+      return rows.reduce((sum, { pid }) => sum + (processCpuMicros(pid) ?? 0), 0);
+    };
+    // BENCH_CPU_PROF=dir: a V8 profile of the measured window (bench/profile-summary.ts).
+    const profiler = process.env.BENCH_CPU_PROF ? new Session() : null;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
+    const cpu0 = { node: process.cpuUsage(), pg: await backendCpu() };
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: inflight }, async () => {
@@ -139,11 +159,21 @@ export async function benchRouting(): Promise<void> {
       }),
     );
     const secs = (performance.now() - t0) / 1000;
+    const nodeCpu = process.cpuUsage(cpu0.node);
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      const file = `${process.env.BENCH_CPU_PROF}/routing-${process.pid}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`profile of the measured window: ${file}`);
+      profiler.disconnect();
+    }
+    const pgCpu = (await backendCpu()) - cpu0.pg;
     console.log(
-      `voice webhook, 50 buyers, ${inflight} in flight: ${times.length} calls, ${(times.length / secs).toFixed(0)}/s, p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms, errors ${errors}`,
+      `voice webhook, 50 buyers, ${inflight} in flight: ${times.length} calls, ${(times.length / secs).toFixed(0)}/s, p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms, errors ${errors}; CPU per call: this process ${((nodeCpu.user + nodeCpu.system) / times.length).toFixed(0)} µs, PostgreSQL ${(pgCpu / times.length).toFixed(0)} µs`,
     );
 
-    // 2. A burst of 1,000 at one buyer with a daily cap of 100.
+    // 2. A burst of 1,000 at one buyer with a daily cap of 100 (BENCH_ROUTING_BURST=0: not run).
+    if (process.env.BENCH_ROUTING_BURST === '0') return;
     const capped = await campaign([{ caps: { daily: 100 } }]);
     const b0 = performance.now();
     // One second: a call every millisecond, each waiting for nothing but its own answer.
@@ -179,7 +209,7 @@ export async function benchRouting(): Promise<void> {
     await admin.close();
   } finally {
     await store.close();
-    await root.query(`drop database if exists ${db}`);
+    if (!process.env.BENCH_KEEP_DB) await root.query(`drop database if exists ${db}`);
     await root.end();
   }
 }

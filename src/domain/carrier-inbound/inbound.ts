@@ -74,8 +74,7 @@ function withCarrierCall<T>(
   fn: (tx: Transaction, known: CarrierCall | null) => Promise<T>,
 ): Promise<T> {
   return r.transaction(async (tx) => {
-    await r.calls.lockCarrierCall(tx, ctx.carrier, callSid);
-    return fn(tx, await r.calls.findCarrierCall(tx, ctx.carrier, callSid));
+    return fn(tx, await r.calls.lockCarrierCall(tx, ctx.carrier, callSid));
   });
 }
 

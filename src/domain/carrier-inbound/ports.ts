@@ -18,9 +18,11 @@ export interface InboundCallRepos extends UnitOfWork, CallRoutingRepos {
 
 /** Inbound calls and their carrier status: `repos.calls`. */
 export interface InboundCallRepository {
-  /** Serialises webhooks for one carrier call until the transaction ends. */
-  lockCarrierCall(tx: Transaction, carrier: string, callSid: string): Promise<void>;
-  findCarrierCall(ex: Executor, carrier: string, callSid: string): Promise<CarrierCall | null>;
+  /**
+   * Serialises webhooks for one carrier call until the transaction ends, and reads the call as
+   * stored once the lock is held (null: not stored yet).
+   */
+  lockCarrierCall(tx: Transaction, carrier: string, callSid: string): Promise<CarrierCall | null>;
   setCarrierCallStatus(tx: Transaction, callId: string, change: CallStatusChange): Promise<void>;
   /**
    * Attributes an inbound call to the session that held the number and stores it. `orgId`

@@ -1,50 +1,57 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type {
   CallStatusChange,
   CarrierCall,
   InboundCallRepository,
 } from '../../domain/carrier-inbound/ports.js';
 import type { Fallback } from '../../domain/routing/vocabulary.js';
-import type { Executor, Tx } from '../db.js';
-import { first } from '../rows.js';
-import { calls, campaigns } from '../schema/index.js';
+import type { Tx } from '../db.js';
+import { rowsOf } from '../rows.js';
+import { calls } from '../schema/index.js';
 import { recordInboundCall } from './calls.js';
 
 export type { CallStatusChange, CarrierCall };
 
-/**
- * Serialises webhooks for one carrier call until the transaction ends, so a
- * retried voice webhook finds the call its first delivery stored.
- */
-export async function lockCarrierCall(tx: Tx, carrier: string, callSid: string): Promise<void> {
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(${`${carrier}:${callSid}`}, 0))`,
-  );
+interface LockedCall {
+  call_id: string;
+  org_id: string;
+  campaign_id: string;
+  campaign_code: string;
+  forward_to: string | null;
+  status: string | null;
+  from_number: string;
+  started_at: string | Date;
+  buyer_id: string | null;
+  fallback: Fallback | null;
 }
 
-export async function findCarrierCall(
-  ex: Executor,
+/**
+ * Serialises webhooks for one carrier call until the transaction ends, so a retried voice
+ * webhook finds the call its first delivery stored, and reads that call (null: none yet) in
+ * the same round trip (src/store/sql/carrier_call_locked.sql).
+ */
+export async function lockCarrierCall(
+  tx: Tx,
   carrier: string,
   callSid: string,
 ): Promise<CarrierCall | null> {
-  return first(
-    ex
-      .select({
-        callId: calls.id,
-        orgId: calls.orgId,
-        campaignId: calls.campaignId,
-        campaignCode: campaigns.code,
-        forwardTo: campaigns.forwardTo,
-        status: calls.status,
-        fromNumber: calls.fromNumber,
-        startedAt: calls.startedAt,
-        buyerId: calls.buyerId,
-        fallback: sql<Fallback | null>`${calls.fallback}`,
-      })
-      .from(calls)
-      .innerJoin(campaigns, eq(campaigns.id, calls.campaignId))
-      .where(and(eq(calls.carrier, carrier), eq(calls.carrierCallSid, callSid))),
+  const [c] = await rowsOf<LockedCall>(
+    tx,
+    sql`select * from carrier_call_locked(${carrier}, ${callSid})`,
   );
+  if (!c) return null;
+  return {
+    callId: c.call_id,
+    orgId: c.org_id,
+    campaignId: c.campaign_id,
+    campaignCode: c.campaign_code,
+    forwardTo: c.forward_to,
+    status: c.status,
+    fromNumber: c.from_number,
+    startedAt: new Date(c.started_at),
+    buyerId: c.buyer_id,
+    fallback: c.fallback,
+  };
 }
 
 export async function setCarrierCallStatus(
@@ -65,5 +72,5 @@ export async function setCarrierCallStatus(
 
 /** `repos.calls`: a carrier's calls and the attribution of every inbound call. */
 export function createInboundCallRepository(): InboundCallRepository {
-  return { lockCarrierCall, findCarrierCall, setCarrierCallStatus, recordInboundCall };
+  return { lockCarrierCall, setCarrierCallStatus, recordInboundCall };
 }
