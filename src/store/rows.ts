@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { Executor } from './db.js';
 
 /** The rows of a raw statement, on the database or in a transaction (either driver's shape). */
@@ -31,4 +32,37 @@ export async function first<T>(rows: PromiseLike<T[]>): Promise<T | null> {
 /** The row an insert or update of one row gave back with `returning()`. */
 export async function returned<T>(rows: PromiseLike<T[]>): Promise<T> {
   return (await rows)[0] as T;
+}
+
+// A name per statement text, for the server's per-connection prepared statements.
+const preparedNames = new Map<string, string>();
+const preparedName = (text: string) => {
+  let name = preparedNames.get(text);
+  if (!name) {
+    name = `h${preparedNames.size}`;
+    preparedNames.set(text, name);
+  }
+  return name;
+};
+
+/**
+ * A statement of a hot path (a carrier webhook's), written with `$1`, `$2`… placeholders. In a
+ * transaction on PostgreSQL it goes as a named prepared statement on that transaction's
+ * connection, so the server parses and plans it once per connection instead of once per call;
+ * anywhere else (PGlite, the database handle) it runs as `positional` does. The connection is
+ * Drizzle's transaction session's client: when that is not a node-postgres client, the
+ * statement simply runs unnamed.
+ */
+export async function hotRows<T>(
+  ex: Executor,
+  text: string,
+  params: readonly unknown[],
+): Promise<T[]> {
+  const client = (ex as { session?: { client?: unknown } }).session?.client;
+  if (client instanceof pg.Client) {
+    const values = params.map((p) => (p instanceof Date ? p.toISOString() : p));
+    const result = await client.query({ name: preparedName(text), text, values });
+    return result.rows as T[];
+  }
+  return rowsOf<T>(ex, positional(text, params));
 }

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type {
   CallStatusChange,
   CarrierCall,
@@ -6,7 +6,7 @@ import type {
 } from '../../domain/carrier-inbound/ports.js';
 import type { Fallback } from '../../domain/routing/vocabulary.js';
 import type { Tx } from '../db.js';
-import { rowsOf } from '../rows.js';
+import { hotRows } from '../rows.js';
 import { calls } from '../schema/index.js';
 import { recordInboundCall } from './calls.js';
 
@@ -35,10 +35,10 @@ export async function lockCarrierCall(
   carrier: string,
   callSid: string,
 ): Promise<CarrierCall | null> {
-  const [c] = await rowsOf<LockedCall>(
-    tx,
-    sql`select * from carrier_call_locked(${carrier}, ${callSid})`,
-  );
+  const [c] = await hotRows<LockedCall>(tx, 'select * from carrier_call_locked($1, $2)', [
+    carrier,
+    callSid,
+  ]);
   if (!c) return null;
   return {
     callId: c.call_id,

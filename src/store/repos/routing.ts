@@ -22,10 +22,9 @@ import type {
   OfferOutcome,
 } from '../../domain/routing/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
-import { rowsOf } from '../rows.js';
-import { auditLog, calls } from '../schema/index.js';
+import { hotRows } from '../rows.js';
+import { calls } from '../schema/index.js';
 import {
-  buyers as B,
   callOffers as O,
   campaignRouting as R,
   routingTargets as T,
@@ -83,54 +82,102 @@ export async function putPlan(tx: Tx, orgId: string, plan: Plan): Promise<void> 
   }
 }
 
+/** A campaign's plan and each target's buyer, in priority order (none: a plan with no targets). */
+const CANDIDATES = `
+  select r.ring_timeout_seconds, r.fallback, b.id as buyer_id, t.priority, t.weight,
+         b.forward_to, b.time_zone, b.schedule, b.states, b.status
+    from campaign_routing r
+    left join routing_targets t on t.campaign_id = r.campaign_id
+    left join buyers b on b.id = t.buyer_id
+   where r.org_id = $1 and r.campaign_id = $2
+   order by t.priority, t.buyer_id`;
+
+interface CandidateRow {
+  ring_timeout_seconds: number;
+  fallback: Fallback;
+  buyer_id: string | null;
+  priority: number | null;
+  weight: number | null;
+  forward_to: string | null;
+  time_zone: string | null;
+  schedule: Schedule | null;
+  states: string[] | null;
+  status: BuyerStatus | null;
+}
+
 export async function candidates(
   ex: Executor,
   orgId: string,
   campaignId: string,
 ): Promise<{ settings: PlanSettings; candidates: Candidate[] } | null> {
-  const rows = await ex
-    .select({
-      ringTimeoutSeconds: R.ringTimeoutSeconds,
-      fallback: R.fallback,
-      buyerId: B.id,
-      priority: T.priority,
-      weight: T.weight,
-      forwardTo: B.forwardTo,
-      timeZone: B.timeZone,
-      schedule: B.schedule,
-      states: B.states,
-      status: B.status,
-    })
-    .from(R)
-    .leftJoin(T, eq(T.campaignId, R.campaignId))
-    .leftJoin(B, eq(B.id, T.buyerId))
-    .where(and(eq(R.orgId, orgId), eq(R.campaignId, campaignId)))
-    .orderBy(asc(T.priority), asc(T.buyerId));
+  const rows = await hotRows<CandidateRow>(ex, CANDIDATES, [orgId, campaignId]);
   const [head] = rows;
   if (!head) return null;
   return {
     settings: {
-      ringTimeoutSeconds: head.ringTimeoutSeconds,
-      fallback: head.fallback as Fallback,
+      ringTimeoutSeconds: head.ring_timeout_seconds,
+      fallback: head.fallback,
     },
     candidates: rows.flatMap((r) =>
-      r.buyerId === null || r.forwardTo === null || r.timeZone === null || r.status === null
+      r.buyer_id === null || r.forward_to === null || r.time_zone === null || r.status === null
         ? []
         : [
             {
-              buyerId: r.buyerId,
+              buyerId: r.buyer_id,
               priority: r.priority as number,
               weight: r.weight as number,
-              forwardTo: r.forwardTo,
-              timeZone: r.timeZone,
-              schedule: r.schedule as Schedule | null,
+              forwardTo: r.forward_to,
+              timeZone: r.time_zone,
+              schedule: r.schedule,
               states: r.states,
-              status: r.status as BuyerStatus,
+              status: r.status,
             },
           ],
     ),
   };
 }
+
+const TAKE_PLACE = `
+  with p as (
+    select b.id, b.cap_hourly, b.cap_daily, b.cap_monthly, b.cap_total, b.cap_concurrency,
+           date_trunc('hour', $1::timestamptz, b.time_zone) as h,
+           date_trunc('day', $1::timestamptz, b.time_zone) as d,
+           date_trunc('month', $1::timestamptz, b.time_zone) as m
+      from buyers b
+     where b.id = $2 and b.org_id = $3 and b.status = 'active'),
+  u as (
+    update buyer_usage u set
+      hour_count = case when u.hour_start >= p.h then u.hour_count + 1 else 1 end,
+      hour_start = greatest(u.hour_start, p.h),
+      day_count = case when u.day_start >= p.d then u.day_count + 1 else 1 end,
+      day_start = greatest(u.day_start, p.d),
+      month_count = case when u.month_start >= p.m then u.month_count + 1 else 1 end,
+      month_start = greatest(u.month_start, p.m),
+      total_count = u.total_count + 1,
+      live_count = u.live_count + 1
+    from p
+    where u.buyer_id = p.id
+      and (p.cap_hourly is null
+           or (case when u.hour_start >= p.h then u.hour_count else 0 end) < p.cap_hourly)
+      and (p.cap_daily is null
+           or (case when u.day_start >= p.d then u.day_count else 0 end) < p.cap_daily)
+      and (p.cap_monthly is null
+           or (case when u.month_start >= p.m then u.month_count else 0 end) < p.cap_monthly)
+      and (p.cap_total is null or u.total_count < p.cap_total)
+      and (p.cap_concurrency is null or u.live_count < p.cap_concurrency)
+    returning u.hour_start, u.day_start, u.month_start),
+  o as (
+    insert into call_offers (id, org_id, call_id, seq, buyer_id, offered_at,
+                             hour_start, day_start, month_start)
+    select $4, $3, $5, $6, $2, $1::timestamptz, u.hour_start, u.day_start, u.month_start
+      from u
+    returning id),
+  a as (
+    insert into audit_log (id, org_id, actor, action, subject_type, subject_id, detail,
+                           request_id, at)
+    select $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15::timestamptz
+      from o)
+  select hour_start, day_start, month_start from u`;
 
 /**
  * The one statement that counts an offer (see the head of this file). Each period's start is
@@ -142,54 +189,27 @@ export async function takePlace(
   offer: Pick<Offer, 'id' | 'orgId' | 'callId' | 'seq' | 'buyerId' | 'offeredAt'>,
   audit: AuditEntry,
 ): Promise<Periods | null> {
-  const at = offer.offeredAt.toISOString();
-  const { buyerId, orgId } = offer;
-  const [row] = await rowsOf<{ hour_start: string; day_start: string; month_start: string }>(
-    tx,
-    sql`with p as (
-          select b.id, b.cap_hourly, b.cap_daily, b.cap_monthly, b.cap_total, b.cap_concurrency,
-                 date_trunc('hour', ${at}::timestamptz, b.time_zone) as h,
-                 date_trunc('day', ${at}::timestamptz, b.time_zone) as d,
-                 date_trunc('month', ${at}::timestamptz, b.time_zone) as m
-            from ${B} b
-           where b.id = ${buyerId} and b.org_id = ${orgId} and b.status = 'active'),
-        u as (
-        update ${U} u set
-          hour_count = case when u.hour_start >= p.h then u.hour_count + 1 else 1 end,
-          hour_start = greatest(u.hour_start, p.h),
-          day_count = case when u.day_start >= p.d then u.day_count + 1 else 1 end,
-          day_start = greatest(u.day_start, p.d),
-          month_count = case when u.month_start >= p.m then u.month_count + 1 else 1 end,
-          month_start = greatest(u.month_start, p.m),
-          total_count = u.total_count + 1,
-          live_count = u.live_count + 1
-        from p
-        where u.buyer_id = p.id
-          and (p.cap_hourly is null
-               or (case when u.hour_start >= p.h then u.hour_count else 0 end) < p.cap_hourly)
-          and (p.cap_daily is null
-               or (case when u.day_start >= p.d then u.day_count else 0 end) < p.cap_daily)
-          and (p.cap_monthly is null
-               or (case when u.month_start >= p.m then u.month_count else 0 end) < p.cap_monthly)
-          and (p.cap_total is null or u.total_count < p.cap_total)
-          and (p.cap_concurrency is null or u.live_count < p.cap_concurrency)
-        returning u.hour_start, u.day_start, u.month_start),
-        o as (
-          insert into ${O} (id, org_id, call_id, seq, buyer_id, offered_at,
-                            hour_start, day_start, month_start)
-          select ${offer.id}, ${orgId}, ${offer.callId}, ${offer.seq}, ${buyerId}, ${at}::timestamptz,
-                 u.hour_start, u.day_start, u.month_start
-            from u
-          returning id),
-        a as (
-          insert into ${auditLog} (id, org_id, actor, action, subject_type, subject_id, detail,
-                                   request_id, at)
-          select ${newId('aud', audit.at.getTime())}, ${audit.orgId}, ${audit.actor}, ${audit.action},
-                 ${audit.subjectType}, ${audit.subjectId}, ${JSON.stringify(audit.detail ?? {})}::jsonb,
-                 ${audit.requestId ?? null}, ${audit.at.toISOString()}::timestamptz
-            from o)
-      select hour_start, day_start, month_start from u`,
-  );
+  const [row] = await hotRows<{
+    hour_start: string | Date;
+    day_start: string | Date;
+    month_start: string | Date;
+  }>(tx, TAKE_PLACE, [
+    offer.offeredAt.toISOString(),
+    offer.buyerId,
+    offer.orgId,
+    offer.id,
+    offer.callId,
+    offer.seq,
+    newId('aud', audit.at.getTime()),
+    audit.orgId,
+    audit.actor,
+    audit.action,
+    audit.subjectType,
+    audit.subjectId,
+    JSON.stringify(audit.detail ?? {}),
+    audit.requestId ?? null,
+    audit.at.toISOString(),
+  ]);
   if (!row) return null;
   return {
     hourStart: new Date(row.hour_start),
