@@ -68,6 +68,17 @@ interface GatheredNumber {
   wants_event: boolean;
 }
 
+/** The gathered sessions as attribution reads them. */
+function heldSessions(held: GatheredNumber['held']): HeldSession[] {
+  const rows: Exclude<GatheredNumber['held'], string> =
+    typeof held === 'string' ? JSON.parse(held) : held;
+  return rows.map((h) => ({
+    id: h.id,
+    createdAt: new Date(Number(h.created_ms)),
+    expiresAt: new Date(Number(h.expires_ms)),
+  }));
+}
+
 /**
  * Attributes an inbound call to the session that held the number (contract §3)
  * and stores it. `orgId` restricts the lookup to one organization (admin API);
@@ -91,13 +102,7 @@ export async function recordInboundCall(
   ]);
   if (!number || (orgId !== null && number.org_id !== orgId)) return null;
 
-  const held = (typeof number.held === 'string' ? JSON.parse(number.held) : number.held).map(
-    (h: { id: string; created_ms: number; expires_ms: number }) => ({
-      id: h.id,
-      createdAt: new Date(Number(h.created_ms)),
-      expiresAt: new Date(Number(h.expires_ms)),
-    }),
-  ) as HeldSession[];
+  const held = heldSessions(number.held);
   const attribution = attributeCall(call.startedAt, held, number.repeat_session_id);
   const hold = holdOf(attribution, held);
 
