@@ -4,11 +4,11 @@ import { keyView, orgView } from '../../domain/admin/orgs-keys.js';
 import { campaignSummary, numberView } from '../../domain/admin/views.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import { listRoute, opaqueCursor } from './list-route.js';
-import * as L from './list-schemas.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
 import * as S from './schemas.js';
+import * as L from './shared/list-query.js';
+import { listRoute, opaqueCursor } from './shared/list-route.js';
+import { adminRoute } from './shared/openapi.js';
+import { ORG_PREFIX } from './shared/org-scope.js';
 import * as V from './view-schemas.js';
 
 const E164_SHAPE = /^\+[1-9][0-9]{1,14}$/;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Org } from '../../domain/admin/ports.js';
-import type { Queries } from '../../domain/admin/queries.js';
-import { errors } from '../../errors.js';
+import type { Org } from '../../../domain/admin/ports.js';
+import type { Queries } from '../../../domain/admin/queries.js';
+import { errors } from '../../../errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,13 +1,13 @@
 import Type, { type TProperties } from 'typebox';
-import { CALL_OUTCOMES } from '../../domain/admin/queries.js';
-import { literals } from '../../domain/schema.js';
+import { CALL_OUTCOMES } from '../../../domain/admin/queries.js';
+import { literals } from '../../../domain/schema.js';
 import {
   ATTRIBUTION_RULES,
   CONSENT_EVENT_KINDS,
   DISPATCH_STATUSES,
   TOUCH_STATUSES,
-} from '../../domain/vocabulary.js';
-import { withDefault } from '../common.js';
+} from '../../../domain/vocabulary.js';
+import { withDefault } from '../../common.js';
 
 /** Query strings of the admin lists: one paging pair for all, then each list's filters. */
 const isoDate = (description: string) =>

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { DEFAULT_CONSOLE_SETTINGS } from '../../config.js';
-import type { AppDeps } from '../../deps.js';
-import { getOrg } from '../../domain/admin/orgs-keys.js';
-import { createLink, createUser, sessionPolicy } from '../../domain/console/accounts.js';
-import { CONSOLE_ROLES, LINK_ROLES } from '../../domain/console/ports.js';
-import { errors } from '../../errors.js';
-import { adminRoute } from './openapi.js';
-import * as V from './view-schemas.js';
+import { DEFAULT_CONSOLE_SETTINGS } from '../../../config.js';
+import type { AppDeps } from '../../../deps.js';
+import { getOrg } from '../../../domain/admin/orgs-keys.js';
+import { createLink, createUser, sessionPolicy } from '../../../domain/console/accounts.js';
+import { CONSOLE_ROLES, LINK_ROLES } from '../../../domain/console/ports.js';
+import { errors } from '../../../errors.js';
+import { adminRoute } from '../shared/openapi.js';
+import * as V from '../view-schemas.js';
 
 const email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@ ]+@[^@ ]+$' });
 const role = Type.Union(LINK_ROLES.map((r) => Type.Literal(r)));

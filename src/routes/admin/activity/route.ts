@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps.js';
-import type { TimeRange } from '../../domain/admin/queries.js';
-import { callView, consentEventView, touchView } from '../../domain/admin/views.js';
-import { normalizeE164 } from '../../domain/phone/e164.js';
-import { errors } from '../../errors.js';
-import * as B from './buyer-schemas.js';
-import { listRoute, opaqueCursor } from './list-route.js';
-import * as L from './list-schemas.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as S from './schemas.js';
-import * as V from './view-schemas.js';
+import type { AppDeps } from '../../../deps.js';
+import type { TimeRange } from '../../../domain/admin/queries.js';
+import { callView, consentEventView, touchView } from '../../../domain/admin/views.js';
+import { normalizeE164 } from '../../../domain/phone/e164.js';
+import { errors } from '../../../errors.js';
+import * as B from '../buyers/schema.js';
+import * as S from '../schemas.js';
+import * as L from '../shared/list-query.js';
+import { listRoute, opaqueCursor } from '../shared/list-route.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import * as V from '../view-schemas.js';
 
 type RangeQ = { since?: string; until?: string };
 

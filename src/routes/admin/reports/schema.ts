@@ -7,9 +7,9 @@ import {
   TRAFFIC_METRICS,
   TRAFFIC_MONEY,
   TRAFFIC_RATES,
-} from '../../domain/reports/vocabulary.js';
-import { literals } from '../../domain/schema.js';
-import { withDefault } from '../common.js';
+} from '../../../domain/reports/vocabulary.js';
+import { literals } from '../../../domain/schema.js';
+import { withDefault } from '../../common.js';
 
 /** Query strings and answers of the reports (contract §8, docs/reporting.md). */
 

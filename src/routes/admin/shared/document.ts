@@ -1,5 +1,5 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import { documentFrame } from '../openapi.js';
+import { documentFrame } from '../../openapi.js';
 
 const description = `The provider-support API on the admin listener (127.0.0.1:3001 by default): organizations, keys, campaigns, calls, touches, consents, suppression lists, webhooks, conversion destinations, reports, audit.
 

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../deps.js';
-import { touchView } from '../../domain/admin/views.js';
-import { errors } from '../../errors.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as S from './schemas.js';
-import * as V from './view-schemas.js';
+import type { AppDeps } from '../../../deps.js';
+import { touchView } from '../../../domain/admin/views.js';
+import { errors } from '../../../errors.js';
+import * as S from '../schemas.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import * as V from '../view-schemas.js';
 
 /** A touch as decided and as dispatched: support answers "was it sent, when, how often tried". */
 export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {

@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { checkTarget } from '../../adapters/webhook-targets.js';
-import type { AppDeps } from '../../deps.js';
-import type { AdminContext } from '../../domain/admin/orgs-keys.js';
-import { WebhookAdmin, webhookView } from '../../domain/admin/webhooks.js';
-import { errors } from '../../errors.js';
-import { listRoute } from './list-route.js';
-import * as L from './list-schemas.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as S from './schemas.js';
-import * as V from './view-schemas.js';
-import * as W from './webhook-schemas.js';
+import { checkTarget } from '../../../adapters/webhook-targets.js';
+import type { AppDeps } from '../../../deps.js';
+import type { AdminContext } from '../../../domain/admin/orgs-keys.js';
+import { WebhookAdmin, webhookView } from '../../../domain/admin/webhooks.js';
+import { errors } from '../../../errors.js';
+import * as S from '../schemas.js';
+import * as L from '../shared/list-query.js';
+import { listRoute } from '../shared/list-route.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import * as V from '../view-schemas.js';
+import * as W from './schema.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 

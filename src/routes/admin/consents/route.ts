@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../../deps.js';
+import type { AppDeps } from '../../../deps.js';
 import {
   consentStanding,
   eventView,
@@ -12,19 +12,19 @@ import {
   recordConsentEvent,
   revocationEvent,
   revocationProblems,
-} from '../../domain/consents/consents.js';
-import { importConsentsCsv } from '../../domain/consents/import.js';
-import type { ConsentLog } from '../../domain/consents/ports.js';
-import { countCsvRecords } from '../../domain/outbound/csv.js';
-import { normalizeE164 } from '../../domain/phone/e164.js';
-import type { Executor } from '../../domain/ports.js';
-import { errors } from '../../errors.js';
-import { errorLine } from '../../http/error-handler.js';
-import { requireMediaType } from '../../http/validate.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as S from './schemas.js';
-import * as V from './view-schemas.js';
+} from '../../../domain/consents/consents.js';
+import { importConsentsCsv } from '../../../domain/consents/import.js';
+import type { ConsentLog } from '../../../domain/consents/ports.js';
+import { countCsvRecords } from '../../../domain/outbound/csv.js';
+import { normalizeE164 } from '../../../domain/phone/e164.js';
+import type { Executor } from '../../../domain/ports.js';
+import { errors } from '../../../errors.js';
+import { errorLine } from '../../../http/error-handler.js';
+import { requireMediaType } from '../../../http/validate.js';
+import * as S from '../schemas.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import * as V from '../view-schemas.js';
 
 const ACTOR = 'admin';
 /** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */

@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { literals } from '../../domain/schema.js';
-import { DELIVERY_STATES, EVENT_TYPES } from '../../domain/vocabulary.js';
-import { withDefault } from '../common.js';
+import { literals } from '../../../domain/schema.js';
+import { DELIVERY_STATES, EVENT_TYPES } from '../../../domain/vocabulary.js';
+import { withDefault } from '../../common.js';
 
 const isoDate = Type.String({
   'x-check': 'iso_datetime',

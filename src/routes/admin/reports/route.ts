@@ -1,17 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import Type, { type TSchema } from 'typebox';
-import type { AppDeps } from '../../deps.js';
-import type { DrillWindow } from '../../domain/reports/ports.js';
-import type { ReportParams } from '../../domain/reports/request.js';
-import { resolveReport } from '../../domain/reports/request.js';
-import type { ReportCell, TouchQuery, TrafficQuery } from '../../domain/reports/types.js';
-import { isoInZone, reportCsv, reportJson } from '../../domain/reports/view.js';
-import { type ReportKind, TRAFFIC_GROUPS } from '../../domain/reports/vocabulary.js';
-import { listRoute } from './list-route.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as R from './report-schemas.js';
-import * as S from './schemas.js';
+import type { AppDeps } from '../../../deps.js';
+import type { DrillWindow } from '../../../domain/reports/ports.js';
+import type { ReportParams } from '../../../domain/reports/request.js';
+import { resolveReport } from '../../../domain/reports/request.js';
+import type { ReportCell, TouchQuery, TrafficQuery } from '../../../domain/reports/types.js';
+import { isoInZone, reportCsv, reportJson } from '../../../domain/reports/view.js';
+import { type ReportKind, TRAFFIC_GROUPS } from '../../../domain/reports/vocabulary.js';
+import * as S from '../schemas.js';
+import { listRoute } from '../shared/list-route.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import * as R from './schema.js';
 
 const CSV_NOTE =
   'With `format=csv`: `text/csv`, a header row then one line per row (totals only in JSON).';

@@ -1,6 +1,10 @@
 import Type from 'typebox';
-import { PLATFORMS, TRIGGER_EVENTS, UPLOAD_STATUSES } from '../../domain/conversions/vocabulary.js';
-import { withDefault } from '../common.js';
+import {
+  PLATFORMS,
+  TRIGGER_EVENTS,
+  UPLOAD_STATUSES,
+} from '../../../domain/conversions/vocabulary.js';
+import { withDefault } from '../../common.js';
 
 const id = Type.String({ minLength: 1, maxLength: 64 });
 const lits = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
-import type { RequestSchemas, Valid } from '../../http/validate.js';
+import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../../http/paging.js';
+import type { RequestSchemas, Valid } from '../../../http/validate.js';
 import { adminRoute, type DocParts } from './openapi.js';
-import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from './paging.js';
 
 /** How a list's cursor carries the key of its last row shown. */
 export interface Cursor {

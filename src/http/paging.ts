@@ -1,4 +1,4 @@
-import { errors } from '../../errors.js';
+import { errors } from '../errors.js';
 
 /**
  * Keyset paging for every admin list (and the audit log): a page is asked for

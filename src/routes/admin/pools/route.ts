@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../../deps.js';
-import { poolHealthView } from '../../domain/dni/pool-health.js';
-import { errors } from '../../errors.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as S from './schemas.js';
+import type { AppDeps } from '../../../deps.js';
+import { poolHealthView } from '../../../domain/dni/pool-health.js';
+import { errors } from '../../../errors.js';
+import * as S from '../schemas.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../../deps.js';
+import type { AppDeps } from '../../../deps.js';
 import {
   createDestination,
   type DestinationContext,
@@ -8,16 +8,16 @@ import {
   destinationView,
   getDestination,
   updateDestination,
-} from '../../domain/conversions/destinations.js';
-import { type RequeueRequest, requeueUploads } from '../../domain/conversions/requeue.js';
-import { testDestination } from '../../domain/conversions/test-upload.js';
-import { errors } from '../../errors.js';
-import * as C from './conversion-schemas.js';
-import { listRoute } from './list-route.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as S from './schemas.js';
-import * as V from './view-schemas.js';
+} from '../../../domain/conversions/destinations.js';
+import { type RequeueRequest, requeueUploads } from '../../../domain/conversions/requeue.js';
+import { testDestination } from '../../../domain/conversions/test-upload.js';
+import { errors } from '../../../errors.js';
+import * as S from '../schemas.js';
+import { listRoute } from '../shared/list-route.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import * as V from '../view-schemas.js';
+import * as C from './schema.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const TAG = 'conversion destinations';

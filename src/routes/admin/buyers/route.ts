@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../deps.js';
+import type { AppDeps } from '../../../deps.js';
 import {
   type BuyerContext,
   buyerView,
@@ -7,15 +7,15 @@ import {
   listBuyersWithUsage,
   showBuyer,
   updateBuyer,
-} from '../../domain/routing/buyers.js';
-import { type PlanContext, putPlan, showPlan } from '../../domain/routing/plans.js';
-import { errors } from '../../errors.js';
-import * as B from './buyer-schemas.js';
-import { listRoute } from './list-route.js';
-import * as L from './list-schemas.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX, orgOf } from './org-scope.js';
-import * as S from './schemas.js';
+} from '../../../domain/routing/buyers.js';
+import { type PlanContext, putPlan, showPlan } from '../../../domain/routing/plans.js';
+import { errors } from '../../../errors.js';
+import * as S from '../schemas.js';
+import * as L from '../shared/list-query.js';
+import { listRoute } from '../shared/list-route.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX, orgOf } from '../shared/org-scope.js';
+import * as B from './schema.js';
 
 const TAG = 'buyers';
 

@@ -13,10 +13,10 @@ import {
   WEEKDAYS,
   WEIGHT_MAX,
   WEIGHT_MIN,
-} from '../../domain/routing/vocabulary.js';
-import { literals } from '../../domain/schema.js';
-import { withDefault } from '../common.js';
-import { CallItem } from './view-schemas.js';
+} from '../../../domain/routing/vocabulary.js';
+import { literals } from '../../../domain/schema.js';
+import { withDefault } from '../../common.js';
+import { CallItem } from '../view-schemas.js';
 
 const id = Type.String({ minLength: 1, maxLength: 64 });
 const time = Type.String({ format: 'date-time' });

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../../deps.js';
-import { collectExport, openConversionExport } from '../../domain/exports/index.js';
-import { errors } from '../../errors.js';
-import { EXPORT_HEADERS } from './export-headers.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import { CampaignParams } from './schemas.js';
+import type { AppDeps } from '../../../deps.js';
+import { collectExport, openConversionExport } from '../../../domain/exports/index.js';
+import { errors } from '../../../errors.js';
+import { CampaignParams } from '../schemas.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import { EXPORT_HEADERS } from './headers.js';
 
 export const ExportQuery = Type.Object({
   format: Type.Union([Type.Literal('google-ads'), Type.Literal('meta')]),

@@ -1,24 +1,24 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../../deps.js';
-import { normalizeE164 } from '../../domain/phone/e164.js';
+import type { AppDeps } from '../../../deps.js';
+import { normalizeE164 } from '../../../domain/phone/e164.js';
 import {
   putSuppressionEntry,
   removeSuppressionEntry,
   setLitigatorBlocks,
-} from '../../domain/suppression/entries.js';
-import { importSuppressionList } from '../../domain/suppression/import.js';
-import { numberDigits } from '../../domain/suppression/lines.js';
-import type { SuppressionEntry } from '../../domain/suppression/ports.js';
-import { errors } from '../../errors.js';
-import { requireMediaType } from '../../http/validate.js';
-import { listRoute, opaqueCursor } from './list-route.js';
-import * as L from './list-schemas.js';
-import { adminRoute } from './openapi.js';
-import { ORG_PREFIX } from './org-scope.js';
-import * as S from './schemas.js';
-import * as V from './view-schemas.js';
+} from '../../../domain/suppression/entries.js';
+import { importSuppressionList } from '../../../domain/suppression/import.js';
+import { numberDigits } from '../../../domain/suppression/lines.js';
+import type { SuppressionEntry } from '../../../domain/suppression/ports.js';
+import { errors } from '../../../errors.js';
+import { requireMediaType } from '../../../http/validate.js';
+import * as S from '../schemas.js';
+import * as L from '../shared/list-query.js';
+import { listRoute, opaqueCursor } from '../shared/list-route.js';
+import { adminRoute } from '../shared/openapi.js';
+import { ORG_PREFIX } from '../shared/org-scope.js';
+import * as V from '../view-schemas.js';
 
 const ACTOR = 'admin';
 /** Bulk list files: streamed, never buffered, so no body limit applies to them. */

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import type { AppDeps } from '../../deps.js';
-import { readiness, storeCheck } from '../../http/readiness.js';
-import { STORE_RETRY_AFTER_SECONDS } from '../../store/errors.js';
-import { adminRoute } from './openapi.js';
+import type { AppDeps } from '../../../deps.js';
+import { readiness, storeCheck } from '../../../http/readiness.js';
+import { STORE_RETRY_AFTER_SECONDS } from '../../../store/errors.js';
+import { adminRoute } from '../shared/openapi.js';
 
 const State = Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('down')]);
 const ReadinessDetail = Type.Object({

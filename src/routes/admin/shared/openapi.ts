@@ -4,10 +4,10 @@ import {
   type RequestSchemas,
   type RequestValidator,
   validateRequest,
-} from '../../http/validate.js';
-import { header, requestIdHeader, wwwAuthenticateHeader } from '../openapi.js';
-import { REQUEST_EXAMPLES } from './examples.js';
-import { pageOfItems } from './view-schemas.js';
+} from '../../../http/validate.js';
+import { header, requestIdHeader, wwwAuthenticateHeader } from '../../openapi.js';
+import { REQUEST_EXAMPLES } from '../examples.js';
+import { pageOfItems } from '../view-schemas.js';
 
 /**
  * The OpenAPI description of an admin route (served at /admin/openapi.json).
