@@ -4,12 +4,14 @@ import { keyView, orgView } from '../../domain/admin/orgs-keys.js';
 import { campaignSummary, numberView } from '../../domain/admin/views.js';
 import { normalizeE164 } from '../../domain/phone/e164.js';
 import { errors } from '../../errors.js';
-import * as S from './schemas.js';
-import * as L from './shared/list-query.js';
+import { CampaignItem, NumberItem, NumberListQuery, NumberParams } from './campaigns/schema.js';
+import { KeyIdParams, KeyItem, KeyListQuery } from './keys/schema.js';
+import { OrgItem } from './orgs/schema.js';
+import { PageQuery } from './shared/list-query.js';
 import { listRoute, opaqueCursor } from './shared/list-route.js';
 import { adminRoute } from './shared/openapi.js';
 import { ORG_PREFIX } from './shared/org-scope.js';
-import * as V from './view-schemas.js';
+import { CampaignParams, OrgIdParams } from './shared/params.js';
 
 const E164_SHAPE = /^\+[1-9][0-9]{1,14}$/;
 
@@ -18,15 +20,15 @@ export function configListRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const q = deps.queries.config;
 
   listRoute(admin, '/admin/orgs', 'organizations', 'List organizations, newest first', {
-    doc: { query: L.PageQuery, answer: V.OrgItem },
+    doc: { query: PageQuery, answer: OrgItem },
     rows: ({ after, take }) => q.listOrgs({ limit: take, after }),
     keyOf: (r) => r.id,
     view: orgView,
   });
 
   const getKeysByKeyId = adminRoute('keys', 'Show an API key (never the key itself)', {
-    params: S.KeyIdParams,
-    answer: V.KeyItem,
+    params: KeyIdParams,
+    answer: KeyItem,
   });
   admin.get('/admin/keys/:key_id', getKeysByKeyId.options, async (req) => {
     const { params } = getKeysByKeyId.read(req);
@@ -47,7 +49,7 @@ export function orgConfigListRoutes(scope: FastifyInstance, deps: AppDeps): void
     'keys',
     "List an organization's API keys (never the key itself)",
     {
-      doc: { params: S.OrgIdParams, query: L.KeyListQuery, answer: V.KeyItem },
+      doc: { params: OrgIdParams, query: KeyListQuery, answer: KeyItem },
       rows: ({ params, query, after, take }) =>
         q.listKeys(params.org_id, { limit: take, after, status: query.status, now: now() }),
       keyOf: (r) => r.id,
@@ -61,7 +63,7 @@ export function orgConfigListRoutes(scope: FastifyInstance, deps: AppDeps): void
     'campaigns',
     "List an organization's campaigns with their pool size",
     {
-      doc: { params: S.OrgIdParams, query: L.PageQuery, answer: V.CampaignItem },
+      doc: { params: OrgIdParams, query: PageQuery, answer: CampaignItem },
       rows: ({ params, after, take }) => q.listCampaigns(params.org_id, { limit: take, after }),
       keyOf: (r) => r.campaign.id,
       view: campaignSummary,
@@ -81,9 +83,9 @@ export function orgConfigListRoutes(scope: FastifyInstance, deps: AppDeps): void
     "List a campaign's numbers with their current holder",
     {
       doc: {
-        params: S.CampaignParams,
-        query: L.NumberListQuery,
-        answer: V.NumberItem,
+        params: CampaignParams,
+        query: NumberListQuery,
+        answer: NumberItem,
         description:
           'In number order. `holder` is the DNI session holding the number now (null when free); `held_until` is when it frees.',
       },
@@ -106,7 +108,7 @@ export function orgConfigListRoutes(scope: FastifyInstance, deps: AppDeps): void
   const getCampaignsByCodeNumbersByE164 = adminRoute(
     'campaigns',
     'Show one number of a campaign with its current holder',
-    { params: L.NumberParams, answer: V.NumberItem },
+    { params: NumberParams, answer: NumberItem },
   );
   scope.get(
     `${ORG_PREFIX}/campaigns/:code/numbers/:e164`,

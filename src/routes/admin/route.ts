@@ -22,22 +22,35 @@ import {
 import { errors } from '../../errors.js';
 import { credentialOf } from '../../http/auth.js';
 import { activityListRoutes } from './activity/route.js';
+import { AuditItem, AuditQuery } from './audit/schema.js';
 import { buyerRoutes } from './buyers/route.js';
+import { CallRecorded, RecordCall } from './calls/schema.js';
+import { AddNumbers, CampaignDetail, CreateCampaign, UpdateCampaign } from './campaigns/schema.js';
 import { consentRoutes } from './consents/route.js';
 import { consoleUserRoutes } from './console-users/route.js';
 import { conversionRoutes } from './conversions/route.js';
 import { exportRoutes } from './exports/route.js';
+import {
+  CreateKey,
+  KeyIdParams,
+  KeyIssued,
+  KeyItem,
+  KeyRotated,
+  RotateKey,
+  UpdateKey,
+} from './keys/schema.js';
 import { configListRoutes, orgConfigListRoutes } from './list-routes.js';
+import { CreateOrg, OrgItem, UpdateOrg } from './orgs/schema.js';
 import { poolRoutes } from './pools/route.js';
 import { readinessRoute } from './readiness/route.js';
 import { reportRoutes } from './reports/route.js';
-import * as S from './schemas.js';
 import { listRoute, plainCursor } from './shared/list-route.js';
 import { adminRoute } from './shared/openapi.js';
 import { ORG_PREFIX, orgOf, orgScoped } from './shared/org-scope.js';
+import { CampaignParams, OrgIdParams } from './shared/params.js';
 import { suppressionRoutes } from './suppression/route.js';
+import { Health } from './system/schema.js';
 import { touchRoutes } from './touches/route.js';
-import * as V from './view-schemas.js';
 import { webhookRoutes } from './webhooks/route.js';
 
 function sameToken(given: string | undefined, token: string): boolean {
@@ -68,26 +81,26 @@ export function adminRoutes(
     });
 
     const postOrgs = adminRoute('organizations', 'Create an organization', {
-      body: S.CreateOrg,
+      body: CreateOrg,
       status: 201,
-      answer: V.OrgItem,
+      answer: OrgItem,
     });
     admin.post('/admin/orgs', postOrgs.options, async (req, reply) => {
       const { body } = postOrgs.read(req);
       return reply.code(201).send(await createOrg(ctx(req), body));
     });
     const patchKeysByKeyId = adminRoute('keys', 'Replace a key’s scopes', {
-      params: S.KeyIdParams,
-      body: S.UpdateKey,
-      answer: V.KeyItem,
+      params: KeyIdParams,
+      body: UpdateKey,
+      answer: KeyItem,
     });
     admin.patch('/admin/keys/:key_id', patchKeysByKeyId.options, async (req) => {
       const { params, body } = patchKeysByKeyId.read(req);
       return setKeyScopes(ctx(req), params.key_id, body.scopes);
     });
     const postKeysByKeyIdRevoke = adminRoute('keys', 'Revoke a key now', {
-      params: S.KeyIdParams,
-      answer: V.KeyItem,
+      params: KeyIdParams,
+      answer: KeyItem,
     });
     admin.post('/admin/keys/:key_id/revoke', postKeysByKeyIdRevoke.options, async (req) => {
       const { params } = postKeysByKeyIdRevoke.read(req);
@@ -97,11 +110,11 @@ export function adminRoutes(
       'keys',
       'Issue a replacement key; the old one stops after the grace period',
       {
-        params: S.KeyIdParams,
-        body: S.RotateKey,
+        params: KeyIdParams,
+        body: RotateKey,
         bodyOptional: true,
         status: 201,
-        answer: V.KeyRotated,
+        answer: KeyRotated,
         errors: [409],
       },
     );
@@ -115,27 +128,27 @@ export function adminRoutes(
 
     orgScoped(admin, deps.queries, (scope) => {
       const getOrgsByOrgId = adminRoute('organizations', 'Show an organization', {
-        params: S.OrgIdParams,
-        answer: V.OrgItem,
+        params: OrgIdParams,
+        answer: OrgItem,
       });
       scope.get(ORG_PREFIX, getOrgsByOrgId.options, async (req) => {
         getOrgsByOrgId.read(req);
         return orgView(orgOf(req));
       });
       const patchOrgsByOrgId = adminRoute('organizations', 'Change an organization', {
-        params: S.OrgIdParams,
-        body: S.UpdateOrg,
-        answer: V.OrgItem,
+        params: OrgIdParams,
+        body: UpdateOrg,
+        answer: OrgItem,
       });
       scope.patch(ORG_PREFIX, patchOrgsByOrgId.options, async (req) => {
         const { params, body } = patchOrgsByOrgId.read(req);
         return updateOrg(ctx(req), params.org_id, body);
       });
       const postKeys = adminRoute('keys', 'Issue an API key (the key is shown once)', {
-        params: S.OrgIdParams,
-        body: S.CreateKey,
+        params: OrgIdParams,
+        body: CreateKey,
         status: 201,
-        answer: V.KeyIssued,
+        answer: KeyIssued,
       });
       scope.post(`${ORG_PREFIX}/keys`, postKeys.options, async (req, reply) => {
         const { params, body } = postKeys.read(req);
@@ -143,10 +156,10 @@ export function adminRoutes(
       });
 
       const postCampaigns = adminRoute('campaigns', 'Create a campaign with its number pool', {
-        params: S.OrgIdParams,
-        body: S.CreateCampaign,
+        params: OrgIdParams,
+        body: CreateCampaign,
         status: 201,
-        answer: V.CampaignDetail,
+        answer: CampaignDetail,
         errors: [409],
         description:
           'A code the organization already uses, or a number another campaign holds: 409.',
@@ -156,17 +169,17 @@ export function adminRoutes(
         return reply.code(201).send(await createCampaign(ctx(req), params.org_id, body));
       });
       const getCampaignsByCode = adminRoute('campaigns', 'Show a campaign with its numbers', {
-        params: S.CampaignParams,
-        answer: V.CampaignDetail,
+        params: CampaignParams,
+        answer: CampaignDetail,
       });
       scope.get(`${ORG_PREFIX}/campaigns/:code`, getCampaignsByCode.options, async (req) => {
         const { params } = getCampaignsByCode.read(req);
         return showCampaign(ctx(req), params.org_id, params.code);
       });
       const patchCampaignsByCode = adminRoute('campaigns', 'Change a campaign', {
-        params: S.CampaignParams,
-        body: S.UpdateCampaign,
-        answer: V.CampaignDetail,
+        params: CampaignParams,
+        body: UpdateCampaign,
+        answer: CampaignDetail,
         errors: [409],
       });
       scope.patch(`${ORG_PREFIX}/campaigns/:code`, patchCampaignsByCode.options, async (req) => {
@@ -177,9 +190,9 @@ export function adminRoutes(
         'campaigns',
         'Add numbers to a campaign’s pool',
         {
-          params: S.CampaignParams,
-          body: S.AddNumbers,
-          answer: V.CampaignDetail,
+          params: CampaignParams,
+          body: AddNumbers,
+          answer: CampaignDetail,
           errors: [409],
         },
       );
@@ -193,10 +206,10 @@ export function adminRoutes(
       );
 
       const postCalls = adminRoute('calls', 'Record an inbound call (as a carrier would)', {
-        params: S.OrgIdParams,
-        body: S.RecordCall,
+        params: OrgIdParams,
+        body: RecordCall,
         status: 201,
-        answer: V.CallRecorded,
+        answer: CallRecorded,
       });
       scope.post(`${ORG_PREFIX}/calls`, postCalls.options, async (req, reply) => {
         const { params, body } = postCalls.read(req);
@@ -221,7 +234,7 @@ export function adminRoutes(
         'audit',
         'An organization’s audit log, newest first',
         {
-          doc: { params: S.OrgIdParams, query: S.AuditQuery, answer: V.AuditItem },
+          doc: { params: OrgIdParams, query: AuditQuery, answer: AuditItem },
           cursor: plainCursor,
           rows: ({ params, query, after, take }) =>
             deps.queries.audit.listAudit(params.org_id, {
@@ -276,7 +289,7 @@ export function adminRoutes(
     return reply.type(deps.metrics.registry.contentType).send(text);
   });
   const health = adminRoute('system', 'Liveness: the process answers and the store pings', {
-    answer: V.Health,
+    answer: Health,
     security: [],
   });
   app.get('/healthz', health.options, async () => {

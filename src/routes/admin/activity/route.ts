@@ -5,12 +5,13 @@ import { callView, consentEventView, touchView } from '../../../domain/admin/vie
 import { normalizeE164 } from '../../../domain/phone/e164.js';
 import { errors } from '../../../errors.js';
 import * as B from '../buyers/schema.js';
-import * as S from '../schemas.js';
-import * as L from '../shared/list-query.js';
+import { CallItem, CallListQuery, CallParams } from '../calls/schema.js';
+import { ConsentEventItem, ConsentListQuery } from '../consents/schema.js';
 import { listRoute, opaqueCursor } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
-import * as V from '../view-schemas.js';
+import { OrgIdParams } from '../shared/params.js';
+import { TouchItem, TouchListQuery } from '../touches/schema.js';
 
 type RangeQ = { since?: string; until?: string };
 
@@ -52,9 +53,9 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     'List calls with their attribution, latest start first',
     {
       doc: {
-        params: S.OrgIdParams,
-        query: L.CallListQuery,
-        answer: V.CallItem,
+        params: OrgIdParams,
+        query: CallListQuery,
+        answer: CallItem,
         description:
           'Ordered by the time the call started, latest first (a call recorded late takes its place in time); `since`/`until` apply to that time.',
       },
@@ -73,7 +74,7 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
   const getCallsByCallId = adminRoute(
     'calls',
     'Show a call with its attribution, its offers to buyers and its buyer reports',
-    { params: L.CallParams, answer: B.CallDetail },
+    { params: CallParams, answer: B.CallDetail },
   );
   admin.get(`${ORG_PREFIX}/calls/:call_id`, getCallsByCallId.options, async (req) => {
     const { params } = getCallsByCallId.read(req);
@@ -111,9 +112,9 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     'List outbound touches with their checks and dispatch state',
     {
       doc: {
-        params: S.OrgIdParams,
-        query: L.TouchListQuery,
-        answer: V.TouchItem,
+        params: OrgIdParams,
+        query: TouchListQuery,
+        answer: TouchItem,
         description: '`since`/`until` apply to the time the touch was decided.',
       },
       rows: async (p) =>
@@ -134,9 +135,9 @@ export function activityListRoutes(admin: FastifyInstance, deps: AppDeps): void 
     'List consent events (grants and revocations), newest first',
     {
       doc: {
-        params: S.OrgIdParams,
-        query: L.ConsentListQuery,
-        answer: V.ConsentEventItem,
+        params: OrgIdParams,
+        query: ConsentListQuery,
+        answer: ConsentEventItem,
         description:
           'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
       },

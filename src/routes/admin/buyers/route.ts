@@ -10,11 +10,11 @@ import {
 } from '../../../domain/routing/buyers.js';
 import { type PlanContext, putPlan, showPlan } from '../../../domain/routing/plans.js';
 import { errors } from '../../../errors.js';
-import * as S from '../schemas.js';
-import * as L from '../shared/list-query.js';
+import { PageQuery } from '../shared/list-query.js';
 import { listRoute } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX, orgOf } from '../shared/org-scope.js';
+import { CampaignParams, OrgIdParams } from '../shared/params.js';
 import * as B from './schema.js';
 
 const TAG = 'buyers';
@@ -34,7 +34,7 @@ export function buyerRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const one = `${base}/:buyer_id`;
 
   const create = adminRoute(TAG, 'Add a buyer', {
-    params: S.OrgIdParams,
+    params: OrgIdParams,
     body: B.CreateBuyer,
     status: 201,
     answer: B.BuyerItem,
@@ -45,7 +45,7 @@ export function buyerRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
 
   listRoute(admin, base, TAG, 'The buyers, with what each cap counts now', {
-    doc: { params: S.OrgIdParams, query: L.PageQuery, answer: B.BuyerItem },
+    doc: { params: OrgIdParams, query: PageQuery, answer: B.BuyerItem },
     rows: ({ params, after, take }) =>
       listBuyersWithUsage(ctx(null), params.org_id, take - 1, after),
     keyOf: (r) => r.buyer.id,
@@ -79,7 +79,7 @@ export function buyerRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const routing = `${ORG_PREFIX}/campaigns/:code/routing`;
 
   const put = adminRoute(TAG, "Set a campaign's routing plan", {
-    params: S.CampaignParams,
+    params: CampaignParams,
     body: B.PutRouting,
     answer: B.RoutingItem,
   });
@@ -90,7 +90,7 @@ export function buyerRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
 
   const get = adminRoute(TAG, "A campaign's routing plan (no targets: it has none)", {
-    params: S.CampaignParams,
+    params: CampaignParams,
     answer: B.RoutingItem,
   });
   admin.get(routing, get.options, async (req) => {

@@ -16,7 +16,7 @@ import {
 } from '../../../domain/routing/vocabulary.js';
 import { literals } from '../../../domain/schema.js';
 import { withDefault } from '../../common.js';
-import { CallItem } from '../view-schemas.js';
+import { CallItem } from '../calls/schema.js';
 
 const id = Type.String({ minLength: 1, maxLength: 64 });
 const time = Type.String({ format: 'date-time' });

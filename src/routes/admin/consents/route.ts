@@ -21,10 +21,16 @@ import type { Executor } from '../../../domain/ports.js';
 import { errors } from '../../../errors.js';
 import { errorLine } from '../../../http/error-handler.js';
 import { requireMediaType } from '../../../http/validate.js';
-import * as S from '../schemas.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
-import * as V from '../view-schemas.js';
+import { OrgIdParams } from '../shared/params.js';
+import {
+  ConsentImportSummary,
+  ConsentParams,
+  ConsentStanding,
+  PutConsent,
+  RevokeConsent,
+} from './schema.js';
 
 const ACTOR = 'admin';
 /** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
@@ -71,8 +77,8 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const e164Of = (raw: string) => normalizeE164(raw) ?? raw;
 
   const getConsentsByE164 = adminRoute('consents', 'A contact’s consent standing and history', {
-    params: S.ConsentParams,
-    answer: V.ConsentStanding,
+    params: ConsentParams,
+    answer: ConsentStanding,
   });
   admin.get(`${ORG_PREFIX}/consents/:e164`, getConsentsByE164.options, async (req) => {
     const { params } = getConsentsByE164.read(req);
@@ -85,9 +91,9 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     );
   });
   const putConsentsByE164 = adminRoute('consents', 'Record a consent grant (a new event)', {
-    params: S.ConsentParams,
-    body: S.PutConsent,
-    answer: V.ConsentStanding,
+    params: ConsentParams,
+    body: PutConsent,
+    answer: ConsentStanding,
   });
   admin.put(`${ORG_PREFIX}/consents/:e164`, putConsentsByE164.options, async (req) => {
     const { params, body } = putConsentsByE164.read(req);
@@ -106,10 +112,10 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'consents',
     'Record a revocation, opt-out or internal DNC (a new event)',
     {
-      params: S.ConsentParams,
-      body: S.RevokeConsent,
+      params: ConsentParams,
+      body: RevokeConsent,
       bodyOptional: true,
-      answer: V.ConsentStanding,
+      answer: ConsentStanding,
     },
   );
   admin.post(
@@ -127,7 +133,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'consents',
     'Import consent events from a CSV file (text/csv)',
     {
-      params: S.OrgIdParams,
+      params: OrgIdParams,
       body: Type.String({
         description:
           'A header row, then one grant per line: e164,tier,captured_at,source,… (docs/consent.md). At most 32 MiB.',
@@ -136,7 +142,7 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
         ],
       }),
       bodyMedia: ['text/csv'],
-      answer: V.ConsentImportSummary,
+      answer: ConsentImportSummary,
       media: {
         [NDJSON]: Type.String({
           description:

@@ -7,7 +7,7 @@ import { createLink, createUser, sessionPolicy } from '../../../domain/console/a
 import { CONSOLE_ROLES, LINK_ROLES } from '../../../domain/console/ports.js';
 import { errors } from '../../../errors.js';
 import { adminRoute } from '../shared/openapi.js';
-import * as V from '../view-schemas.js';
+import { ConsoleLinkCreated, ConsoleUserCreated } from './schema.js';
 
 const email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@ ]+@[^@ ]+$' });
 const role = Type.Union(LINK_ROLES.map((r) => Type.Literal(r)));
@@ -49,7 +49,7 @@ export function consoleUserRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postUsers = adminRoute('console', 'Create a console user with a password', {
     body: CreateConsoleUser,
     status: 201,
-    answer: V.ConsoleUserCreated,
+    answer: ConsoleUserCreated,
     errors: [404, 409],
     description:
       '`operator` sees every organization; `manager` and `viewer` need `org_id`. The password (at least 12 characters) is stored as a scrypt hash.',
@@ -76,7 +76,7 @@ export function consoleUserRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postLinks = adminRoute('console', 'Make an invitation or password-reset link', {
     body: CreateConsoleLink,
     status: 201,
-    answer: V.ConsoleLinkCreated,
+    answer: ConsoleLinkCreated,
     errors: [404],
     description:
       'The link is shown once and expires after CONSOLE_LINK_HOURS. An invitation names the role (and the organization for a manager or viewer); a reset names an existing user.',

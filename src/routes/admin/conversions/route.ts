@@ -12,12 +12,19 @@ import {
 import { type RequeueRequest, requeueUploads } from '../../../domain/conversions/requeue.js';
 import { testDestination } from '../../../domain/conversions/test-upload.js';
 import { errors } from '../../../errors.js';
-import * as S from '../schemas.js';
 import { listRoute } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
-import * as V from '../view-schemas.js';
+import { OrgIdParams } from '../shared/params.js';
 import * as C from './schema.js';
+import {
+  DestinationDetail,
+  DestinationItem,
+  DestinationTestResult,
+  UploadAttemptItem,
+  UploadItem,
+  UploadsQueued,
+} from './schema.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const TAG = 'conversion destinations';
@@ -38,10 +45,10 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const one = `${base}/:destination_id`;
 
   const create = adminRoute(TAG, 'Add a conversion destination', {
-    params: S.OrgIdParams,
+    params: OrgIdParams,
     body: C.CreateDestination,
     status: 201,
-    answer: V.DestinationItem,
+    answer: DestinationItem,
   });
   admin.post(base, create.options, async (req, reply) => {
     const { params, body } = create.read(req);
@@ -49,8 +56,8 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
 
   const list = adminRoute(TAG, 'The conversion destinations (secrets masked)', {
-    params: S.OrgIdParams,
-    answer: Type.Object({ destinations: Type.Array(V.DestinationItem) }),
+    params: OrgIdParams,
+    answer: Type.Object({ destinations: Type.Array(DestinationItem) }),
   });
   admin.get(base, list.options, async (req) => {
     const { params } = list.read(req);
@@ -61,7 +68,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   const show = adminRoute(TAG, 'A destination, with last success, pending and failures', {
     params: C.DestinationParams,
-    answer: V.DestinationDetail,
+    answer: DestinationDetail,
   });
   admin.get(one, show.options, async (req) => {
     const { params } = show.read(req);
@@ -84,7 +91,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const patch = adminRoute(TAG, 'Change a destination (secrets given replace those kept)', {
     params: C.DestinationParams,
     body: C.UpdateDestination,
-    answer: V.DestinationItem,
+    answer: DestinationItem,
   });
   admin.patch(one, patch.options, async (req) => {
     const { params, body } = patch.read(req);
@@ -103,7 +110,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
 
   listRoute(admin, `${one}/uploads`, TAG, 'Uploads of a destination, newest first', {
-    doc: { params: C.DestinationParams, query: C.UploadsQuery, answer: V.UploadItem },
+    doc: { params: C.DestinationParams, query: C.UploadsQuery, answer: UploadItem },
     owner: ({ params }, req) => getDestination(ctx(req), params.org_id, params.destination_id),
     rows: ({ owner: d, query, after, take }) =>
       deps.queries.conversions.listUploads(d.orgId, d.id, {
@@ -130,7 +137,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const attempts = adminRoute(TAG, 'Upload attempts of a destination, newest first', {
     params: C.DestinationParams,
     query: C.AttemptsQuery,
-    answer: Type.Object({ attempts: Type.Array(V.UploadAttemptItem) }),
+    answer: Type.Object({ attempts: Type.Array(UploadAttemptItem) }),
   });
   admin.get(`${one}/attempts`, attempts.options, async (req) => {
     const { params, query } = attempts.read(req);
@@ -155,7 +162,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
 
   const test = adminRoute(TAG, "One sample conversion in the platform's validate-only mode", {
     params: C.DestinationParams,
-    answer: V.DestinationTestResult,
+    answer: DestinationTestResult,
   });
   admin.post(`${one}/test`, test.options, async (req) => {
     const { params } = test.read(req);
@@ -188,7 +195,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
         body: schema,
         bodyOptional: true,
         status: 202,
-        answer: action === 'retry' ? V.UploadsQueued : C.UploadsReplayed,
+        answer: action === 'retry' ? UploadsQueued : C.UploadsReplayed,
       },
     );
     admin.post(`${one}/${action}`, route.options, async (req, reply) => {

@@ -2,9 +2,12 @@ import Type from 'typebox';
 import {
   PLATFORMS,
   TRIGGER_EVENTS,
+  UPLOAD_KINDS,
   UPLOAD_STATUSES,
 } from '../../../domain/conversions/vocabulary.js';
+import { literals } from '../../../domain/schema.js';
 import { withDefault } from '../../common.js';
+import { count, maybe, obj, time } from '../shared/views.js';
 
 const id = Type.String({ minLength: 1, maxLength: 64 });
 const lits = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
@@ -132,3 +135,90 @@ export const UploadsReplayed = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const money = obj({ amount: Type.Number(), currency: Type.String() });
+export const DestinationItem = obj({
+  destination_id: Type.String(),
+  org_id: Type.String(),
+  platform: literals(PLATFORMS),
+  name: Type.String(),
+  campaigns: maybe(Type.Array(Type.String())),
+  trigger: obj({ event: Type.String(), min_seconds: Type.Optional(Type.Integer()) }),
+  value: maybe(money),
+  settings: Type.Record(Type.String(), Type.String()),
+  secrets: Type.Record(Type.String(), Type.String(), {
+    description: 'Which secrets are set, masked: never the secrets',
+  }),
+  enabled: Type.Boolean(),
+  api: maybe(
+    obj(
+      {
+        name: Type.String({
+          description: 'data_manager, google_ads_api, meta_graph, microsoft_ads',
+        }),
+        version: Type.String(),
+        retires_on: maybe(
+          Type.String({ description: "The vendor's retirement date, if announced" }),
+        ),
+        warning: maybe(
+          Type.String({ description: 'Set when the version is retired or will be within 60 days' }),
+        ),
+      },
+      "The platform API and version this destination's uploads use",
+    ),
+  ),
+  created_at: time,
+  updated_at: time,
+});
+
+export const DestinationDetail = Type.Object({
+  ...DestinationItem.properties,
+  uploads: obj({
+    last_success_at: maybe(time),
+    pending: count,
+    sent: count,
+    failed: count,
+    retracted: count,
+    not_retractable: count,
+    failed_by_reason: Type.Record(Type.String(), count),
+  }),
+});
+
+export const UploadItem = obj({
+  upload_id: Type.String(),
+  call_id: Type.String(),
+  kind: literals(UPLOAD_KINDS),
+  dedupe_key: Type.String(),
+  status: literals(UPLOAD_STATUSES),
+  attempts: count,
+  reason_code: maybe(Type.String()),
+  reason: maybe(Type.String()),
+  next_attempt_at: maybe(time),
+  sent_at: maybe(time),
+  created_at: time,
+});
+
+export const UploadAttemptItem = obj({
+  attempt_id: Type.String(),
+  upload_id: Type.String(),
+  attempt: Type.Integer({ minimum: 1 }),
+  outcome: Type.String(),
+  status_code: maybe(Type.Integer()),
+  reason: maybe(Type.String()),
+  started_at: time,
+  finished_at: maybe(time),
+});
+
+export const DestinationTestResult = obj({
+  destination_id: Type.String(),
+  platform: literals(PLATFORMS),
+  ok: Type.Boolean(),
+  status_code: maybe(Type.Integer()),
+  checked: Type.Array(Type.String(), {
+    description: 'What the accepted test proved (empty when ok is false)',
+  }),
+  result: Type.Unknown({ description: "The platform's verdict on the sample" }),
+  answer: Type.Unknown({ description: "The platform's answer, as sent" }),
+});
+
+export const UploadsQueued = obj({ destination_id: Type.String(), queued: count });

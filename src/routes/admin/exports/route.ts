@@ -3,9 +3,9 @@ import Type from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { collectExport, openConversionExport } from '../../../domain/exports/index.js';
 import { errors } from '../../../errors.js';
-import { CampaignParams } from '../schemas.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
+import { CampaignParams } from '../shared/params.js';
 import { EXPORT_HEADERS } from './headers.js';
 
 export const ExportQuery = Type.Object({

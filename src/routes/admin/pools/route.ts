@@ -3,9 +3,10 @@ import Type from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { poolHealthView } from '../../../domain/dni/pool-health.js';
 import { errors } from '../../../errors.js';
-import * as S from '../schemas.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
+import { CampaignParams } from '../shared/params.js';
+import { PoolQuery } from './schema.js';
 
 const DAY_MS = 86_400_000;
 
@@ -64,8 +65,8 @@ export function poolRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'campaigns',
     'Pool health, attribution accuracy and recommended size',
     {
-      params: S.CampaignParams,
-      query: S.PoolQuery,
+      params: CampaignParams,
+      query: PoolQuery,
       answer: PoolHealth,
       description:
         'Numbers, held now, peak held numbers per hour, sessions by outcome and calls by attribution rule over the last `days`; the estimated accuracy and the pool size the sizing model (docs/pool-sizing.md) recommends for `target`.',

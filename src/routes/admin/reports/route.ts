@@ -7,10 +7,10 @@ import { resolveReport } from '../../../domain/reports/request.js';
 import type { ReportCell, TouchQuery, TrafficQuery } from '../../../domain/reports/types.js';
 import { isoInZone, reportCsv, reportJson } from '../../../domain/reports/view.js';
 import { type ReportKind, TRAFFIC_GROUPS } from '../../../domain/reports/vocabulary.js';
-import * as S from '../schemas.js';
 import { listRoute } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
+import { OrgIdParams } from '../shared/params.js';
 import * as R from './schema.js';
 
 const CSV_NOTE =
@@ -64,7 +64,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
   };
 
   const traffic = adminRoute('reports', 'Traffic: sessions, calls and buyer outcomes', {
-    params: S.OrgIdParams,
+    params: OrgIdParams,
     query: R.TrafficQuery,
     answer: R.TrafficAnswer,
     media: { 'text/csv': Type.String({ description: 'format=csv' }) },
@@ -86,7 +86,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
 
   const touches = adminRoute('reports', 'Outbound touches: placed, blocked and why', {
-    params: S.OrgIdParams,
+    params: OrgIdParams,
     query: R.TouchQuery,
     answer: R.TouchAnswer,
     media: { 'text/csv': Type.String({ description: 'format=csv' }) },
@@ -116,7 +116,7 @@ export function reportRoutes(admin: FastifyInstance, deps: AppDeps): void {
   ) =>
     listRoute(admin, `${ORG_PREFIX}/reports/${path}`, 'reports', summary, {
       doc: {
-        params: S.OrgIdParams,
+        params: OrgIdParams,
         query: spec.query,
         answer: spec.item,
         description: spec.description,

@@ -7,7 +7,7 @@ import {
 } from '../../../http/validate.js';
 import { header, requestIdHeader, wwwAuthenticateHeader } from '../../openapi.js';
 import { REQUEST_EXAMPLES } from '../examples.js';
-import { pageOfItems } from '../view-schemas.js';
+import { pageOfItems } from './views.js';
 
 /**
  * The OpenAPI description of an admin route (served at /admin/openapi.json).

@@ -13,12 +13,23 @@ import { numberDigits } from '../../../domain/suppression/lines.js';
 import type { SuppressionEntry } from '../../../domain/suppression/ports.js';
 import { errors } from '../../../errors.js';
 import { requireMediaType } from '../../../http/validate.js';
-import * as S from '../schemas.js';
-import * as L from '../shared/list-query.js';
 import { listRoute, opaqueCursor } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
-import * as V from '../view-schemas.js';
+import { OrgIdParams } from '../shared/params.js';
+import {
+  DeleteSuppressionEntry,
+  PutSuppressionEntry,
+  SuppressionEntryItem,
+  SuppressionEntryParams,
+  SuppressionEntryRemoved,
+  SuppressionImportQuery,
+  SuppressionImportSummary,
+  SuppressionListParams,
+  SuppressionListQuery,
+  SuppressionSettings,
+  SuppressionSettingsView,
+} from './schema.js';
 
 const ACTOR = 'admin';
 /** Bulk list files: streamed, never buffered, so no body limit applies to them. */
@@ -66,15 +77,15 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       'suppression',
       'Import a list file: one number per line (LF, CRLF or CR), streamed',
       {
-        params: S.SuppressionListParams,
-        query: S.SuppressionImportQuery,
+        params: SuppressionListParams,
+        query: SuppressionImportQuery,
         body: Type.String({
           description:
             'One number per line, E.164 or 10 US digits; a state list line may add `,XX`. Any size: streamed, never buffered.',
           examples: ['+14155550100\n4155550101\n'],
         }),
         bodyMedia: STREAMED_TYPES,
-        answer: V.SuppressionImportSummary,
+        answer: SuppressionImportSummary,
         description:
           '`mode=add` adds the lines; `mode=replace` makes the list exactly the file. Rejected lines are counted and the first ones listed with their line numbers; the rest are imported.',
       },
@@ -112,7 +123,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const getSuppressionSettings = adminRoute(
     'suppression',
     "The organization's suppression settings",
-    { params: S.OrgIdParams, answer: V.SuppressionSettingsView },
+    { params: OrgIdParams, answer: SuppressionSettingsView },
   );
   admin.get(`${ORG_PREFIX}/suppression/settings`, getSuppressionSettings.options, async (req) => {
     const { params } = getSuppressionSettings.read(req);
@@ -121,7 +132,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const putSuppressionSettings = adminRoute(
     'suppression',
     'Change the suppression settings (whether the litigator list blocks)',
-    { params: S.OrgIdParams, body: S.SuppressionSettings, answer: V.SuppressionSettingsView },
+    { params: OrgIdParams, body: SuppressionSettings, answer: SuppressionSettingsView },
   );
   admin.put(`${ORG_PREFIX}/suppression/settings`, putSuppressionSettings.options, async (req) => {
     const { params, body } = putSuppressionSettings.read(req);
@@ -135,9 +146,9 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     "List the entries of one of an organization's lists",
     {
       doc: {
-        params: S.SuppressionListParams,
-        query: L.SuppressionListQuery,
-        answer: V.SuppressionEntryItem,
+        params: SuppressionListParams,
+        query: SuppressionListQuery,
+        answer: SuppressionEntryItem,
         description: 'In number order; `state` narrows a state list to one state.',
       },
       cursor: opaqueCursor(STORED_NUMBER),
@@ -152,8 +163,8 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     },
   );
   const getSuppressionByListByE164 = adminRoute('suppression', 'Show one entry of a list', {
-    params: S.SuppressionEntryParams,
-    answer: V.SuppressionEntryItem,
+    params: SuppressionEntryParams,
+    answer: SuppressionEntryItem,
   });
   admin.get(
     `${ORG_PREFIX}/suppression/:list/:e164`,
@@ -173,10 +184,10 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'suppression',
     'Add a number to a list, or change its entry',
     {
-      params: S.SuppressionEntryParams,
-      body: S.PutSuppressionEntry,
+      params: SuppressionEntryParams,
+      body: PutSuppressionEntry,
       bodyOptional: true,
-      answer: V.SuppressionEntryItem,
+      answer: SuppressionEntryItem,
       description: 'A state list entry needs `state`.',
     },
   );
@@ -203,9 +214,9 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     'suppression',
     'Remove a number from a list, with the reason (audited)',
     {
-      params: S.SuppressionEntryParams,
-      body: S.DeleteSuppressionEntry,
-      answer: V.SuppressionEntryRemoved,
+      params: SuppressionEntryParams,
+      body: DeleteSuppressionEntry,
+      answer: SuppressionEntryRemoved,
     },
   );
   admin.delete(

@@ -2,17 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
 import { touchView } from '../../../domain/admin/views.js';
 import { errors } from '../../../errors.js';
-import * as S from '../schemas.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
-import * as V from '../view-schemas.js';
+import { TouchDetail, TouchParams } from './schema.js';
 
 /** A touch as decided and as dispatched: support answers "was it sent, when, how often tried". */
 export function touchRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const getTouchesByTouchId = adminRoute(
     'touches',
     'Show a touch: its decision, checks and every dispatch attempt',
-    { params: S.TouchParams, answer: V.TouchDetail },
+    { params: TouchParams, answer: TouchDetail },
   );
   admin.get(`${ORG_PREFIX}/touches/:touch_id`, getTouchesByTouchId.options, async (req) => {
     const { params } = getTouchesByTouchId.read(req);

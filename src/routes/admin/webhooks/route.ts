@@ -5,13 +5,20 @@ import type { AppDeps } from '../../../deps.js';
 import type { AdminContext } from '../../../domain/admin/orgs-keys.js';
 import { WebhookAdmin, webhookView } from '../../../domain/admin/webhooks.js';
 import { errors } from '../../../errors.js';
-import * as S from '../schemas.js';
-import * as L from '../shared/list-query.js';
+import { PageQuery } from '../shared/list-query.js';
 import { listRoute } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
-import * as V from '../view-schemas.js';
+import { OrgIdParams } from '../shared/params.js';
 import * as W from './schema.js';
+import {
+  DeliveryItem,
+  WebhookAttemptItem,
+  WebhookDeleted,
+  WebhookItem,
+  WebhookReplayQueued,
+  WebhookWithSecret,
+} from './schema.js';
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -24,13 +31,13 @@ export function webhookRoutes(
   const service = (req: FastifyRequest) => new WebhookAdmin(ctx(req), deps.webhooks, checkTarget);
   const base = `${ORG_PREFIX}/webhooks`;
   const one = `${base}/:webhook_id`;
-  const OrgParams = S.OrgIdParams;
+  const OrgParams = OrgIdParams;
 
   const postWebhooks = adminRoute('webhooks', 'Add a webhook endpoint (its secret is shown once)', {
     params: OrgParams,
     body: W.CreateWebhook,
     status: 201,
-    answer: V.WebhookWithSecret,
+    answer: WebhookWithSecret,
     description:
       'The URL must be https:// on a public address (checked again at every connection). The answer carries the signing secret, shown only here and on rotate.',
   });
@@ -39,7 +46,7 @@ export function webhookRoutes(
     return reply.code(201).send(await service(req).create(params.org_id, body));
   });
   listRoute(admin, base, 'webhooks', "List an organization's webhook endpoints, oldest first", {
-    doc: { params: OrgParams, query: L.PageQuery, answer: V.WebhookItem },
+    doc: { params: OrgParams, query: PageQuery, answer: WebhookItem },
     rows: async ({ params, after, take }) => {
       const rows = await deps.queries.webhooks.listEndpoints(params.org_id, { limit: take, after });
       // One clock reading for the page: every endpoint is shown as of the same instant.
@@ -51,7 +58,7 @@ export function webhookRoutes(
   });
   const getWebhooksByWebhookId = adminRoute('webhooks', 'Show a webhook endpoint', {
     params: W.WebhookParams,
-    answer: V.WebhookItem,
+    answer: WebhookItem,
   });
   admin.get(one, getWebhooksByWebhookId.options, async (req) => {
     const { params } = getWebhooksByWebhookId.read(req);
@@ -60,7 +67,7 @@ export function webhookRoutes(
   const patchWebhooksByWebhookId = adminRoute('webhooks', 'Change a webhook endpoint', {
     params: W.WebhookParams,
     body: W.UpdateWebhook,
-    answer: V.WebhookItem,
+    answer: WebhookItem,
   });
   admin.patch(one, patchWebhooksByWebhookId.options, async (req) => {
     const { params, body } = patchWebhooksByWebhookId.read(req);
@@ -75,7 +82,7 @@ export function webhookRoutes(
       enabled
         ? 'Enable a webhook endpoint (its failure count starts again)'
         : 'Disable a webhook endpoint: nothing more is delivered to it',
-      { params: W.WebhookParams, answer: V.WebhookItem },
+      { params: W.WebhookParams, answer: WebhookItem },
     );
     admin.post(`${one}/${action}`, postWebhookToggle.options, async (req) => {
       const { params } = postWebhookToggle.read(req);
@@ -90,7 +97,7 @@ export function webhookRoutes(
       body: W.RotateWebhook,
       bodyOptional: true,
       status: 201,
-      answer: V.WebhookWithSecret,
+      answer: WebhookWithSecret,
       description:
         'The new secret signs at once; the old one signs beside it for `grace_seconds` (default a day).',
     },
@@ -103,7 +110,7 @@ export function webhookRoutes(
   const deleteWebhooksByWebhookId = adminRoute(
     'webhooks',
     'Delete a webhook endpoint with its deliveries',
-    { params: W.WebhookParams, answer: V.WebhookDeleted },
+    { params: W.WebhookParams, answer: WebhookDeleted },
   );
   admin.delete(one, deleteWebhooksByWebhookId.options, async (req) => {
     const { params } = deleteWebhooksByWebhookId.read(req);
@@ -116,7 +123,7 @@ export function webhookRoutes(
     'webhooks',
     "An endpoint's deliveries (one per event), newest first",
     {
-      doc: { params: W.WebhookParams, query: W.DeliveriesQuery, answer: V.DeliveryItem },
+      doc: { params: W.WebhookParams, query: W.DeliveriesQuery, answer: DeliveryItem },
       owner: ({ params }, req) => service(req).find(params.org_id, params.webhook_id),
       rows: ({ params, query, after, take }) =>
         deps.queries.webhooks.listDeliveries(params.org_id, params.webhook_id, {
@@ -145,7 +152,7 @@ export function webhookRoutes(
     {
       params: W.WebhookParams,
       query: W.AttemptsQuery,
-      answer: Type.Object({ attempts: Type.Array(V.WebhookAttemptItem) }),
+      answer: Type.Object({ attempts: Type.Array(WebhookAttemptItem) }),
     },
   );
   admin.get(`${one}/attempts`, getWebhooksByWebhookIdAttempts.options, async (req) => {
@@ -178,7 +185,7 @@ export function webhookRoutes(
       params: W.WebhookParams,
       body: W.ReplayWebhook,
       status: 202,
-      answer: V.WebhookReplayQueued,
+      answer: WebhookReplayQueued,
       description: 'Give exactly one of `event_id` and `since`. An unknown event is 404.',
     },
   );

@@ -1,7 +1,12 @@
 import Type from 'typebox';
 import { literals } from '../../../domain/schema.js';
-import { DELIVERY_STATES, EVENT_TYPES } from '../../../domain/vocabulary.js';
+import {
+  DELIVERY_STATES,
+  EVENT_TYPES,
+  ATTEMPT_OUTCOMES as WEBHOOK_OUTCOMES,
+} from '../../../domain/vocabulary.js';
 import { withDefault } from '../../common.js';
+import { count, maybe, obj, time } from '../shared/views.js';
 
 const isoDate = Type.String({
   'x-check': 'iso_datetime',
@@ -77,3 +82,55 @@ export const AttemptsQuery = Type.Object({
   event_id: Type.Optional(id),
   limit: withDefault(Type.Integer({ minimum: 1, maximum: 500 }), 50),
 });
+
+export const WebhookItem = obj({
+  webhook_id: Type.String(),
+  org_id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(literals([...EVENT_TYPES, '*'])),
+  description: maybe(Type.String()),
+  enabled: Type.Boolean(),
+  disabled_reason: maybe(Type.String()),
+  disabled_at: maybe(time),
+  consecutive_failures: count,
+  failing_since: maybe(time),
+  previous_secret_valid_until: maybe(time),
+  created_at: time,
+  updated_at: time,
+});
+
+export const WebhookWithSecret = Type.Object({
+  ...WebhookItem.properties,
+  secret: Type.String({ description: 'The signing secret (whsec_…): shown once' }),
+});
+
+export const WebhookDeleted = obj({ webhook_id: Type.String(), deleted: Type.Literal(true) });
+
+export const DeliveryItem = obj({
+  delivery_id: Type.String(),
+  event_id: Type.String(),
+  event_type: literals(EVENT_TYPES),
+  state: literals(DELIVERY_STATES),
+  attempts: count,
+  next_attempt_at: maybe(time),
+  last_status: maybe(Type.Integer()),
+  last_error: maybe(Type.String()),
+  delivered_at: maybe(time),
+  created_at: time,
+});
+
+export const WebhookAttemptItem = obj({
+  attempt_id: Type.String(),
+  delivery_id: Type.String(),
+  event_id: Type.String(),
+  attempt: Type.Integer({ minimum: 1 }),
+  outcome: literals(WEBHOOK_OUTCOMES),
+  status_code: maybe(Type.Integer()),
+  latency_ms: maybe(Type.Integer()),
+  response_head: maybe(Type.String()),
+  error: maybe(Type.String()),
+  started_at: time,
+  finished_at: maybe(time),
+});
+
+export const WebhookReplayQueued = obj({ webhook_id: Type.String(), queued: count });
