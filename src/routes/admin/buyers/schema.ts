@@ -1,12 +1,7 @@
-/**
- * Buyers and routing plans (contract §11, docs/routing.md): what the admin API takes and
- * answers. Money is a decimal string with two places, in the organization's currency.
- */
 import Type, { type TSchema } from 'typebox';
 import {
   BUYER_STATUSES,
   FALLBACKS,
-  OFFER_OUTCOMES,
   RING_TIMEOUT_DEFAULT,
   RING_TIMEOUT_MAX,
   RING_TIMEOUT_MIN,
@@ -16,11 +11,10 @@ import {
 } from '../../../domain/routing/vocabulary.js';
 import { literals } from '../../../domain/schema.js';
 import { withDefault } from '../../common.js';
-import { CallItem } from '../calls/schema.js';
 
 const id = Type.String({ minLength: 1, maxLength: 64 });
-const time = Type.String({ format: 'date-time' });
-const maybe = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+export const time = Type.String({ format: 'date-time' });
+export const maybe = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const BuyerParams = Type.Object({ org_id: id, buyer_id: id });
 
@@ -245,29 +239,4 @@ export const RoutingItem = Type.Object({
   ring_timeout_seconds: Type.Integer(),
   fallback: literals(FALLBACKS),
   updated_at: maybe(time),
-});
-
-export const OfferItem = Type.Object({
-  buyer_id: Type.String(),
-  offered_at: time,
-  outcome: maybe(
-    literals(OFFER_OUTCOMES, { description: 'null while the offer is live (ringing or talking)' }),
-  ),
-  duration_seconds: maybe(Type.Integer({ description: "The buyer's leg, when answered" })),
-});
-
-/** One call: its list item, every offer in order, and its buyer reports (oldest first). */
-export const CallDetail = Type.Object({
-  ...CallItem.properties,
-  offers: Type.Array(OfferItem),
-  buyer_reports: Type.Array(
-    Type.Object({
-      event_id: Type.String(),
-      report_id: Type.String(),
-      disposition: Type.String(),
-      notes: maybe(Type.String()),
-      key_id: Type.String(),
-      at: time,
-    }),
-  ),
 });

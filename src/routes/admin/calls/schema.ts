@@ -1,5 +1,6 @@
 import Type from 'typebox';
 import { CALL_OUTCOMES } from '../../../domain/admin/queries.js';
+import { OFFER_OUTCOMES } from '../../../domain/routing/vocabulary.js';
 import { literals } from '../../../domain/schema.js';
 import { ATTRIBUTION_RULES } from '../../../domain/vocabulary.js';
 import { campaign, listQuery, timeRange } from '../shared/list-query.js';
@@ -88,4 +89,29 @@ export const CallListQuery = listQuery({
 export const CallParams = Type.Object({
   org_id: Type.String({ minLength: 1, maxLength: 64 }),
   call_id: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+export const OfferItem = Type.Object({
+  buyer_id: Type.String(),
+  offered_at: time,
+  outcome: maybe(
+    literals(OFFER_OUTCOMES, { description: 'null while the offer is live (ringing or talking)' }),
+  ),
+  duration_seconds: maybe(Type.Integer({ description: "The buyer's leg, when answered" })),
+});
+
+/** One call: its list item, every offer in order, and its buyer reports (oldest first). */
+export const CallDetail = Type.Object({
+  ...CallItem.properties,
+  offers: Type.Array(OfferItem),
+  buyer_reports: Type.Array(
+    Type.Object({
+      event_id: Type.String(),
+      report_id: Type.String(),
+      disposition: Type.String(),
+      notes: maybe(Type.String()),
+      key_id: Type.String(),
+      at: time,
+    }),
+  ),
 });

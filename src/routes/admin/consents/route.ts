@@ -1,7 +1,6 @@
-import { PassThrough } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import Type from 'typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../../deps.js';
+import { consentEventView } from '../../../domain/admin/views.js';
 import {
   consentStanding,
   eventView,
@@ -13,19 +12,19 @@ import {
   revocationEvent,
   revocationProblems,
 } from '../../../domain/consents/consents.js';
-import { importConsentsCsv } from '../../../domain/consents/import.js';
 import type { ConsentLog } from '../../../domain/consents/ports.js';
-import { countCsvRecords } from '../../../domain/outbound/csv.js';
 import { normalizeE164 } from '../../../domain/phone/e164.js';
 import type { Executor } from '../../../domain/ports.js';
 import { errors } from '../../../errors.js';
-import { errorLine } from '../../../http/error-handler.js';
-import { requireMediaType } from '../../../http/validate.js';
+import { rangeOf } from '../shared/filters.js';
+import { listRoute, opaqueCursor } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
 import { OrgIdParams } from '../shared/params.js';
+import { consentImportRoute } from './import.js';
 import {
-  ConsentImportSummary,
+  ConsentEventItem,
+  ConsentListQuery,
   ConsentParams,
   ConsentStanding,
   PutConsent,
@@ -33,8 +32,6 @@ import {
 } from './schema.js';
 
 const ACTOR = 'admin';
-/** Bulk files are far larger than API bodies; 32 MiB is about 300 000 rows. */
-const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
 
 async function consentView(
   r: ConsentLog,
@@ -129,111 +126,36 @@ export function consentRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return record(req, params.org_id, event);
     },
   );
-  const postConsentsImport = adminRoute(
+  consentImportRoute(admin, deps);
+  consentEventListRoute(admin, deps);
+}
+
+/** Every consent event as recorded, newest first. */
+function consentEventListRoute(admin: FastifyInstance, deps: AppDeps): void {
+  listRoute(
+    admin,
+    `${ORG_PREFIX}/consents`,
     'consents',
-    'Import consent events from a CSV file (text/csv)',
+    'List consent events (grants and revocations), newest first',
     {
-      params: OrgIdParams,
-      body: Type.String({
+      doc: {
+        params: OrgIdParams,
+        query: ConsentListQuery,
+        answer: ConsentEventItem,
         description:
-          'A header row, then one grant per line: e164,tier,captured_at,source,… (docs/consent.md). At most 32 MiB.',
-        examples: [
-          'e164,tier,captured_at,source\n+14155550100,pewc,2026-01-05T10:00:00Z,web-form\n',
-        ],
-      }),
-      bodyMedia: ['text/csv'],
-      answer: ConsentImportSummary,
-      media: {
-        [NDJSON]: Type.String({
-          description:
-            'With `Accept: application/x-ndjson`: one JSON object a line, `{"progress":…}` then `{"summary":…}` or `{"status","error"}`.',
-        }),
+          'Every event as recorded; `since`/`until` apply to the time it was recorded. A contact’s standing is at GET …/consents/{e164}.',
       },
-      description:
-        'Every row is checked first: a file with a bad header or an unreadable row is a 422 and imports nothing. Rows already on file are skipped. ' +
-        IMPORT_DESCRIPTION,
+      cursor: opaqueCursor(/^[1-9][0-9]{0,15}$/),
+      rows: ({ params, query, after, take }) =>
+        deps.queries.activity.listConsentEvents(params.org_id, {
+          limit: take,
+          after: after === undefined ? undefined : Number(after),
+          e164: query.e164 ? (normalizeE164(query.e164) ?? query.e164) : undefined,
+          kind: query.kind,
+          ...rangeOf(query),
+        }),
+      keyOf: (r) => String(r.seq),
+      view: (r) => consentEventView(r.e164, r),
     },
   );
-  admin.post(
-    `${ORG_PREFIX}/consents/import`,
-    {
-      ...postConsentsImport.options,
-      preHandler: [postConsentsImport.options.preHandler, requireMediaType(['text/csv'])],
-      bodyLimit: IMPORT_BODY_LIMIT,
-    },
-    async (req, reply) => {
-      const { params } = postConsentsImport.read(req);
-      const text = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-      const options = {
-        orgId: params.org_id,
-        nowMs: deps.clock.now(),
-        actor: ACTOR,
-        requestId: req.id,
-      };
-      if (!wantsProgress(req.headers.accept)) {
-        const result = await importConsentsCsv(deps.repos, text, options);
-        if (!result.ok) throw headerError(result.problems);
-        return result.summary;
-      }
-      return importWithProgress(req, reply, deps, text, options);
-    },
-  );
-}
-
-const IMPORT_DESCRIPTION =
-  'Answers the summary once every row is stored. With `Accept: application/x-ndjson` the ' +
-  'answer is a stream of JSON lines instead, from the moment the header is accepted: ' +
-  '`{"progress":{"rows","total","imported","duplicates","rejected"}}` at the start and after ' +
-  'every batch stored, then `{"summary":{…}}` (the same object), or `{"status","error"}` when ' +
-  'the import failed after the stream began (nothing is stored then). A bad header is still ' +
-  'a 422 with a JSON body.';
-
-const NDJSON = 'application/x-ndjson';
-
-/** The client asked for progress lines (the CLI does on a terminal). */
-function wantsProgress(accept: string | undefined): boolean {
-  return accept?.split(',').some((t) => t.split(';')[0]?.trim().toLowerCase() === NDJSON) ?? false;
-}
-
-const headerError = (problems: string[]) =>
-  errors.fields(problems.map((msg) => ({ loc: ['body'], msg, input: null })));
-
-/**
- * The import with its progress as NDJSON lines. The status is sent with the first line, once the
- * header is accepted: a header problem is still a 422 in the usual shape. `total` is counted
- * first (quickly, without parsing the rows), so a client can show a fraction and a rate.
- */
-async function importWithProgress(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  deps: AppDeps,
-  text: string,
-  options: Parameters<typeof importConsentsCsv>[2],
-) {
-  const total = Math.max(0, (await countCsvRecords(text)) - 1);
-  const out = new PassThrough();
-  let started: () => void = () => {};
-  const firstLine = new Promise<'started'>((resolve) => {
-    started = () => resolve('started');
-  });
-  const running = importConsentsCsv(deps.repos, text, {
-    ...options,
-    onProgress: (p) => {
-      out.write(`${JSON.stringify({ progress: { ...p, total } })}\n`);
-      started();
-    },
-  });
-  const first = await Promise.race([firstLine, running]);
-  if (first !== 'started') {
-    if (!first.ok) throw headerError(first.problems);
-  }
-  running.then(
-    (result) => {
-      // The header was accepted (the stream began), so the result is a summary.
-      if (result.ok) out.end(`${JSON.stringify({ summary: result.summary })}\n`);
-      else out.end(errorLine(headerError(result.problems), req));
-    },
-    (err: unknown) => out.end(errorLine(err, req)),
-  );
-  return reply.header('content-type', NDJSON).send(out);
 }

@@ -1,37 +1,17 @@
 import type { FastifyInstance } from 'fastify';
-import Type from 'typebox';
 import { DEFAULT_CONSOLE_SETTINGS } from '../../../config.js';
 import type { AppDeps } from '../../../deps.js';
 import { getOrg } from '../../../domain/admin/orgs-keys.js';
 import { createLink, createUser, sessionPolicy } from '../../../domain/console/accounts.js';
-import { CONSOLE_ROLES, LINK_ROLES } from '../../../domain/console/ports.js';
+import { CONSOLE_ROLES } from '../../../domain/console/ports.js';
 import { errors } from '../../../errors.js';
 import { adminRoute } from '../shared/openapi.js';
-import { ConsoleLinkCreated, ConsoleUserCreated } from './schema.js';
-
-const email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@ ]+@[^@ ]+$' });
-const role = Type.Union(LINK_ROLES.map((r) => Type.Literal(r)));
-const orgId = Type.String({ minLength: 1, maxLength: 64 });
-
-export const CreateConsoleUser = Type.Object(
-  {
-    email,
-    role,
-    password: Type.String({ minLength: 12, maxLength: 256 }),
-    org_id: Type.Optional(orgId),
-  },
-  { additionalProperties: false },
-);
-
-export const CreateConsoleLink = Type.Object(
-  {
-    kind: Type.Union([Type.Literal('invitation'), Type.Literal('reset')]),
-    email,
-    role: Type.Optional(role),
-    org_id: Type.Optional(orgId),
-  },
-  { additionalProperties: false },
-);
+import {
+  ConsoleLinkCreated,
+  ConsoleUserCreated,
+  CreateConsoleLink,
+  CreateConsoleUser,
+} from './schema.js';
 
 /** A manager or viewer belongs to an organization; an operator to none. */
 async function checkOrg(deps: AppDeps, r: string, org: string | undefined, field: string[]) {

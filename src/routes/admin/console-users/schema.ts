@@ -19,3 +19,27 @@ export const ConsoleLinkCreated = obj({
   url: Type.String({ description: 'Shown once' }),
   expires_at: time,
 });
+
+const email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@ ]+@[^@ ]+$' });
+const role = Type.Union(LINK_ROLES.map((r) => Type.Literal(r)));
+const orgId = Type.String({ minLength: 1, maxLength: 64 });
+
+export const CreateConsoleUser = Type.Object(
+  {
+    email,
+    role,
+    password: Type.String({ minLength: 12, maxLength: 256 }),
+    org_id: Type.Optional(orgId),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateConsoleLink = Type.Object(
+  {
+    kind: Type.Union([Type.Literal('invitation'), Type.Literal('reset')]),
+    email,
+    role: Type.Optional(role),
+    org_id: Type.Optional(orgId),
+  },
+  { additionalProperties: false },
+);

@@ -28,6 +28,15 @@ import {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 const TAG = 'conversion destinations';
+const base = `${ORG_PREFIX}/conversion-destinations`;
+const one = `${base}/:destination_id`;
+
+const contextOf = (deps: AppDeps, req: FastifyRequest): DestinationContext => ({
+  repos: deps.repos,
+  box: deps.conversions?.box ?? null,
+  now: new Date(deps.clock.now()),
+  requestId: req.id,
+});
 
 /**
  * Conversion destinations, their uploads and attempts (contract §10, docs/conversions.md).
@@ -35,15 +44,13 @@ const TAG = 'conversion destinations';
  * before these handlers run.
  */
 export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const ctx = (req: FastifyRequest): DestinationContext => ({
-    repos: deps.repos,
-    box: deps.conversions?.box ?? null,
-    now: new Date(deps.clock.now()),
-    requestId: req.id,
-  });
-  const base = `${ORG_PREFIX}/conversion-destinations`;
-  const one = `${base}/:destination_id`;
+  destinationRoutes(admin, deps);
+  uploadReadRoutes(admin, deps);
+  uploadActionRoutes(admin, deps);
+}
 
+/** Adding, listing, showing, changing and deleting destinations. */
+function destinationRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const create = adminRoute(TAG, 'Add a conversion destination', {
     params: OrgIdParams,
     body: C.CreateDestination,
@@ -52,7 +59,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.post(base, create.options, async (req, reply) => {
     const { params, body } = create.read(req);
-    return reply.code(201).send(await createDestination(ctx(req), params.org_id, body));
+    return reply.code(201).send(await createDestination(contextOf(deps, req), params.org_id, body));
   });
 
   const list = adminRoute(TAG, 'The conversion destinations (secrets masked)', {
@@ -72,7 +79,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.get(one, show.options, async (req) => {
     const { params } = show.read(req);
-    const d = await getDestination(ctx(req), params.org_id, params.destination_id);
+    const d = await getDestination(contextOf(deps, req), params.org_id, params.destination_id);
     const s = await deps.queries.conversions.destinationStats(d.orgId, d.id);
     return {
       ...destinationView(d, new Date(deps.clock.now())),
@@ -95,7 +102,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.patch(one, patch.options, async (req) => {
     const { params, body } = patch.read(req);
-    return updateDestination(ctx(req), params.org_id, params.destination_id, body);
+    return updateDestination(contextOf(deps, req), params.org_id, params.destination_id, body);
   });
 
   const remove = adminRoute(TAG, 'Delete a destination and its upload history', {
@@ -105,13 +112,17 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.delete(one, remove.options, async (req, reply) => {
     const { params } = remove.read(req);
-    await deleteDestination(ctx(req), params.org_id, params.destination_id);
+    await deleteDestination(contextOf(deps, req), params.org_id, params.destination_id);
     return reply.code(204).send();
   });
+}
 
+/** A destination's uploads and their attempts, newest first. */
+function uploadReadRoutes(admin: FastifyInstance, deps: AppDeps): void {
   listRoute(admin, `${one}/uploads`, TAG, 'Uploads of a destination, newest first', {
     doc: { params: C.DestinationParams, query: C.UploadsQuery, answer: UploadItem },
-    owner: ({ params }, req) => getDestination(ctx(req), params.org_id, params.destination_id),
+    owner: ({ params }, req) =>
+      getDestination(contextOf(deps, req), params.org_id, params.destination_id),
     rows: ({ owner: d, query, after, take }) =>
       deps.queries.conversions.listUploads(d.orgId, d.id, {
         status: query.status,
@@ -141,7 +152,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.get(`${one}/attempts`, attempts.options, async (req) => {
     const { params, query } = attempts.read(req);
-    const d = await getDestination(ctx(req), params.org_id, params.destination_id);
+    const d = await getDestination(contextOf(deps, req), params.org_id, params.destination_id);
     const rows = await deps.queries.conversions.listUploadAttempts(d.orgId, d.id, {
       uploadId: query.upload_id,
       limit: query.limit,
@@ -159,14 +170,17 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       })),
     };
   });
+}
 
+/** A validate-only test upload, and sending uploads again (retry, replay). */
+function uploadActionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const test = adminRoute(TAG, "One sample conversion in the platform's validate-only mode", {
     params: C.DestinationParams,
     answer: DestinationTestResult,
   });
   admin.post(`${one}/test`, test.options, async (req) => {
     const { params } = test.read(req);
-    const c = ctx(req);
+    const c = contextOf(deps, req);
     const d = await getDestination(c, params.org_id, params.destination_id);
     if (!deps.conversions) throw errors.secretsKeyMissing();
     const box = deps.conversions.box;
@@ -200,7 +214,7 @@ export function conversionRoutes(admin: FastifyInstance, deps: AppDeps): void {
     );
     admin.post(`${one}/${action}`, route.options, async (req, reply) => {
       const { params, body } = route.read(req);
-      const c = ctx(req);
+      const c = contextOf(deps, req);
       const d = await getDestination(c, params.org_id, params.destination_id);
       const b = (body ?? {}) as RequeueRequest;
       const r = await requeueUploads(deps.repos, d, action, b, {

@@ -7,14 +7,7 @@ import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
 import { CampaignParams } from '../shared/params.js';
 import { EXPORT_HEADERS } from './headers.js';
-
-export const ExportQuery = Type.Object({
-  format: Type.Union([Type.Literal('google-ads'), Type.Literal('meta')]),
-  since: Type.String({
-    'x-check': 'iso_datetime',
-    description: 'Calls that started at or after this time',
-  }),
-});
+import { ExportQuery } from './schema.js';
 
 /**
  * GET …/exports/conversions: the upload file for Google Ads or Meta, with

@@ -13,11 +13,11 @@ import { withDefault } from '../../common.js';
 
 /** Query strings and answers of the reports (contract §8, docs/reporting.md). */
 
-const isoDate = (description: string) =>
+export const isoDate = (description: string) =>
   Type.String({ 'x-check': 'iso_datetime', description: `${description}; ISO 8601 with a zone` });
-const text = (description: string) => Type.String({ maxLength: 2000, description });
+export const text = (description: string) => Type.String({ maxLength: 2000, description });
 
-const range = {
+export const range = {
   from: Type.Optional(isoDate('Start of the range (default: 7 days before `to`)')),
   to: Type.Optional(isoDate('End of the range, exclusive (default: now)')),
   bucket: withDefault(
@@ -73,50 +73,6 @@ export const TouchQuery = Type.Object({
   format,
 });
 
-const paging = {
-  limit: withDefault(
-    Type.Integer({ minimum: 1, maximum: 1000, description: 'Items per page' }),
-    100,
-  ),
-  cursor: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor, as given' }),
-  ),
-};
-const cellStart = {
-  bucket_start: Type.Optional(
-    isoDate("The cell's bucket_start, as the report gave it (absent: the whole range)"),
-  ),
-};
-
-/** A cell's group keys as parameters, by name and description ('' = the key's none). */
-const cellKeys = (descriptions: Record<string, string>) =>
-  Object.fromEntries(Object.entries(descriptions).map(([k, d]) => [k, Type.Optional(text(d))]));
-
-/** The drill-down of a traffic cell: the report's query, the cell's bucket and keys ('' = none). */
-export const TrafficCellQuery = Type.Object({
-  ...range,
-  ...cellStart,
-  ...cellKeys({
-    source: 'The source key',
-    medium: "The medium key ('' for none)",
-    utm_campaign: "The UTM campaign key ('' for none)",
-    landing_path: "The landing path key ('' for none)",
-    attribution: "The attribution rule key ('' for a session's none)",
-    tracking_number: 'The tracking number key',
-  }),
-  ...paging,
-});
-
-/** The touch groups a cell names by parameter (the campaign is the report's filter). */
-export const TOUCH_CELL_KEYS = TOUCH_GROUPS.filter((g) => g !== 'campaign');
-
-export const TouchCellQuery = Type.Object({
-  ...range,
-  ...cellStart,
-  ...cellKeys(Object.fromEntries(TOUCH_CELL_KEYS.map((g) => [g, `The ${g} key`]))),
-  ...paging,
-});
-
 const counters = (names: readonly string[], extra: Record<string, TSchema> = {}) =>
   Object.fromEntries([...names.map((m) => [m, Type.Number()]), ...Object.entries(extra)]) as Record<
     string,
@@ -126,7 +82,7 @@ const counters = (names: readonly string[], extra: Record<string, TSchema> = {})
 const rateFields = Object.fromEntries(
   TRAFFIC_RATES.map((r) => [r, Type.Union([Type.Number(), Type.Null()])]),
 );
-const keyField = Type.Union([Type.String(), Type.Null()]);
+export const keyField = Type.Union([Type.String(), Type.Null()]);
 const moneyFields = Object.fromEntries(
   TRAFFIC_MONEY.map((m) => [
     m,
@@ -267,45 +223,4 @@ export const TouchAnswer = reportAnswer(counters(TOUCH_METRICS), {
     },
   ],
   totals: { touches: 8, placed: 5, blocked: 3, delivered: 4, failed: 1 },
-});
-
-export const SessionCellItem = Type.Object({
-  dni_session_id: Type.String(),
-  campaign_code: Type.String(),
-  created_at: Type.String(),
-  tracking_number: Type.String(),
-  kind: Type.String(),
-  ambiguous: Type.Boolean(),
-  hits: Type.Integer(),
-  source: Type.String(),
-  medium: keyField,
-  utm_campaign: keyField,
-  landing_path: keyField,
-});
-
-export const CallCellItem = Type.Object({
-  call_id: Type.String(),
-  campaign_code: Type.String(),
-  started_at: Type.String(),
-  from: Type.String(),
-  tracking_number: Type.String(),
-  attribution: Type.String(),
-  dni_session_id: keyField,
-  source: Type.String(),
-  first_time: Type.Boolean(),
-  status: keyField,
-  duration_seconds: Type.Union([Type.Integer(), Type.Null()]),
-  disposition: keyField,
-});
-
-export const TouchCellItem = Type.Object({
-  touch_id: Type.String(),
-  campaign_code: Type.String(),
-  decided_at: Type.String(),
-  to_e164: Type.String(),
-  channel: Type.String(),
-  purpose: keyField,
-  outcome: Type.String(),
-  reasons: Type.Array(Type.String()),
-  state: Type.String(),
 });

@@ -1,6 +1,4 @@
-import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import Type from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { normalizeE164 } from '../../../domain/phone/e164.js';
 import {
@@ -8,37 +6,28 @@ import {
   removeSuppressionEntry,
   setLitigatorBlocks,
 } from '../../../domain/suppression/entries.js';
-import { importSuppressionList } from '../../../domain/suppression/import.js';
 import { numberDigits } from '../../../domain/suppression/lines.js';
 import type { SuppressionEntry } from '../../../domain/suppression/ports.js';
 import { errors } from '../../../errors.js';
-import { requireMediaType } from '../../../http/validate.js';
 import { listRoute, opaqueCursor } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
 import { ORG_PREFIX } from '../shared/org-scope.js';
 import { OrgIdParams } from '../shared/params.js';
+import { ACTOR, isoDay, suppressionImportRoute } from './import.js';
 import {
   DeleteSuppressionEntry,
   PutSuppressionEntry,
   SuppressionEntryItem,
   SuppressionEntryParams,
   SuppressionEntryRemoved,
-  SuppressionImportQuery,
-  SuppressionImportSummary,
   SuppressionListParams,
   SuppressionListQuery,
   SuppressionSettings,
   SuppressionSettingsView,
 } from './schema.js';
 
-const ACTOR = 'admin';
-/** Bulk list files: streamed, never buffered, so no body limit applies to them. */
-const STREAMED_TYPES = ['text/plain', 'text/csv', 'application/octet-stream'];
-
 /** A number as suppression_entries stores it: E.164 digits without the plus. */
 const STORED_NUMBER = /^[1-9][0-9]{6,14}$/;
-
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 function entryView(orgId: string, e: SuppressionEntry) {
   return {
@@ -58,68 +47,25 @@ function numberOf(raw: string): string {
   return digits;
 }
 
+/** Who changes a list, and when: the audit line of every change. */
+function changeBy(deps: AppDeps, req: FastifyRequest, orgId: string) {
+  return { orgId, actor: ACTOR, requestId: req.id, at: new Date(deps.clock.now()) };
+}
+
 /**
  * Suppression lists per organization (compliance-rules.md Part B §1.5, §4.3): one entry per
  * number and list with its source and list date; imports stream the body; every change is
  * audited, a removal with its reason.
  */
 export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
-  const by = (req: FastifyRequest, orgId: string) => ({
-    orgId,
-    actor: ACTOR,
-    requestId: req.id,
-    at: new Date(deps.clock.now()),
-  });
-  admin.register(async (scope) => {
-    scope.removeContentTypeParser(['text/plain']);
-    scope.addContentTypeParser(STREAMED_TYPES, (_req, payload, done) => done(null, payload));
-    const postSuppressionByListImport = adminRoute(
-      'suppression',
-      'Import a list file: one number per line (LF, CRLF or CR), streamed',
-      {
-        params: SuppressionListParams,
-        query: SuppressionImportQuery,
-        body: Type.String({
-          description:
-            'One number per line, E.164 or 10 US digits; a state list line may add `,XX`. Any size: streamed, never buffered.',
-          examples: ['+14155550100\n4155550101\n'],
-        }),
-        bodyMedia: STREAMED_TYPES,
-        answer: SuppressionImportSummary,
-        description:
-          '`mode=add` adds the lines; `mode=replace` makes the list exactly the file. Rejected lines are counted and the first ones listed with their line numbers; the rest are imported.',
-      },
-    );
-    scope.post(
-      `${ORG_PREFIX}/suppression/:list/import`,
-      {
-        ...postSuppressionByListImport.options,
-        preHandler: [
-          postSuppressionByListImport.options.preHandler,
-          requireMediaType(STREAMED_TYPES),
-        ],
-      },
-      async (req) => {
-        const { params, query } = postSuppressionByListImport.read(req);
-        const nowMs = deps.clock.now();
-        // An empty body never reaches the parser: an empty file.
-        const body = (req.body as Readable | undefined) ?? Readable.from([]);
-        return importSuppressionList(deps.repos, body, {
-          orgId: params.org_id,
-          list: params.list,
-          mode: query.mode ?? 'add',
-          source: query.source ?? `import:${params.list}`,
-          listedOn: query.list_date ?? isoDay(nowMs),
-          state: query.state ?? null,
-          nowMs,
-          now: () => deps.clock.now(),
-          actor: ACTOR,
-          requestId: req.id,
-        });
-      },
-    );
-  });
+  suppressionImportRoute(admin, deps);
+  settingsRoutes(admin, deps);
+  entryReadRoutes(admin, deps);
+  entryWriteRoutes(admin, deps);
+}
 
+/** Whether the litigator list blocks, per organization. */
+function settingsRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const getSuppressionSettings = adminRoute(
     'suppression',
     "The organization's suppression settings",
@@ -136,9 +82,13 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   );
   admin.put(`${ORG_PREFIX}/suppression/settings`, putSuppressionSettings.options, async (req) => {
     const { params, body } = putSuppressionSettings.read(req);
-    await setLitigatorBlocks(deps.repos, by(req, params.org_id), body.litigator_blocks);
+    await setLitigatorBlocks(deps.repos, changeBy(deps, req, params.org_id), body.litigator_blocks);
     return { litigator_blocks: body.litigator_blocks };
   });
+}
+
+/** A list's entries in number order, and one entry. */
+function entryReadRoutes(admin: FastifyInstance, deps: AppDeps): void {
   listRoute(
     admin,
     `${ORG_PREFIX}/suppression/:list`,
@@ -180,6 +130,10 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       return entryView(params.org_id, e);
     },
   );
+}
+
+/** Adding, changing and removing one number of a list. */
+function entryWriteRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const putSuppressionByListByE164 = adminRoute(
     'suppression',
     'Add a number to a list, or change its entry',
@@ -200,7 +154,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
         throw errors.field(['body', 'state'], 'a state list entry needs its state', null);
       }
       const nowMs = deps.clock.now();
-      const e = await putSuppressionEntry(deps.repos, by(req, params.org_id), {
+      const e = await putSuppressionEntry(deps.repos, changeBy(deps, req, params.org_id), {
         list: params.list,
         number: numberOf(params.e164),
         state: params.list === 'state' ? (body.state ?? null) : null,
@@ -227,7 +181,7 @@ export function suppressionRoutes(admin: FastifyInstance, deps: AppDeps): void {
       const number = numberOf(params.e164);
       await removeSuppressionEntry(
         deps.repos,
-        by(req, params.org_id),
+        changeBy(deps, req, params.org_id),
         params.list,
         number,
         body.reason,

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { checkTarget } from '../../../adapters/webhook-targets.js';
 import type { AppDeps } from '../../../deps.js';
-import type { AdminContext } from '../../../domain/admin/orgs-keys.js';
 import { WebhookAdmin, webhookView } from '../../../domain/admin/webhooks.js';
 import { errors } from '../../../errors.js';
+import { adminContext } from '../shared/context.js';
 import { PageQuery } from '../shared/list-query.js';
 import { listRoute } from '../shared/list-route.js';
 import { adminRoute } from '../shared/openapi.js';
@@ -23,16 +23,21 @@ import {
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
 /** Outgoing webhook endpoints, their deliveries and attempts (docs/webhooks.md). */
-export function webhookRoutes(
-  admin: FastifyInstance,
-  deps: AppDeps,
-  ctx: (req: FastifyRequest) => AdminContext<AppDeps['repos']>,
-): void {
-  const service = (req: FastifyRequest) => new WebhookAdmin(ctx(req), deps.webhooks, checkTarget);
-  const base = `${ORG_PREFIX}/webhooks`;
-  const one = `${base}/:webhook_id`;
-  const OrgParams = OrgIdParams;
+export function webhookRoutes(admin: FastifyInstance, deps: AppDeps): void {
+  endpointRoutes(admin, deps);
+  endpointActionRoutes(admin, deps);
+  deliveryRoutes(admin, deps);
+  replayRoute(admin, deps);
+}
 
+const base = `${ORG_PREFIX}/webhooks`;
+const one = `${base}/:webhook_id`;
+const OrgParams = OrgIdParams;
+const serviceOf = (deps: AppDeps, req: FastifyRequest) =>
+  new WebhookAdmin(adminContext(deps, req), deps.webhooks, checkTarget);
+
+/** Adding, listing, showing and changing endpoints. */
+function endpointRoutes(admin: FastifyInstance, deps: AppDeps): void {
   const postWebhooks = adminRoute('webhooks', 'Add a webhook endpoint (its secret is shown once)', {
     params: OrgParams,
     body: W.CreateWebhook,
@@ -43,7 +48,7 @@ export function webhookRoutes(
   });
   admin.post(base, postWebhooks.options, async (req, reply) => {
     const { params, body } = postWebhooks.read(req);
-    return reply.code(201).send(await service(req).create(params.org_id, body));
+    return reply.code(201).send(await serviceOf(deps, req).create(params.org_id, body));
   });
   listRoute(admin, base, 'webhooks', "List an organization's webhook endpoints, oldest first", {
     doc: { params: OrgParams, query: PageQuery, answer: WebhookItem },
@@ -62,7 +67,10 @@ export function webhookRoutes(
   });
   admin.get(one, getWebhooksByWebhookId.options, async (req) => {
     const { params } = getWebhooksByWebhookId.read(req);
-    return webhookView(await service(req).find(params.org_id, params.webhook_id), deps.clock.now());
+    return webhookView(
+      await serviceOf(deps, req).find(params.org_id, params.webhook_id),
+      deps.clock.now(),
+    );
   });
   const patchWebhooksByWebhookId = adminRoute('webhooks', 'Change a webhook endpoint', {
     params: W.WebhookParams,
@@ -71,8 +79,12 @@ export function webhookRoutes(
   });
   admin.patch(one, patchWebhooksByWebhookId.options, async (req) => {
     const { params, body } = patchWebhooksByWebhookId.read(req);
-    return service(req).update(params.org_id, params.webhook_id, body);
+    return serviceOf(deps, req).update(params.org_id, params.webhook_id, body);
   });
+}
+
+/** Disabling, enabling, rotating the secret of and deleting an endpoint. */
+function endpointActionRoutes(admin: FastifyInstance, deps: AppDeps): void {
   for (const [action, enabled] of [
     ['disable', false],
     ['enable', true],
@@ -86,7 +98,7 @@ export function webhookRoutes(
     );
     admin.post(`${one}/${action}`, postWebhookToggle.options, async (req) => {
       const { params } = postWebhookToggle.read(req);
-      return service(req).update(params.org_id, params.webhook_id, { enabled });
+      return serviceOf(deps, req).update(params.org_id, params.webhook_id, { enabled });
     });
   }
   const postWebhooksByWebhookIdRotate = adminRoute(
@@ -105,7 +117,9 @@ export function webhookRoutes(
   admin.post(`${one}/rotate`, postWebhooksByWebhookIdRotate.options, async (req, reply) => {
     const { params, body } = postWebhooksByWebhookIdRotate.read(req);
     const grace = body?.grace_seconds ?? 86_400;
-    return reply.code(201).send(await service(req).rotate(params.org_id, params.webhook_id, grace));
+    return reply
+      .code(201)
+      .send(await serviceOf(deps, req).rotate(params.org_id, params.webhook_id, grace));
   });
   const deleteWebhooksByWebhookId = adminRoute(
     'webhooks',
@@ -114,9 +128,12 @@ export function webhookRoutes(
   );
   admin.delete(one, deleteWebhooksByWebhookId.options, async (req) => {
     const { params } = deleteWebhooksByWebhookId.read(req);
-    return service(req).remove(params.org_id, params.webhook_id);
+    return serviceOf(deps, req).remove(params.org_id, params.webhook_id);
   });
+}
 
+/** An endpoint's deliveries and attempts, and replaying them. */
+function deliveryRoutes(admin: FastifyInstance, deps: AppDeps): void {
   listRoute(
     admin,
     `${one}/deliveries`,
@@ -124,7 +141,7 @@ export function webhookRoutes(
     "An endpoint's deliveries (one per event), newest first",
     {
       doc: { params: W.WebhookParams, query: W.DeliveriesQuery, answer: DeliveryItem },
-      owner: ({ params }, req) => service(req).find(params.org_id, params.webhook_id),
+      owner: ({ params }, req) => serviceOf(deps, req).find(params.org_id, params.webhook_id),
       rows: ({ params, query, after, take }) =>
         deps.queries.webhooks.listDeliveries(params.org_id, params.webhook_id, {
           state: query.state,
@@ -157,7 +174,7 @@ export function webhookRoutes(
   );
   admin.get(`${one}/attempts`, getWebhooksByWebhookIdAttempts.options, async (req) => {
     const { params, query } = getWebhooksByWebhookIdAttempts.read(req);
-    await service(req).find(params.org_id, params.webhook_id);
+    await serviceOf(deps, req).find(params.org_id, params.webhook_id);
     const rows = await deps.queries.webhooks.listAttempts(params.org_id, params.webhook_id, {
       eventId: query.event_id,
       limit: query.limit,
@@ -178,6 +195,10 @@ export function webhookRoutes(
       })),
     };
   });
+}
+
+/** Sending an event again, or every failed delivery since a time. */
+function replayRoute(admin: FastifyInstance, deps: AppDeps): void {
   const postWebhooksByWebhookIdReplay = adminRoute(
     'webhooks',
     'Send an event again, or every failed delivery since a time',
@@ -195,7 +216,7 @@ export function webhookRoutes(
       throw errors.field(['body'], 'give exactly one of event_id and since', body);
     }
     const what = body.event_id ? { eventId: body.event_id } : { since: new Date(body.since!) };
-    const queued = await service(req).replay(params.org_id, params.webhook_id, what, body);
+    const queued = await serviceOf(deps, req).replay(params.org_id, params.webhook_id, what, body);
     return reply.code(202).send({ webhook_id: params.webhook_id, queued });
   });
 }
