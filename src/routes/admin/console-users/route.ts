@@ -13,12 +13,15 @@ import {
   CreateConsoleUser,
 } from './schema.js';
 
-/** A manager or viewer belongs to an organization; an operator to none. */
-async function checkOrg(deps: AppDeps, r: string, org: string | undefined, field: string[]) {
-  if ((CONSOLE_ROLES as readonly string[]).includes(r)) {
-    if (!org) throw errors.field([...field, 'org_id'], `a ${r} needs an org_id`, null);
-    await getOrg(deps.repos, org);
-  }
+/**
+ * The organization a console role belongs to, read once per request: a manager or viewer
+ * needs an organization that exists (404 otherwise); an operator belongs to none, so an
+ * `org_id` given with it is not kept.
+ */
+async function orgOfRole(deps: AppDeps, role: string, orgId: string | undefined) {
+  if (!(CONSOLE_ROLES as readonly string[]).includes(role)) return null;
+  if (!orgId) throw errors.field(['body', 'org_id'], `a ${role} needs an org_id`, null);
+  return (await getOrg(deps.repos, orgId)).id;
 }
 
 /** Console users from the CLI (contract §9): the first operator, invitation and reset links. */
@@ -36,10 +39,10 @@ export function consoleUserRoutes(admin: FastifyInstance, deps: AppDeps): void {
   });
   admin.post('/admin/console/users', postUsers.options, async (req, reply) => {
     const { body } = postUsers.read(req);
-    await checkOrg(deps, body.role, body.org_id, ['body']);
+    const orgId = await orgOfRole(deps, body.role, body.org_id);
     const user = await createUser(
       deps.repos,
-      { email: body.email, password: body.password, role: body.role, orgId: body.org_id ?? null },
+      { email: body.email, password: body.password, role: body.role, orgId },
       'admin',
       now(),
       req.id,
@@ -48,7 +51,7 @@ export function consoleUserRoutes(admin: FastifyInstance, deps: AppDeps): void {
       user_id: user.id,
       email: user.email,
       role: body.role,
-      org_id: body.role === 'operator' ? null : (body.org_id ?? null),
+      org_id: orgId,
       created_at: user.createdAt.toISOString(),
     });
   });
@@ -65,11 +68,13 @@ export function consoleUserRoutes(admin: FastifyInstance, deps: AppDeps): void {
     const { body } = postLinks.read(req);
     const r = body.role ?? (body.kind === 'reset' ? 'viewer' : undefined);
     if (!r) throw errors.field(['body', 'role'], 'an invitation needs a role', null);
-    if (body.kind === 'invitation') await checkOrg(deps, r, body.org_id, ['body']);
+    // A reset link names an existing user; only an invitation makes a member of an organization.
+    const orgId =
+      body.kind === 'invitation' ? await orgOfRole(deps, r, body.org_id) : (body.org_id ?? null);
     const { token, link } = await createLink(
       deps.repos,
       sessionPolicy(settings),
-      { kind: body.kind, email: body.email, role: r, orgId: body.org_id ?? null },
+      { kind: body.kind, email: body.email, role: r, orgId },
       'admin',
       now(),
       req.id,
