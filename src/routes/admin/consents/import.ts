@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { AppDeps } from '../../../deps.js';
 import { importConsentsCsv } from '../../../domain/consents/import.js';
-import { countCsvRecords } from '../../../domain/outbound/csv.js';
+import { countCsvRecords } from '../../../domain/text/csv-reader.js';
 import { errors } from '../../../errors.js';
 import { errorLine } from '../../../http/error-handler.js';
 import { requireMediaType } from '../../../http/validate.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { consentRow } from '../../../src/domain/consents/csv-rows.js';
-import { CsvReader, readCsv } from '../../../src/domain/outbound/csv.js';
+import { CsvReader, readCsv } from '../../../src/domain/text/csv-reader.js';
 
 const all = async (source: Parameters<typeof readCsv>[0]) => {
   const out = [];
