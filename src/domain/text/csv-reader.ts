@@ -1,158 +1,145 @@
+import { finished } from 'node:stream/promises';
+import { CsvError, type Options, Parser } from 'csv-parse';
+import { parse as parseText } from 'csv-parse/sync';
+
 /** One CSV record and the physical line it starts on (1-based), for error reports. */
 export interface CsvRecord {
   line: number;
   fields: string[];
-  /** Set when the record is malformed (an unterminated quote); `fields` are then partial. */
+  /** Set when the record is malformed (an unterminated quote, over the cap); `fields` are then partial or empty. */
   error?: string;
 }
 
 /** Far above any legitimate record (a consent row's evidence is at most 16 KiB). */
 export const MAX_RECORD_CHARS = 64 * 1024;
 
-/**
- * An incremental RFC 4180 reader: feed chunks as they arrive (a file stream, a request body),
- * get complete records back. Quoted fields may hold commas, `""` and line breaks; CRLF, LF and
- * a lone CR end a record; blank lines are skipped; a leading byte-order mark is dropped. A
- * record longer than `maxChars` is returned as an error and its text is not kept, so a file
- * without line breaks (or with an unclosed quote) costs no more memory than a short record.
- */
-export class CsvReader {
-  /** Characters of the current record so far, and whether it went over the cap. */
-  private recordChars = 0;
-  private overlong = false;
-
-  constructor(private readonly maxChars = MAX_RECORD_CHARS) {}
-
-  private field = '';
-  private fields: string[] = [];
-  private quoted = false;
-  /** Just saw a quote inside a quoted field: either `""` or the closing quote. */
-  private quoteSeen = false;
-  private fieldStarted = false;
-  private line = 1;
-  private recordLine = 1;
-  private started = false;
-  private lastWasCr = false;
-
-  push(chunk: string): CsvRecord[] {
-    const out: CsvRecord[] = [];
-    let text = chunk;
-    if (!this.started && text.length > 0) {
-      this.started = true;
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    }
-    for (let i = 0; i < text.length; i++) {
-      const ch = text[i] as string;
-      if (this.lastWasCr) {
-        this.lastWasCr = false;
-        if (ch === '\n') continue;
-      }
-      if (++this.recordChars > this.maxChars && !this.overlong) {
-        this.overlong = true;
-        this.fields = [];
-        this.field = '';
-      }
-      if (this.quoted) {
-        if (this.quoteSeen) {
-          this.quoteSeen = false;
-          if (ch === '"') {
-            this.field += '"';
-            continue;
-          }
-          this.quoted = false; // the closing quote; fall through to unquoted handling
-        } else if (ch === '"') {
-          this.quoteSeen = true;
-          continue;
-        } else {
-          if (ch === '\n' || ch === '\r') {
-            this.line++;
-            this.lastWasCr = ch === '\r';
-            if (!this.overlong) this.field += '\n';
-          } else if (!this.overlong) this.field += ch;
-          continue;
-        }
-      }
-      if (ch === ',') {
-        this.endField();
-      } else if (ch === '\n' || ch === '\r') {
-        this.lastWasCr = ch === '\r';
-        this.endRecord(out);
-        this.line++;
-        this.recordLine = this.line;
-      } else if (ch === '"' && !this.fieldStarted) {
-        this.quoted = true;
-        this.fieldStarted = true;
-      } else {
-        if (!this.overlong) this.field += ch;
-        this.fieldStarted = true;
-      }
-    }
-    return out;
-  }
-
-  /** The last record when the input does not end with a line break. */
-  end(): CsvRecord[] {
-    const out: CsvRecord[] = [];
-    if (this.quoted && !this.quoteSeen && !this.overlong) {
-      this.endField();
-      out.push({ line: this.recordLine, fields: this.fields, error: 'unterminated quoted field' });
-      this.fields = [];
-      return out;
-    }
-    this.quoted = false;
-    this.endRecord(out);
-    return out;
-  }
-
-  private endField(): void {
-    this.fields.push(this.field);
-    this.field = '';
-    this.fieldStarted = false;
-  }
-
-  private endRecord(out: CsvRecord[]): void {
-    if (this.overlong) {
-      const error = `record longer than ${this.maxChars} characters`;
-      out.push({ line: this.recordLine, fields: [], error });
-      this.overlong = false;
-    } else this.keepRecord(out);
-    this.recordChars = 0;
-    this.fields = [];
-    this.field = '';
-    this.fieldStarted = false;
-  }
-
-  private keepRecord(out: CsvRecord[]): void {
-    const blank = this.fields.length === 0 && this.field === '' && !this.fieldStarted;
-    if (!blank) {
-      this.endField();
-      out.push({ line: this.recordLine, fields: this.fields });
-    }
-  }
-}
-
 const SLICE_CHARS = 64 * 1024;
 
 export type CsvSource = string | AsyncIterable<string | Uint8Array>;
 
-/** Every record of a CSV text or stream, in order. */
-export async function* readCsv(source: CsvSource): AsyncGenerator<CsvRecord> {
-  const reader = new CsvReader();
+/**
+ * csv-parse as the imports read files (RFC 4180, leniently): a leading byte-order mark is
+ * dropped, blank lines are skipped, rows may differ in length, and a quote inside an unquoted
+ * field is kept as it is. Line ends are made LF before parsing (`lineFeeds`), so CRLF, LF and a
+ * lone CR each end a record, and a line break inside quotes is read as LF.
+ */
+const OPTIONS: Options = {
+  bom: true,
+  relax_quotes: true,
+  relax_column_count: true,
+  skip_empty_lines: true,
+  record_delimiter: '\n',
+  // An unterminated quote's error then carries the record's text (`unterminated`).
+  raw: true,
+};
+
+/** The text in pieces with every CRLF and lone CR made LF, also when a CRLF spans two pieces. */
+async function* lineFeeds(source: CsvSource): AsyncGenerator<string> {
+  let lastWasCr = false;
+  const piece = (text: string) => {
+    const rest = lastWasCr && text.startsWith('\n') ? text.slice(1) : text;
+    if (text.length > 0) lastWasCr = text.endsWith('\r');
+    return rest.replace(/\r\n?/g, '\n');
+  };
   if (typeof source === 'string') {
     // In slices, so that a caller can give the event loop a turn between them.
     for (let at = 0; at < source.length; at += SLICE_CHARS) {
-      yield* reader.push(source.slice(at, at + SLICE_CHARS));
+      yield piece(source.slice(at, at + SLICE_CHARS));
     }
-  } else {
-    const decoder = new TextDecoder('utf-8');
-    for await (const chunk of source) {
-      yield* reader.push(
-        typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }),
-      );
-    }
-    yield* reader.push(decoder.decode());
+    return;
   }
-  yield* reader.end();
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of source) {
+    yield piece(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  }
+  yield piece(decoder.decode());
+}
+
+const breaks = (text: string) => text.split('\n').length - 1;
+const overlong = (line: number, maxChars: number): CsvRecord => ({
+  line,
+  fields: [],
+  error: `record longer than ${maxChars} characters`,
+});
+
+/**
+ * Every record of a CSV text or stream, in order. A record longer than `maxChars` is returned
+ * as an error on its line and the next records are read; an unterminated quoted field at the
+ * end is one record with its fields so far and an error.
+ */
+export async function* readCsv(
+  source: CsvSource,
+  maxChars = MAX_RECORD_CHARS,
+): AsyncGenerator<CsvRecord> {
+  // Records are taken as csv-parse finds them (`on_record`), so the ones before a final error
+  // (an unterminated quote) are kept; the feeder waits while the reader is behind.
+  const queue: CsvRecord[] = [];
+  let wake: () => void = () => {};
+  let changed = new Promise<void>((resolve) => {
+    wake = resolve;
+  });
+  const notify = () => {
+    wake();
+    changed = new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  };
+  const parser = new Parser({
+    ...OPTIONS,
+    on_record: (value, context) => {
+      // With `raw`, csv-parse hands the record with its text; the text is not kept.
+      const record = Array.isArray(value) ? value : (value as { record: string[] }).record;
+      // `lines` is the line the record ends on; line breaks inside quotes come before it.
+      const line = context.lines - breaks(record.join(''));
+      const chars = record.reduce((n, f) => n + f.length, 0);
+      queue.push(chars > maxChars ? overlong(line, maxChars) : { line, fields: record });
+      return null;
+    },
+  });
+  let ended = false;
+  let failure: unknown = null;
+  const feeding = (async () => {
+    for await (const piece of lineFeeds(source)) {
+      parser.write(piece);
+      notify();
+      while (queue.length > 256) await changed;
+    }
+    parser.end();
+    await finished(parser, { readable: false });
+  })()
+    .catch((err: unknown) => {
+      failure = err;
+    })
+    .finally(() => {
+      ended = true;
+      notify();
+    });
+  try {
+    for (;;) {
+      const next = queue.shift();
+      if (next) {
+        notify();
+        yield next;
+      } else if (ended) break;
+      else await changed;
+    }
+    if (failure !== null) yield unterminated(failure, maxChars);
+  } finally {
+    parser.destroy();
+    await feeding;
+  }
+}
+
+/** The last record when the text ends inside quotes; any other parser error is thrown. */
+function unterminated(err: unknown, maxChars: number): CsvRecord {
+  if (!(err instanceof CsvError) || err.code !== 'CSV_QUOTE_NOT_CLOSED') throw err;
+  const raw = String((err as CsvError & { raw?: string }).raw ?? '');
+  // `lines` counts a line break at the very end of the text only once a character follows it.
+  const line = Number(err.lines) - breaks(raw.replace(/\n$/, ''));
+  if (raw.length > maxChars) return overlong(line, maxChars);
+  // The record as far as it goes: its open field closed where the text ends.
+  const [fields] = parseText(`${raw}"`, { ...OPTIONS, raw: false }) as string[][];
+  return { line, fields: fields ?? [], error: 'unterminated quoted field' };
 }
 
 /**
