@@ -15,9 +15,9 @@ import { clientErrorHandler, frameworkErrors, MAX_HEADER_BYTES } from './http/pr
 import { requestIdFor } from './http/request-id.js';
 import { installGracefulClose } from './http/shutdown.js';
 import { keepContentType } from './http/validate.js';
-import { adminOpenapiOptions } from './routes/admin/document.js';
-import { requireDocumented } from './routes/admin/openapi.js';
-import { adminRoutes } from './routes/admin/routes.js';
+import { adminRoutes } from './routes/admin/route.js';
+import { adminOpenapiOptions } from './routes/admin/shared/document.js';
+import { requireDocumented } from './routes/admin/shared/openapi.js';
 import { buyerReportRoute } from './routes/buyer-report/route.js';
 import { twilioRoutes } from './routes/carrier/twilio.js';
 import { dniSessionRoute } from './routes/dni-session/route.js';
@@ -140,7 +140,7 @@ export async function buildAdminApp(
   const app = baseInstance(deps.logger, limits);
   const table = trackRoutes(app);
   installErrorHandling(app, table);
-  // Route schemas here are documentation (src/routes/admin/openapi.ts): answers are
+  // Route schemas here are documentation (src/routes/admin/shared/openapi.ts): answers are
   // written as the handlers built them, never filtered through a schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Before swagger, so each operation is named and a route without a documented answer refused.

@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Metrics } from '../deps.js';
 import { tableCoverageGaps } from '../domain/compliance/tables.js';
-import type { PoolSizingGauge } from '../domain/dni/pool-gauges.js';
-import type { PoolUsage } from '../store/repos/dni.js';
+import type { PoolSizingGauge, PoolUsage } from '../domain/dni/pool-gauges.js';
 
 /** One registry per process (not prom-client's global), so tests can build many apps. */
 export function createMetrics(

@@ -4,8 +4,8 @@
  * committed file differs from what the current document generates.
  */
 import { writeFile } from 'node:fs/promises';
+import { clientTypes } from '../../packages/client/scripts/client-types.js';
 import { openapiDocument } from '../../src/openapi-document.js';
-import { clientTypes } from '../helpers/client-types.js';
 
 const target = new URL('./public-api.d.ts', import.meta.url);
 await writeFile(target, await clientTypes(JSON.parse(await openapiDocument())));

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Static } from 'typebox';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { clientTypes } from '../../packages/client/scripts/client-types.js';
 import {
   type BuyerReportRequest,
   createTrackingClient,
@@ -14,7 +15,6 @@ import {
 import type { TouchRequest } from '../../src/domain/outbound/touch-request.js';
 import type { BuyerReportBody } from '../../src/routes/buyer-report/schema.js';
 import type { DniSessionBody, DniSessionResponse } from '../../src/routes/dni-session/schema.js';
-import { clientTypes } from '../helpers/client-types.js';
 import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
 import { stoppedServiceUrl, useLocalServers } from '../helpers/local-servers.js';
 import { outboundTenant, WEEKDAY_MORNING_ET } from '../helpers/outbound.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countCsvRecords, readCsv } from '../../src/domain/outbound/csv.js';
+import { countCsvRecords, readCsv } from '../../src/domain/text/csv-reader.js';
 
 async function records(text: string): Promise<number> {
   let n = 0;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ValidationFailed } from '../../src/errors.js';
-import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../src/routes/admin/paging.js';
+import { decodeCursor, encodeCursor, ID_SHAPE, pageOf } from '../../src/http/paging.js';
 
 describe('pageOf', () => {
   it('gives a cursor only when a row past the page was read', () => {

@@ -8,7 +8,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { openapiDocument } from '../../../src/openapi-document.js';
-import { clientTypes } from '../../../test/helpers/client-types.js';
+import { clientTypes } from './client-types.js';
 
 const dir = new URL('../src/generated/', import.meta.url);
 await mkdir(dir, { recursive: true });

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { EXPORT_HEADERS } from '../../routes/admin/export-headers.js';
+import { EXPORT_HEADERS } from '../../routes/admin/exports/headers.js';
 import { seg } from '../client.js';
 import { download } from '../download.js';
 import { EXIT, formatValue } from '../output.js';

@@ -2,7 +2,7 @@ import type { ConsoleCallRow } from '../../domain/admin/queries.js';
 import { foldSource } from '../../domain/reports/sources.js';
 import type { Offer } from '../../domain/routing/types.js';
 import { AppError } from '../../errors.js';
-import { decodeCursor, encodeCursor, ID_SHAPE } from '../../routes/admin/paging.js';
+import { decodeCursor, encodeCursor, ID_SHAPE } from '../../http/paging.js';
 import type { OrgContext } from '../context.js';
 import { html } from '../html.js';
 import { type Column, csvLink, orgPath, table, timeColumn } from '../layout.js';

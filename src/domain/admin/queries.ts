@@ -1,7 +1,7 @@
 import type { SuppressionList } from '../compliance/types.js';
 import type { ConsentEvent } from '../consents/events.js';
 import type { ConversionQueries } from '../conversions/queries.js';
-import type { PoolObservation } from '../dni/ports.js';
+import type { PoolObservation, SessionRow } from '../dni/ports.js';
 import type { ReportQueries } from '../reports/ports.js';
 import type { SuppressionEntry as SuppressionEntryRow } from '../suppression/ports.js';
 import type { ApiKey, Campaign, Org, WebhookEndpoint } from './ports.js';
@@ -66,23 +66,6 @@ export interface ConfigQueries {
   findCampaign(orgId: string, code: string): Promise<Campaign | null>;
   listNumbers(campaignId: string, w: Window & NumberFilter): Promise<TrackingNumberRow[]>;
   findNumber(campaignId: string, e164: string, now: Date): Promise<TrackingNumberRow | null>;
-}
-
-export interface SessionRow {
-  visitorId: string;
-  landingUrl: string | null;
-  gclid: string | null;
-  gbraid: string | null;
-  wbraid: string | null;
-  fbclid: string | null;
-  fbc: string | null;
-  fbp: string | null;
-  msclkid: string | null;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
 }
 
 export interface CallReportRow {

@@ -1,6 +1,6 @@
 import { yieldingEvery } from '../cooperative.js';
-import { type CsvSource, readCsv } from '../outbound/csv.js';
 import { normalizeE164 } from '../phone/e164.js';
+import { type CsvSource, readCsv } from '../text/csv-reader.js';
 import { CONSENT_BASES, CONSENT_EVENT_KINDS, EBR_BASES } from '../vocabulary.js';
 import {
   type EbrBasis,

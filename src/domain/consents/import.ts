@@ -1,4 +1,4 @@
-import type { CsvSource } from '../outbound/csv.js';
+import type { CsvSource } from '../text/csv-reader.js';
 import type { NewConsentEvent } from './consents.js';
 import { checkConsentCsv } from './csv-rows.js';
 import type { ConsentRepos } from './ports.js';

@@ -7,7 +7,7 @@ import type { Destination } from './ports.js';
  */
 export interface ConversionQueries {
   listDestinations(orgId: string): Promise<Destination[]>;
-  /** Newest first, at most `limit` rows (the route asks one past its page: src/routes/admin/paging.ts). */
+  /** Newest first, at most `limit` rows (the route asks one past its page: src/http/paging.ts). */
   listUploads(orgId: string, destinationId: string, q: UploadListQuery): Promise<UploadRow[]>;
   /** Newest first, at most `limit`. */
   listUploadAttempts(

@@ -2,6 +2,15 @@ import { trafficProfile } from './pool-health.js';
 import { recommendSize } from './pool-sizing.js';
 import type { PoolSizingRepos } from './ports.js';
 
+/** A campaign's pool numbers and how many a live session holds now: read on a metrics scrape. */
+export interface PoolUsage {
+  campaignId: string;
+  orgId: string;
+  code: string;
+  total: number;
+  held: number;
+}
+
 export interface PoolSizingGauge {
   campaignId: string;
   orgId: string;

@@ -97,3 +97,21 @@ export interface PoolObservation {
   /** Mean seconds from the session's creation of the calls attributed by the holder rule; null: none. */
   liveCallDelaySeconds: number | null;
 }
+
+/** A DNI session's attribution facts as the reads give them: visitor, landing URL, click ids, UTM. */
+export interface SessionRow {
+  visitorId: string;
+  landingUrl: string | null;
+  gclid: string | null;
+  gbraid: string | null;
+  wbraid: string | null;
+  fbclid: string | null;
+  fbc: string | null;
+  fbp: string | null;
+  msclkid: string | null;
+  utmSource: string | null;
+  utmMedium: string | null;
+  utmCampaign: string | null;
+  utmTerm: string | null;
+  utmContent: string | null;
+}

@@ -1,4 +1,4 @@
-import type { SessionRow } from '../admin/queries.js';
+import type { SessionRow } from './ports.js';
 
 /** A session's click ids in the API's words and order (webhook payloads, admin views). */
 export const clickIdsOf = (s: SessionRow) => ({

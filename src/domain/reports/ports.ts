@@ -12,7 +12,7 @@ import type {
 import type { TouchGroup, TrafficGroup } from './vocabulary.js';
 
 export interface DrillWindow {
-  /** How many rows to read at most (the route asks one past its page: src/routes/admin/paging.ts). */
+  /** How many rows to read at most (the route asks one past its page: src/http/paging.ts). */
   limit: number;
   /** The key of the last row shown (from the cursor), exclusive. */
   after?: string | undefined;

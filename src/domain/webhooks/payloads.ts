@@ -4,7 +4,7 @@
  * it). The store writes what these return (src/store/repos/webhook-emitters.ts).
  */
 
-import type { SessionRow } from '../admin/queries.js';
+import type { SessionRow } from '../dni/ports.js';
 import { clickIdsOf, utmOf } from '../dni/session-fields.js';
 import type {
   EndedOffer,

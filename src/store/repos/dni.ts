@@ -1,3 +1,4 @@
+import type { PoolUsage } from '../../domain/dni/pool-gauges.js';
 import type {
   SessionOpenFailure,
   SessionOpenRequest,
@@ -96,14 +97,6 @@ export function dniSessionStore(store: Store): SessionStore {
     // Anything else is one request's doing: retried alone.
     retryAlone: (err) => classifyStoreError(err) === null,
   };
-}
-
-export interface PoolUsage {
-  campaignId: string;
-  orgId: string;
-  code: string;
-  total: number;
-  held: number;
 }
 
 /** Pool numbers held by a live session, per campaign: read on a metrics scrape. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readCsv } from '../../../src/domain/outbound/csv.js';
 import { type Line, lines } from '../../../src/domain/suppression/lines.js';
+import { readCsv } from '../../../src/domain/text/csv-reader.js';
 
 async function* pieces(text: string, cuts: number[]) {
   let at = 0;
