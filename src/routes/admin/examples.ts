@@ -818,6 +818,22 @@ export const RESPONSE_EXAMPLES: Record<string, unknown> = {
 
 /** Examples of answers that are not JSON, by operation and media type. */
 export const TEXT_RESPONSE_EXAMPLES: Record<string, Record<string, string>> = {
+  'GET /admin/orgs/:org_id/campaigns/:code/exports/conversions': {
+    'text/csv': [
+      'Parameters:TimeZone=America/Chicago',
+      'Google Click ID,Conversion Name,Conversion Time,Conversion Value,Conversion Currency',
+      'Cj0KCQiA,Phone lead,2026-03-02 09:04:05-0600,25,USD',
+      '',
+    ].join('\n'),
+  },
+  'POST /admin/orgs/:org_id/consents/import': {
+    'application/x-ndjson': [
+      '{"progress":{"rows":0,"total":3,"imported":0,"duplicates":0,"rejected":0}}',
+      '{"progress":{"rows":3,"total":3,"imported":2,"duplicates":0,"rejected":1}}',
+      '{"summary":{"rows":3,"imported":2,"duplicates":0,"rejected_count":1,"rejected":[{"line":4,"errors":["tier: must be pewc, pec or ebr"]}]}}',
+      '',
+    ].join('\n'),
+  },
   'GET /metrics': {
     'text/plain': [
       '# HELP http_requests_total Requests by route and status',
