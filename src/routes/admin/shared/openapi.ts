@@ -5,7 +5,12 @@ import {
   type RequestValidator,
   validateRequest,
 } from '../../../http/validate.js';
-import { REQUEST_EXAMPLES } from '../examples.js';
+import {
+  PARAMETER_EXAMPLES,
+  REQUEST_EXAMPLES,
+  RESPONSE_EXAMPLES,
+  TEXT_RESPONSE_EXAMPLES,
+} from '../examples.js';
 import { type AdminHeader, ERRORS, type ErrorStatus, headersOf } from './responses.js';
 import { pageOfItems } from './views.js';
 
@@ -66,7 +71,8 @@ function adminDoc(
   const ok = {
     description: parts.list ? 'One page; `next_cursor` is null on the last' : 'OK',
     headers: headersOf(parts.headers ?? []),
-    ...(Object.keys(content).length > 0 ? { content } : {}),
+    // `type: 'null'` keeps @fastify/swagger from describing a JSON body for an answer with none.
+    ...(Object.keys(content).length > 0 ? { content } : { type: 'null' }),
   };
   const hasInput = Boolean(parts.params || parts.querystring || parts.body);
   // A route open to anyone (security: []) cannot answer 401.
@@ -149,7 +155,13 @@ export function operationIdOf(method: string, url: string): string {
  */
 export function requireDocumented(route: RouteOptions): void {
   const schema = route.schema as
-    | { hide?: boolean; response?: unknown; operationId?: string; body?: TSchema }
+    | {
+        hide?: boolean;
+        response?: unknown;
+        operationId?: string;
+        body?: TSchema;
+        params?: TSchema;
+      }
     | undefined;
   if (schema?.hide || route.url.startsWith('/admin/docs')) return;
   const methods = [route.method].flat().filter((m) => m !== 'HEAD');
@@ -158,8 +170,51 @@ export function requireDocumented(route: RouteOptions): void {
     throw new Error(`admin route ${methods.join(',')} ${route.url} documents no answer`);
   }
   schema.operationId ??= operationIdOf(methods[0]!, route.url);
-  const example = REQUEST_EXAMPLES[`${methods[0]} ${route.url}`];
+  const name = `${methods[0]} ${route.url}`;
+  const example = REQUEST_EXAMPLES[name];
   if (schema.body && example !== undefined && !('examples' in schema.body)) {
     schema.body = { ...schema.body, examples: [example] };
   }
+  if (schema.params) schema.params = withParameterExamples(schema.params);
+  schema.response = withAnswerExamples(schema.response as Responses, name);
+}
+
+type Responses = Record<
+  string,
+  { content?: Record<string, { schema: TSchema; example?: unknown }> }
+>;
+
+/** The success answer's content with the examples of src/routes/admin/examples.ts. */
+function withAnswerExamples(responses: Responses, name: string): Responses {
+  const examples: Record<string, unknown> = {
+    ...TEXT_RESPONSE_EXAMPLES[name],
+    ...(name in RESPONSE_EXAMPLES ? { 'application/json': RESPONSE_EXAMPLES[name] } : {}),
+  };
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, r]) => {
+      if (!status.startsWith('2') || !r.content) return [status, r];
+      const content = Object.fromEntries(
+        Object.entries(r.content).map(([media, m]) => [
+          media,
+          m.example === undefined && examples[media] !== undefined
+            ? { ...m, example: examples[media] }
+            : m,
+        ]),
+      );
+      return [status, { ...r, content }];
+    }),
+  );
+}
+
+/** Path parameters with an example each (PARAMETER_EXAMPLES), unless they carry one. */
+function withParameterExamples(params: TSchema): TSchema {
+  const { properties } = params as { properties?: Record<string, TSchema> };
+  if (!properties) return params;
+  const withExamples = Object.fromEntries(
+    Object.entries(properties).map(([key, p]) => {
+      const example = PARAMETER_EXAMPLES[key];
+      return [key, example === undefined || 'examples' in p ? p : { ...p, examples: [example] }];
+    }),
+  );
+  return { ...params, properties: withExamples };
 }
