@@ -19,20 +19,10 @@ export type { InboundCall, RecordedCall };
 // Enough to find the live holders of a shared number and its last holder.
 const SESSIONS_SCANNED = 50;
 
-/**
- * Attributes an inbound call to the session that held the number (contract §3)
- * and stores it. `orgId` restricts the lookup to one organization (admin API);
- * null accepts any organization's number (a carrier webhook).
- * Null: no campaign answers for that number.
- */
-export async function recordInboundCall(
-  ex: Executor,
-  orgId: string | null,
-  call: InboundCall,
-  actor: string,
-  requestId: string | null,
-  now: Date,
-): Promise<RecordedCall | null> {
+type CalledNumber = NonNullable<Awaited<ReturnType<typeof calledNumber>>>;
+
+/** The tracking number called, with its campaign; undefined when no campaign owns it. */
+async function calledNumber(ex: Executor, e164: string) {
   const [number] = await ex
     .select({
       orgId: trackingNumbers.orgId,
@@ -45,9 +35,12 @@ export async function recordInboundCall(
     .from(numberOwners)
     .innerJoin(trackingNumbers, ownedNumber())
     .innerJoin(campaigns, eq(campaigns.id, trackingNumbers.campaignId))
-    .where(eq(numberOwners.e164, call.to));
-  if (!number || (orgId !== null && number.orgId !== orgId)) return null;
+    .where(eq(numberOwners.e164, e164));
+  return number;
+}
 
+/** The sessions that held the number when the call began, and the caller's last attributed call. */
+async function attributionOf(ex: Executor, number: CalledNumber, call: InboundCall) {
   const held = await ex
     .select({
       id: dniSessions.id,
@@ -78,7 +71,26 @@ export async function recordInboundCall(
     .orderBy(desc(calls.startedAt))
     .limit(1);
   const attribution = attributeCall(call.startedAt, held, repeat?.sessionId ?? null);
-  const hold = holdOf(attribution, held);
+  return { attribution, hold: holdOf(attribution, held) };
+}
+
+/**
+ * Attributes an inbound call to the session that held the number (contract §3)
+ * and stores it. `orgId` restricts the lookup to one organization (admin API);
+ * null accepts any organization's number (a carrier webhook).
+ * Null: no campaign answers for that number.
+ */
+export async function recordInboundCall(
+  ex: Executor,
+  orgId: string | null,
+  call: InboundCall,
+  actor: string,
+  requestId: string | null,
+  now: Date,
+): Promise<RecordedCall | null> {
+  const number = await calledNumber(ex, call.to);
+  if (!number || (orgId !== null && number.orgId !== orgId)) return null;
+  const { attribution, hold } = await attributionOf(ex, number, call);
 
   const callId = newId('call', now.getTime());
   await ex.insert(calls).values({
