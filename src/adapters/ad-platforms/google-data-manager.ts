@@ -108,6 +108,7 @@ const reasonOf = (e: RpcStatus | undefined) =>
  * names are failed with Google's reason and the rest are sent again without them, once.
  * Success answers only a request id; Google processes the events afterwards.
  */
+// Long on purpose: the client's methods share `post` and its one resend without the refused events.
 export function dataManagerClient(o: OAuthClientOptions): AdPlatformClient {
   async function post(t: SendTarget, body: unknown, retried = false): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);

@@ -117,6 +117,61 @@ async function keepRefreshToken(
   );
 }
 
+/**
+ * One request for a chunk of one destination's rows: the platform's answer for each row, or a
+ * retry for every row when the request failed here. Never throws.
+ */
+async function sendChunk(
+  deps: UploadDeps,
+  first: ClaimedUpload,
+  chunk: ClaimedUpload[],
+): Promise<{ statusCode: number | null; results: ItemResult[]; scrub: Scrubber }> {
+  const client = deps.platforms[first.platform];
+  let statusCode: number | null = null;
+  let results: ItemResult[];
+  let scrub: Scrubber = scrubberFor([]);
+  try {
+    if (!deps.box) throw new Error('SECRETS_KEY is not set');
+    const secrets = deps.box.open(first.sealedSecrets);
+    scrub = scrubberFor(secrets);
+    const items: SendItem[] = chunk.map((u) => ({
+      uploadId: u.uploadId,
+      kind: u.kind,
+      dedupeKey: u.dedupeKey,
+      facts: u.facts,
+    }));
+    const answer = await client.send(
+      {
+        destinationId: first.destinationId,
+        platform: first.platform,
+        settings: first.settings,
+        secrets,
+      },
+      items,
+      { validateOnly: false },
+    );
+    statusCode = answer.statusCode;
+    results = answer.results;
+    if (answer.refreshToken) {
+      await keepRefreshToken(deps, first, secrets, answer.refreshToken).catch((err) =>
+        deps.logger.error(
+          { destination: first.destinationId, error: (err as Error).name },
+          'rotated refresh token could not be stored',
+        ),
+      );
+    }
+  } catch (err) {
+    // A bug or a local failure: logged by name only (messages may quote a request).
+    deps.logger.error(
+      { destination: first.destinationId, error: (err as Error).name },
+      'conversion upload failed locally',
+    );
+    const detail = (err as Error).message.slice(0, 200);
+    results = chunk.map(() => ({ state: 'retry', code: 'network_error', detail }));
+  }
+  return { statusCode, results, scrub };
+}
+
 /** Sends the claimed rows, one request per (destination, kind) chunk; never throws. */
 export async function run(
   deps: UploadDeps,
@@ -136,48 +191,7 @@ export async function run(
       for (let i = 0; i < rows.length; i += client.maxBatch) {
         const chunk = rows.slice(i, i + client.maxBatch);
         const startedAt = new Date(deps.clock.now());
-        let statusCode: number | null = null;
-        let results: ItemResult[];
-        let scrub: Scrubber = scrubberFor([]);
-        try {
-          if (!deps.box) throw new Error('SECRETS_KEY is not set');
-          const secrets = deps.box.open(first.sealedSecrets);
-          scrub = scrubberFor(secrets);
-          const items: SendItem[] = chunk.map((u) => ({
-            uploadId: u.uploadId,
-            kind: u.kind,
-            dedupeKey: u.dedupeKey,
-            facts: u.facts,
-          }));
-          const answer = await client.send(
-            {
-              destinationId: first.destinationId,
-              platform: first.platform,
-              settings: first.settings,
-              secrets,
-            },
-            items,
-            { validateOnly: false },
-          );
-          statusCode = answer.statusCode;
-          results = answer.results;
-          if (answer.refreshToken) {
-            await keepRefreshToken(deps, first, secrets, answer.refreshToken).catch((err) =>
-              deps.logger.error(
-                { destination: first.destinationId, error: (err as Error).name },
-                'rotated refresh token could not be stored',
-              ),
-            );
-          }
-        } catch (err) {
-          // A bug or a local failure: logged by name only (messages may quote a request).
-          deps.logger.error(
-            { destination: first.destinationId, error: (err as Error).name },
-            'conversion upload failed locally',
-          );
-          const detail = (err as Error).message.slice(0, 200);
-          results = chunk.map(() => ({ state: 'retry', code: 'network_error', detail }));
-        }
+        const { statusCode, results, scrub } = await sendChunk(deps, first, chunk);
         const nowMs = deps.clock.now();
         chunk.forEach((u, j) => {
           const result = results[j] ?? {
