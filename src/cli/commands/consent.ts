@@ -31,12 +31,12 @@ interface Rejected {
 }
 
 /** One line of counts, then one line per rejected row the API listed. */
-export function importSummary(s: Answer): string {
-  const rejected = Array.isArray(s.rejected) ? (s.rejected as Rejected[]) : [];
-  const count = Number(s.rejected_count ?? rejected.length);
+export function importSummary(summary: Answer): string {
+  const rejected = Array.isArray(summary.rejected) ? (summary.rejected as Rejected[]) : [];
+  const count = Number(summary.rejected_count ?? rejected.length);
   const lines = [
-    `imported ${formatValue(s.imported)} of ${formatValue(s.rows)} rows; ` +
-      `${formatValue(s.duplicates)} already on file, ${count} rejected`,
+    `imported ${formatValue(summary.imported)} of ${formatValue(summary.rows)} rows; ` +
+      `${formatValue(summary.duplicates)} already on file, ${count} rejected`,
     ...rejected.map((r) => `  line ${r.line}: ${r.errors.join('; ')}`),
   ];
   if (count > rejected.length) lines.push(`  … ${count - rejected.length} more not listed`);

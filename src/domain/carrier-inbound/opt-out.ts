@@ -344,13 +344,13 @@ export type KeypressOutcome = 'revoked' | 'repeat' | 'other_digit' | 'unknown_to
  * (signed) action URL says who was called and for which organization.
  */
 export async function acceptKeypress(
-  r: OptOutRepos,
+  repos: OptOutRepos,
   ctx: CarrierContext,
   k: Keypress,
 ): Promise<KeypressOutcome> {
   if (k.digits !== OPT_OUT_DIGIT) return 'other_digit';
-  return r.transaction(async (tx) => {
-    const touch = await r.optOuts.touchForKeypress(tx, k.touchId);
+  return repos.transaction(async (tx) => {
+    const touch = await repos.optOuts.touchForKeypress(tx, k.touchId);
     if (!touch) return 'unknown_touch';
     const by = {
       orgId: touch.orgId,
@@ -358,8 +358,8 @@ export async function acceptKeypress(
       requestId: ctx.requestId,
       at: ctx.now,
     };
-    await r.touches.lockContact(tx, touch.orgId, touch.toE164);
-    const id = await revokeAll(r, tx, by, touch.toE164, {
+    await repos.touches.lockContact(tx, touch.orgId, touch.toE164);
+    const id = await revokeAll(repos, tx, by, touch.toE164, {
       source: `keypress:${ctx.carrier}`,
       ref: `${ctx.carrier}:${k.callSid}:keypress`,
       evidence: {

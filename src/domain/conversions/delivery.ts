@@ -54,14 +54,15 @@ export function uploadRetryDelayMs(
 
 /** Where a row goes after this result. */
 export function nextOf(
-  r: ItemResult,
+  result: ItemResult,
   attempt: number,
   nowMs: number,
   o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'>,
 ): UploadNext {
-  if (r.state === 'sent') return r.note ? { state: 'sent', note: r.note } : { state: 'sent' };
-  const reason = `${REASONS[r.code].words}: ${r.detail}`;
-  if (r.state === 'failed') return { state: 'failed', code: r.code, reason };
+  if (result.state === 'sent')
+    return result.note ? { state: 'sent', note: result.note } : { state: 'sent' };
+  const reason = `${REASONS[result.code].words}: ${result.detail}`;
+  if (result.state === 'failed') return { state: 'failed', code: result.code, reason };
   if (attempt >= o.maxAttempts) {
     return {
       state: 'failed',
@@ -71,8 +72,8 @@ export function nextOf(
   }
   return {
     state: 'pending',
-    retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, r.retryAfterMs),
-    code: r.code,
+    retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, result.retryAfterMs),
+    code: result.code,
     reason,
   };
 }

@@ -132,10 +132,11 @@ export function bucketEndExpr(bucket: ReportBucket, start: string, tz: string): 
 }
 
 /** Keys stored as '' where they do not apply are null to readers. */
-export const keyValue = (v: unknown): string | null =>
-  v === null || v === undefined || v === '' ? null : String(v);
+export const keyValue = (value: unknown): string | null =>
+  value === null || value === undefined || value === '' ? null : String(value);
 
-export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+export const num = (value: unknown): number =>
+  value === null || value === undefined ? 0 : Number(value);
 
 /** The counters stored in traffic cells (migration 0022): all but the ones derived on reading. */
 export const TRAFFIC_CELL_METRICS: readonly TrafficMetric[] = TRAFFIC_METRICS.filter(
