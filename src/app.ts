@@ -35,8 +35,8 @@ function checkingInterval(l: HttpLimits): number {
 
 /**
  * One access-log line per request instead of Fastify's two ("incoming
- * request" + "request completed"): log writes were a quarter of the server's
- * CPU per DNI session (bench/README.md).
+ * request" + "request completed"): two log writes per request cost a quarter of
+ * the server's CPU per DNI session (bench/README.md).
  */
 class AccessLog extends LogController {
   override incomingRequest(): void {}

@@ -8,6 +8,8 @@ import { openRuntime, type Runtime } from './runtime.js';
 import { exitOnStartupFailure } from './startup-errors.js';
 import { createRetention, type RetentionJob } from './workers/retention.js';
 
+// Long on purpose: the process's start-up read top to bottom, with the shutdown it installs first
+// sharing the apps it started.
 async function main(): Promise<void> {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel, config.logFormat);

@@ -91,18 +91,21 @@ function spoken(p: DispatchPayload, prefer: 'recording' | 'words'): string | nul
  * voicemail drops need `optOutUrl`: without the keypress opt-out they may not be placed.
  */
 export function twilioRequest(
-  p: DispatchPayload,
+  payload: DispatchPayload,
   optOutUrl?: (touchId: string) => string,
 ): Request | { error: string } {
-  if (!p.from) return { error: 'the campaign config has no caller_id' };
-  const base = { To: p.to, From: p.from };
-  if (p.channel === 'sms') {
-    if (!p.text) return { error: `no text for an sms (template ${p.template_id ?? 'default'})` };
-    return { resource: 'Messages', form: { ...base, Body: p.text } };
+  if (!payload.from) return { error: 'the campaign config has no caller_id' };
+  const base = { To: payload.to, From: payload.from };
+  if (payload.channel === 'sms') {
+    if (!payload.text)
+      return { error: `no text for an sms (template ${payload.template_id ?? 'default'})` };
+    return { resource: 'Messages', form: { ...base, Body: payload.text } };
   }
-  const call = p.channel === 'call';
+  const call = payload.channel === 'call';
   // A voicemail drop plays the recording; a call says its words, or runs its template TwiML.
-  const twiml = call ? (p.twiml ?? spoken(p, 'words')) : (spoken(p, 'recording') ?? p.twiml);
+  const twiml = call
+    ? (payload.twiml ?? spoken(payload, 'words'))
+    : (spoken(payload, 'recording') ?? payload.twiml);
   if (!twiml) {
     return {
       error: call
@@ -115,8 +118,8 @@ export function twilioRequest(
   }
   const Twiml = withKeypressOptOut(
     twiml,
-    p.opt_out_prompt ?? DEFAULT_OPT_OUT_PROMPT,
-    optOutUrl(p.touch_id),
+    payload.opt_out_prompt ?? DEFAULT_OPT_OUT_PROMPT,
+    optOutUrl(payload.touch_id),
   );
   // A voicemail drop waits for the greeting to end, then plays into the mailbox.
   return {

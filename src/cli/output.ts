@@ -37,11 +37,11 @@ export const EXIT = {
   io: 74,
 } as const;
 
-export function formatValue(v: unknown): string {
-  if (v === null || v === undefined) return '-';
-  if (Array.isArray(v)) return v.length === 0 ? '-' : v.map(formatValue).join(', ');
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
+export function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return '-';
+  if (Array.isArray(value)) return value.length === 0 ? '-' : value.map(formatValue).join(', ');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
 }
 
 /** `key: value` lines with the values in one column, keys in the API's order. */
@@ -114,8 +114,8 @@ const line = (s: string) => (s.endsWith('\n') ? s : `${s}\n`);
 
 type Answered = Extract<ApiOutcome, { kind: 'answer' }>;
 
-export const succeeded = (o: ApiOutcome): o is Answered =>
-  o.kind === 'answer' && o.status >= 200 && o.status < 300;
+export const succeeded = (outcome: ApiOutcome): outcome is Answered =>
+  outcome.kind === 'answer' && outcome.status >= 200 && outcome.status < 300;
 
 /** Prints an outcome that did not succeed on stderr and gives its exit code. */
 export function reportFailure(out: { stderr: Writer }, mode: Mode, outcome: ApiOutcome): number {

@@ -1,10 +1,10 @@
 import type { Writer } from './output.js';
 
 /** 1234567 → "1.2 MB": decimal units, as download tools show them. */
-export function formatBytes(n: number): string {
-  if (n < 1000) return `${n} B`;
+export function formatBytes(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
   const units = ['kB', 'MB', 'GB', 'TB'];
-  let v = n;
+  let v = bytes;
   let i = -1;
   do {
     v /= 1000;

@@ -2,7 +2,7 @@
  * The service's closed sets of words, each defined once. TypeBox unions (`literals` in
  * src/domain/schema.ts), TypeScript types, both OpenAPI documents and the CLI's `choices` derive
  * from these arrays, so a new reason code or event type reaches every published description
- * when it is added here (issue 19: the OpenAPI `TouchReason` had drifted to 7 of 11 codes).
+ * when it is added here, and no hand-kept copy (an OpenAPI enum, a CLI choice) can fall behind.
  * Imports nothing, so every layer can use it.
  */
 

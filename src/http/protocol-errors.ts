@@ -46,17 +46,17 @@ export function clientErrorFor(err: ClientError): AppError {
 }
 
 /** The whole HTTP/1.1 response for `e`, written straight to a socket that no request owns. */
-export function rawResponse(e: AppError): string {
-  const body = dumpsPy({ detail: e.code });
+export function rawResponse(error: AppError): string {
+  const body = dumpsPy({ detail: error.code });
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
     'x-request-id': randomUUID(),
-    ...e.headers,
+    ...error.headers,
     connection: 'close',
   };
   const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
-  return `HTTP/1.1 ${e.status} ${STATUS_CODES[e.status]}\r\n${lines.join('')}\r\n${body}`;
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${lines.join('')}\r\n${body}`;
 }
 
 /**

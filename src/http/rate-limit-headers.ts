@@ -10,10 +10,10 @@ import type { RateDecision } from '../domain/rate-limit/limiter.js';
  */
 export const RATE_LIMIT_POLICY_NAME = 'default';
 
-export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+export function rateLimitHeaders(decision: RateDecision): Record<string, string> {
   const name = `"${RATE_LIMIT_POLICY_NAME}"`;
   return {
-    'ratelimit-policy': `${name};q=${d.limit};w=${d.windowSeconds}`,
-    ratelimit: `${name};r=${d.remaining};t=${d.retryAfterSeconds}`,
+    'ratelimit-policy': `${name};q=${decision.limit};w=${decision.windowSeconds}`,
+    ratelimit: `${name};r=${decision.remaining};t=${decision.retryAfterSeconds}`,
   };
 }

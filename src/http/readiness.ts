@@ -69,10 +69,10 @@ export interface PublicReadiness {
  * stale list) are for operators: /readyz on the public listener says each dependency's state
  * only, the admin listener's /admin/readyz says everything, and the log gets the details.
  */
-export function publicView(r: Readiness): PublicReadiness {
+export function publicView(readiness: Readiness): PublicReadiness {
   const checks: PublicReadiness['checks'] = {};
-  for (const [name, c] of Object.entries(r.checks)) checks[name] = { status: c.status };
-  return { status: r.status, checks };
+  for (const [name, c] of Object.entries(readiness.checks)) checks[name] = { status: c.status };
+  return { status: readiness.status, checks };
 }
 
 /**

@@ -20,6 +20,8 @@ export const ACCEPT_QUEUE_MS = 5_000;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+// Long on purpose: the hooks and the wrapped close share the stop's state (draining, stopping,
+// the open sockets), and each step's reason is written where it happens.
 export function installGracefulClose(
   app: FastifyInstance,
   drainMs: number,

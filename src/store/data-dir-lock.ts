@@ -146,20 +146,20 @@ function readHolder(file: string): Holder | null {
  * again. A holder on another host (a shared volume) cannot be checked, so it
  * is taken as alive.
  */
-export function holderAlive(h: Holder): boolean {
-  if (h.host !== hostname()) return true;
-  if (h.pid <= 0 || h.pid === process.pid) return false;
-  const proc = procState(h.pid);
+export function holderAlive(holder: Holder): boolean {
+  if (holder.host !== hostname()) return true;
+  if (holder.pid <= 0 || holder.pid === process.pid) return false;
+  const proc = procState(holder.pid);
   if (proc === null) return false;
   if (proc !== undefined) {
     if (proc.state === 'Z' || proc.state === 'X' || proc.state === 'x') return false;
     // Another boot, or the PID given to another process since.
-    if (h.boot !== undefined && h.boot !== bootId()) return false;
-    if (h.start !== undefined && h.start !== proc.start) return false;
+    if (holder.boot !== undefined && holder.boot !== bootId()) return false;
+    if (holder.start !== undefined && holder.start !== proc.start) return false;
     return true;
   }
   try {
-    process.kill(h.pid, 0);
+    process.kill(holder.pid, 0);
     return true;
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 
 /**
- * The one background loop (issue 19): claim → run → record, woken early by `wake()`, stopped
- * gracefully by `stop()`. The dispatch and webhook workers claim leased outbox rows (SKIP
+ * The one background loop every worker shares: claim → run → record, woken early by `wake()`,
+ * stopped gracefully by `stop()`. The dispatch and webhook workers claim leased outbox rows (SKIP
  * LOCKED; a crashed worker's lease runs out and another claims the row again), retention
  * claims its round when it holds the lease row, the reassigned-number checks claim what is due.
  * What a claim leases and how a run records its outcome is the work's own business.

@@ -37,6 +37,8 @@ export interface RetentionJob {
  * query interface, needs no connection pinned out of the pool, and follows the
  * injected clock in tests.
  */
+// Long on purpose: a factory whose body is the closures it returns (lease, cursor, drain, round),
+// sharing the lease holder and the injected clock.
 export function createRetention(config: RetentionConfig, deps: RetentionDeps): RetentionJob {
   const holder = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = Math.max(3 * config.intervalMs, 30_000);

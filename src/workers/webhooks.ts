@@ -54,18 +54,22 @@ export function retryDelayMs(
 
 /** What one answer means: 2xx delivered, 410 gone (endpoint disabled), anything else a retry. */
 export function attemptOf(
-  r: SendResult,
+  result: SendResult,
   attempt: number,
   nowMs: number,
   o: Pick<DeliveryOptions, 'maxAttempts' | 'backoffBaseMs' | 'backoffMaxMs'>,
   random?: () => number,
 ): Omit<AttemptRecord, 'startedAt'> {
-  const base = { statusCode: r.status, latencyMs: r.latencyMs, responseHead: r.head };
-  if (r.status !== null && r.status >= 200 && r.status < 300) {
+  const base = {
+    statusCode: result.status,
+    latencyMs: result.latencyMs,
+    responseHead: result.head,
+  };
+  if (result.status !== null && result.status >= 200 && result.status < 300) {
     return { ...base, outcome: 'delivered', error: null, next: { state: 'delivered' } };
   }
-  const error = r.error ?? `HTTP ${r.status}`;
-  if (r.status === 410) return { ...base, outcome: 'gone', error, next: { state: 'failed' } };
+  const error = result.error ?? `HTTP ${result.status}`;
+  if (result.status === 410) return { ...base, outcome: 'gone', error, next: { state: 'failed' } };
   if (attempt >= o.maxAttempts) {
     return {
       ...base,

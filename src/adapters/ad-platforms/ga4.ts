@@ -18,15 +18,15 @@ function consent(t: SendTarget) {
 }
 
 /** The Measurement Protocol body for one upload: what the tests check field by field. */
-export function collectBody(t: SendTarget, i: SendItem) {
+export function collectBody(target: SendTarget, i: SendItem) {
   const f = i.facts;
   return {
     client_id: f.gaClientId,
     timestamp_micros: Date.parse(f.conversionAt) * 1000,
-    ...consent(t),
+    ...consent(target),
     events: [
       {
-        name: t.settings.event_name ?? 'close_convert_lead',
+        name: target.settings.event_name ?? 'close_convert_lead',
         params: {
           // GA4 deduplicates purchase-like events on transaction_id: the same on every retry.
           transaction_id: i.dedupeKey,
@@ -59,8 +59,8 @@ function unanswered(r: ItemResult, validateOnly: boolean): ItemResult {
  * request. The collect endpoint answers 2xx without checking; `validateOnly` asks the debug
  * endpoint, which answers `validationMessages`.
  */
-export function ga4Client(o: ClientOptions): AdPlatformClient {
-  const now = o.now ?? Date.now;
+export function ga4Client(options: ClientOptions): AdPlatformClient {
+  const now = options.now ?? Date.now;
   return {
     maxBatch: 1,
     async send(t, items, { validateOnly }) {
@@ -83,9 +83,9 @@ export function ga4Client(o: ClientOptions): AdPlatformClient {
       });
       try {
         const a = await request(
-          `${o.apiBase}/${validateOnly ? 'debug/mp' : 'mp'}/collect?${q}`,
+          `${options.apiBase}/${validateOnly ? 'debug/mp' : 'mp'}/collect?${q}`,
           { headers: jsonHeaders, body: JSON.stringify(collectBody(t, i)) },
-          o.timeoutMs,
+          options.timeoutMs,
         );
         if (a.status >= 200 && a.status < 300) {
           const messages =

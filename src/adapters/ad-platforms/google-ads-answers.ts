@@ -34,7 +34,7 @@ export function failures(status: unknown): GoogleError[] {
   return Array.isArray(details) ? details.flatMap((d) => d?.errors ?? []) : [];
 }
 
-export const codeOf = (e: GoogleError) => Object.values(e.errorCode ?? {})[0] ?? 'UNKNOWN';
+export const codeOf = (error: GoogleError) => Object.values(error.errorCode ?? {})[0] ?? 'UNKNOWN';
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000 };
 
@@ -42,25 +42,25 @@ const UNIT_MS: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1_000 };
  * The wait an error names: a protobuf Duration (`retryDelay: "21600s"`), or the words of its
  * message ("Try importing again in 6 hours", "retry after 30 minutes").
  */
-export function namedWaitMs(e: GoogleError): number | undefined {
-  const delay = /^(\d+(?:\.\d+)?)s$/.exec(e.details?.quotaErrorDetails?.retryDelay ?? '');
+export function namedWaitMs(error: GoogleError): number | undefined {
+  const delay = /^(\d+(?:\.\d+)?)s$/.exec(error.details?.quotaErrorDetails?.retryDelay ?? '');
   if (delay) return Math.round(Number(delay[1]) * 1000);
-  const m = /(\d+(?:\.\d+)?)\s*(hour|hr|minute|min|second|sec)s?\b/i.exec(e.message ?? '');
+  const m = /(\d+(?:\.\d+)?)\s*(hour|hr|minute|min|second|sec)s?\b/i.exec(error.message ?? '');
   if (!m) return undefined;
   return Math.round(Number(m[1]) * UNIT_MS[m[2]!.toLowerCase()[0]!]!);
 }
 
 /** One row's result from its error, for a conversion or a retraction. */
-export function googleRowResult(e: GoogleError, kind: SendItem['kind']): ItemResult {
-  const code = codeOf(e);
-  const detail = `${code}: ${say(e.message ?? '', 200)}`.trim();
+export function googleRowResult(error: GoogleError, kind: SendItem['kind']): ItemResult {
+  const code = codeOf(error);
+  const detail = `${code}: ${say(error.message ?? '', 200)}`.trim();
   const wait = BY_TIME[code];
   if (wait !== undefined) {
     return {
       state: 'retry',
       code: code as ReasonCode,
       detail,
-      retryAfterMs: namedWaitMs(e) ?? wait,
+      retryAfterMs: namedWaitMs(error) ?? wait,
     };
   }
   if (kind === 'retraction') {
@@ -77,15 +77,16 @@ export function googleRowResult(e: GoogleError, kind: SendItem['kind']): ItemRes
 
 /** Rows named in a partial failure get their error; the others were accepted. */
 export function readPartialFailure(
-  n: number,
+  itemCount: number,
   body: unknown,
   kind: SendItem['kind'] = 'conversion',
 ): ItemResult[] {
-  const out: ItemResult[] = times(n, { state: 'sent' } as ItemResult);
+  const out: ItemResult[] = times(itemCount, { state: 'sent' } as ItemResult);
   const partial = (body as { partialFailureError?: unknown } | null)?.partialFailureError;
   for (const e of failures(partial)) {
     const index = e.location?.fieldPathElements?.find((p) => p.index !== undefined)?.index;
-    if (index !== undefined && index >= 0 && index < n) out[index] = googleRowResult(e, kind);
+    if (index !== undefined && index >= 0 && index < itemCount)
+      out[index] = googleRowResult(e, kind);
   }
   return out;
 }
@@ -96,29 +97,29 @@ export function readPartialFailure(
  * applies to every row, by its first GoogleAdsFailure code where that code decides (a time to
  * retry at, a conversion already held), else by the HTTP status.
  */
-export function readGoogleAdsAnswer(a: HttpAnswer, items: SendItem[]): BatchAnswer {
+export function readGoogleAdsAnswer(response: HttpAnswer, items: SendItem[]): BatchAnswer {
   const kind = items[0]?.kind ?? 'conversion';
-  if (a.status === 200) {
+  if (response.status === 200) {
     return {
       statusCode: 200,
-      results: readPartialFailure(items.length, a.body, kind),
-      answer: a.body,
+      results: readPartialFailure(items.length, response.body, kind),
+      answer: response.body,
     };
   }
-  const err = (a.body as { error?: { status?: string; message?: string } } | null)?.error;
+  const err = (response.body as { error?: { status?: string; message?: string } } | null)?.error;
   const first = failures(err)[0];
   const detail =
-    `HTTP ${a.status} ${err?.status ?? ''} ${first ? codeOf(first) : ''} ${say(err?.message ?? '', 200)}`
+    `HTTP ${response.status} ${err?.status ?? ''} ${first ? codeOf(first) : ''} ${say(err?.message ?? '', 200)}`
       .replace(/\s+/g, ' ')
       .trim();
-  let r = statusResult(a, detail);
+  let r = statusResult(response, detail);
   if (first) {
     const row = googleRowResult(first, kind);
     if (row.state === 'sent' || (row.state === 'retry' && row.retryAfterMs !== undefined)) r = row;
-    else if (r.state === 'retry' && a.status === 429) {
-      const wait = namedWaitMs(first) ?? retryAfterMs(a.headers);
+    else if (r.state === 'retry' && response.status === 429) {
+      const wait = namedWaitMs(first) ?? retryAfterMs(response.headers);
       if (wait !== undefined) r = { ...r, retryAfterMs: wait };
     }
   }
-  return { statusCode: a.status, results: times(items.length, r), answer: a.body };
+  return { statusCode: response.status, results: times(items.length, r), answer: response.body };
 }

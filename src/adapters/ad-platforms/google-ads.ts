@@ -13,8 +13,8 @@ export function conversionActionName(customerId: string, action: string): string
 }
 
 /** The Google Ads API version a destination's requests use (settings.api_version or the default). */
-export const adsApiVersion = (t: SendTarget) =>
-  versionOf('google_ads', { ...t.settings, api: 'google_ads_api' })!.version;
+export const adsApiVersion = (target: SendTarget) =>
+  versionOf('google_ads', { ...target.settings, api: 'google_ads_api' })!.version;
 
 /** The Ads API's `Consent` (ad_user_data) from settings.consent; nothing when unspecified. */
 function adsConsent(t: SendTarget) {
@@ -24,42 +24,45 @@ function adsConsent(t: SendTarget) {
 }
 
 /** One ClickConversion (Google Ads API, ConversionUploadService) for an upload. */
-export function clickConversion(t: SendTarget, i: SendItem) {
+export function clickConversion(target: SendTarget, i: SendItem) {
   const f = i.facts;
-  const customer = t.settings.customer_id!;
+  const customer = target.settings.customer_id!;
   return {
     ...(f.gclid ? { gclid: f.gclid } : f.gbraid ? { gbraid: f.gbraid } : { wbraid: f.wbraid }),
-    conversionAction: conversionActionName(customer, t.settings.conversion_action!),
-    conversionDateTime: googleDateTime(new Date(f.conversionAt), t.settings.time_zone ?? 'UTC'),
+    conversionAction: conversionActionName(customer, target.settings.conversion_action!),
+    conversionDateTime: googleDateTime(
+      new Date(f.conversionAt),
+      target.settings.time_zone ?? 'UTC',
+    ),
     ...(f.value !== null ? { conversionValue: f.value, currencyCode: f.currency } : {}),
     orderId: i.dedupeKey,
     // Enhanced conversions for leads: the caller's number, E.164, SHA-256 (hex).
     ...(f.phoneGoogle ? { userIdentifiers: [{ hashedPhoneNumber: f.phoneGoogle }] } : {}),
-    ...adsConsent(t),
+    ...adsConsent(target),
   };
 }
 
 /** The request bodies of the two calls, as the worker sends them (the tests decode these). */
 export function uploadClickConversionsRequest(
-  t: SendTarget,
+  target: SendTarget,
   items: SendItem[],
   validateOnly: boolean,
 ) {
   return {
-    conversions: items.map((i) => clickConversion(t, i)),
+    conversions: items.map((i) => clickConversion(target, i)),
     partialFailure: true,
     validateOnly,
   };
 }
 
 export function uploadConversionAdjustmentsRequest(
-  t: SendTarget,
+  target: SendTarget,
   items: SendItem[],
   validateOnly: boolean,
   now: Date,
 ) {
   return {
-    conversionAdjustments: items.map((i) => retraction(t, i, now)),
+    conversionAdjustments: items.map((i) => retraction(target, i, now)),
     partialFailure: true,
     validateOnly,
   };
@@ -78,7 +81,7 @@ function retraction(t: SendTarget, i: SendItem, now: Date) {
  * Google Ads API over REST (`customers/{id}:uploadClickConversions` and
  * `:uploadConversionAdjustments`), with an access token from the refresh token.
  */
-export function googleAdsClient(o: OAuthClientOptions): AdPlatformClient {
+export function googleAdsClient(options: OAuthClientOptions): AdPlatformClient {
   async function post(
     t: SendTarget,
     path: string,
@@ -86,9 +89,9 @@ export function googleAdsClient(o: OAuthClientOptions): AdPlatformClient {
     retried = false,
   ): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);
-    const token = await o.tokens.get(o.tokenUrl, creds);
+    const token = await options.tokens.get(options.tokenUrl, creds);
     const a = await request(
-      `${o.apiBase}/${adsApiVersion(t)}/customers/${t.settings.customer_id}${path}`,
+      `${options.apiBase}/${adsApiVersion(t)}/customers/${t.settings.customer_id}${path}`,
       {
         headers: {
           ...jsonHeaders,
@@ -100,11 +103,11 @@ export function googleAdsClient(o: OAuthClientOptions): AdPlatformClient {
         },
         body: JSON.stringify(body),
       },
-      o.timeoutMs,
+      options.timeoutMs,
     );
     // An access token revoked or expired early: refresh once and ask again.
     if (a.status === 401 && !retried) {
-      o.tokens.forget(o.tokenUrl, creds);
+      options.tokens.forget(options.tokenUrl, creds);
       return post(t, path, body, true);
     }
     return a;

@@ -49,8 +49,8 @@ function event(i: SendItem) {
 }
 
 /** The IngestEventsRequest body (proto3 JSON) of one batch: what the tests decode. */
-export function ingestEventsRequest(t: SendTarget, items: SendItem[], validateOnly: boolean) {
-  const s = t.settings;
+export function ingestEventsRequest(target: SendTarget, items: SendItem[], validateOnly: boolean) {
+  const s = target.settings;
   return {
     destinations: [
       {
@@ -60,7 +60,7 @@ export function ingestEventsRequest(t: SendTarget, items: SendItem[], validateOn
       },
     ],
     events: items.map(event),
-    ...consent(t),
+    ...consent(target),
     validateOnly,
     encoding: 'HEX',
   };
@@ -84,9 +84,9 @@ const ALREADY = new Set(['ALREADY_EXISTS', 'PROCESSING_ERROR_REASON_DUPLICATE_TR
  * The events a fast-fail error names (`BadRequest.fieldViolations[].field`, such as
  * `events[3].ad_identifiers.gclid`), each with its reason; -1 for violations of the request.
  */
-export function violations(e: RpcStatus | undefined) {
+export function violations(status: RpcStatus | undefined) {
   const out: { index: number; reason: string; description: string }[] = [];
-  for (const d of e?.details ?? []) {
+  for (const d of status?.details ?? []) {
     for (const v of d.fieldViolations ?? []) {
       const m = /(?:^|\.)events\[(\d+)\]/.exec(v.field ?? '');
       out.push({
@@ -108,21 +108,22 @@ const reasonOf = (e: RpcStatus | undefined) =>
  * names are failed with Google's reason and the rest are sent again without them, once.
  * Success answers only a request id; Google processes the events afterwards.
  */
-export function dataManagerClient(o: OAuthClientOptions): AdPlatformClient {
+// Long on purpose: the client's methods share `post` and its one resend without the refused events.
+export function dataManagerClient(options: OAuthClientOptions): AdPlatformClient {
   async function post(t: SendTarget, body: unknown, retried = false): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);
-    const token = await o.tokens.get(o.tokenUrl, creds);
+    const token = await options.tokens.get(options.tokenUrl, creds);
     const version = versionOf('google_ads', { ...t.settings, api: 'data_manager' })!.version;
     const a = await request(
-      `${o.apiBase}/${version}/events:ingest`,
+      `${options.apiBase}/${version}/events:ingest`,
       {
         headers: { ...jsonHeaders, authorization: `Bearer ${token}` },
         body: JSON.stringify(body),
       },
-      o.timeoutMs,
+      options.timeoutMs,
     );
     if (a.status === 401 && !retried) {
-      o.tokens.forget(o.tokenUrl, creds);
+      options.tokens.forget(options.tokenUrl, creds);
       return post(t, body, true);
     }
     return a;

@@ -168,8 +168,8 @@ export async function request(
 export const jsonHeaders = { 'content-type': 'application/json' };
 
 /** Retry-After as delta-seconds or an HTTP date, in milliseconds from now. */
-export function retryAfterMs(h: Headers, nowMs = Date.now()): number | undefined {
-  const raw = h.get('retry-after');
+export function retryAfterMs(headers: Headers, nowMs = Date.now()): number | undefined {
+  const raw = headers.get('retry-after');
   if (!raw) return undefined;
   if (/^\d+$/.test(raw.trim())) return Number(raw.trim()) * 1000;
   const at = Date.parse(raw);
@@ -180,9 +180,9 @@ export function retryAfterMs(h: Headers, nowMs = Date.now()): number | undefined
  * What a whole-request status means for every row: 429 and 5xx are retried (with the
  * platform's Retry-After), 401/403 are refused credentials, any other 4xx a refusal.
  */
-export function statusResult(a: HttpAnswer, detail: string): ItemResult {
-  const wait = retryAfterMs(a.headers);
-  if (a.status === 429) {
+export function statusResult(answer: HttpAnswer, detail: string): ItemResult {
+  const wait = retryAfterMs(answer.headers);
+  if (answer.status === 429) {
     return {
       state: 'retry',
       code: 'rate_limited',
@@ -190,7 +190,7 @@ export function statusResult(a: HttpAnswer, detail: string): ItemResult {
       ...(wait !== undefined ? { retryAfterMs: wait } : {}),
     };
   }
-  if (a.status >= 500) {
+  if (answer.status >= 500) {
     return {
       state: 'retry',
       code: 'server_error',
@@ -198,15 +198,16 @@ export function statusResult(a: HttpAnswer, detail: string): ItemResult {
       ...(wait !== undefined ? { retryAfterMs: wait } : {}),
     };
   }
-  if (a.status === 401 || a.status === 403) return { state: 'failed', code: 'auth_failed', detail };
+  if (answer.status === 401 || answer.status === 403)
+    return { state: 'failed', code: 'auth_failed', detail };
   return { state: 'failed', code: 'rejected_by_platform', detail };
 }
 
-export const times = <T>(n: number, v: T): T[] => Array.from({ length: n }, () => v);
+export const times = <T>(count: number, v: T): T[] => Array.from({ length: count }, () => v);
 
 /** A short string from an unknown error body, for the reason in words. */
-export function say(v: unknown, max = 300): string {
-  const s = typeof v === 'string' ? v : JSON.stringify(v ?? null);
+export function say(value: unknown, max = 300): string {
+  const s = typeof value === 'string' ? value : JSON.stringify(value ?? null);
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 

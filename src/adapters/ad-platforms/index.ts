@@ -11,7 +11,7 @@ export type { AdPlatformUrls };
 
 /** One client per platform over plain fetch (docs/conversions.md says why not the SDKs). */
 export function createAdPlatforms(
-  u: AdPlatformUrls,
+  urls: AdPlatformUrls,
   timeoutMs = 30_000,
   now?: () => number,
 ): AdPlatforms {
@@ -19,25 +19,25 @@ export function createAdPlatforms(
   return {
     google_ads: googleClient(
       dataManagerClient({
-        apiBase: u.googleDataManagerApiBase,
-        tokenUrl: u.googleOauthTokenUrl,
+        apiBase: urls.googleDataManagerApiBase,
+        tokenUrl: urls.googleOauthTokenUrl,
         tokens,
         timeoutMs,
       }),
       googleAdsClient({
-        apiBase: u.googleAdsApiBase,
-        tokenUrl: u.googleOauthTokenUrl,
+        apiBase: urls.googleAdsApiBase,
+        tokenUrl: urls.googleOauthTokenUrl,
         tokens,
         timeoutMs,
       }),
     ),
-    meta: metaClient({ apiBase: u.metaGraphApiBase, timeoutMs, ...(now ? { now } : {}) }),
+    meta: metaClient({ apiBase: urls.metaGraphApiBase, timeoutMs, ...(now ? { now } : {}) }),
     microsoft_ads: microsoftAdsClient({
-      apiBase: u.microsoftAdsApiBase,
-      tokenUrl: u.microsoftOauthTokenUrl,
+      apiBase: urls.microsoftAdsApiBase,
+      tokenUrl: urls.microsoftOauthTokenUrl,
       tokens,
       timeoutMs,
     }),
-    ga4: ga4Client({ apiBase: u.ga4MpBase, timeoutMs, ...(now ? { now } : {}) }),
+    ga4: ga4Client({ apiBase: urls.ga4MpBase, timeoutMs, ...(now ? { now } : {}) }),
   };
 }

@@ -18,7 +18,7 @@ import {
 } from './http.js';
 
 /** The Graph API version a destination's requests use (settings.api_version or the default). */
-export const metaVersion = (t: SendTarget) => versionOf('meta', t.settings)!.version;
+export const metaVersion = (target: SendTarget) => versionOf('meta', target.settings)!.version;
 /** Conversions API: at most 1,000 events per request. */
 export const META_MAX_BATCH = 1_000;
 /** Events whose event_time is more than 7 days old are refused. */
@@ -44,10 +44,10 @@ function processingOptions(t: SendTarget) {
 }
 
 /** One server event of the Conversions API for an upload (the tests normalise it with Meta's SDK). */
-export function event(t: SendTarget, i: SendItem) {
+export function event(target: SendTarget, i: SendItem) {
   const f = i.facts;
   return {
-    event_name: t.settings.event_name ?? 'Lead',
+    event_name: target.settings.event_name ?? 'Lead',
     event_time: Math.floor(Date.parse(f.conversionAt) / 1000),
     // Meta deduplicates on (event_name, event_id): the same id on every retry.
     event_id: i.dedupeKey,
@@ -58,7 +58,7 @@ export function event(t: SendTarget, i: SendItem) {
       ...(f.phoneMeta ? { ph: [f.phoneMeta] } : {}),
     },
     ...(f.value !== null ? { custom_data: { value: f.value, currency: f.currency } } : {}),
-    ...processingOptions(t),
+    ...processingOptions(target),
   };
 }
 
@@ -90,14 +90,14 @@ function errorResult(status: number, headers: Headers, e: GraphError | undefined
  * batch is refused for a reason that is not a rate limit, its events are sent again one by
  * one to learn which of them the platform refuses.
  */
-export function metaClient(o: ClientOptions): AdPlatformClient {
-  const now = o.now ?? Date.now;
+export function metaClient(options: ClientOptions): AdPlatformClient {
+  const now = options.now ?? Date.now;
 
   async function post(t: SendTarget, items: SendItem[], testCode?: string): Promise<BatchAnswer> {
     let a: Awaited<ReturnType<typeof request>>;
     try {
       a = await request(
-        `${o.apiBase}/${metaVersion(t)}/${t.settings.pixel_id}/events`,
+        `${options.apiBase}/${metaVersion(t)}/${t.settings.pixel_id}/events`,
         {
           headers: jsonHeaders,
           body: JSON.stringify({
@@ -106,7 +106,7 @@ export function metaClient(o: ClientOptions): AdPlatformClient {
             ...(testCode ? { test_event_code: testCode } : {}),
           }),
         },
-        o.timeoutMs,
+        options.timeoutMs,
       );
     } catch (err) {
       return requestFailed(err, items.length);

@@ -39,9 +39,9 @@ const words = (e: MicrosoftError) =>
   `${e.ErrorCode ?? e.Code ?? 'error'}${e.Code !== undefined && e.ErrorCode ? ` (${e.Code})` : ''}: ${say(e.Message ?? '', 200)}`;
 
 /** One row's result from a BatchError, for a conversion or a retraction. */
-export function microsoftRowResult(e: MicrosoftError, kind: SendItem['kind']): ItemResult {
-  const code = e.ErrorCode ?? '';
-  const detail = words(e);
+export function microsoftRowResult(error: MicrosoftError, kind: SendItem['kind']): ItemResult {
+  const code = error.ErrorCode ?? '';
+  const detail = words(error);
   if (RETRY_CODES.has(code)) return { state: 'retry', code: 'server_error', detail };
   if (kind === 'retraction' && /AlreadyRetracted/i.test(code)) {
     return { state: 'sent', note: `Microsoft had already retracted it (${code})` };
@@ -56,25 +56,25 @@ export function microsoftRowResult(e: MicrosoftError, kind: SendItem['kind']): I
 }
 
 /** A whole answer of `OfflineConversions/Apply` or `OfflineConversionAdjustments/Apply`. */
-export function readMicrosoftAnswer(a: HttpAnswer, items: SendItem[]): BatchAnswer {
+export function readMicrosoftAnswer(response: HttpAnswer, items: SendItem[]): BatchAnswer {
   const kind = items[0]?.kind ?? 'conversion';
-  const { rows, whole } = faultErrors(a.body);
+  const { rows, whole } = faultErrors(response.body);
   const n = items.length;
-  if (a.status === 200 && whole.length === 0) {
+  if (response.status === 200 && whole.length === 0) {
     const out: ItemResult[] = times(n, { state: 'sent' } as ItemResult);
     for (const e of rows) {
       const i = e.Index as number;
       if (i >= 0 && i < n) out[i] = microsoftRowResult(e, kind);
     }
-    return { statusCode: 200, results: out, answer: a.body };
+    return { statusCode: 200, results: out, answer: response.body };
   }
-  const message = (a.body as { Message?: unknown; message?: unknown } | null) ?? {};
+  const message = (response.body as { Message?: unknown; message?: unknown } | null) ?? {};
   const detail =
-    `HTTP ${a.status} ${whole.map(words).join('; ') || say(message.Message ?? message.message ?? '', 200)}`.trim();
+    `HTTP ${response.status} ${whole.map(words).join('; ') || say(message.Message ?? message.message ?? '', 200)}`.trim();
   let r: ItemResult =
-    whole.some((e) => RETRY_CODES.has(e.ErrorCode ?? '')) && a.status < 500
+    whole.some((e) => RETRY_CODES.has(e.ErrorCode ?? '')) && response.status < 500
       ? { state: 'retry', code: 'rate_limited', detail }
-      : statusResult(a, detail);
+      : statusResult(response, detail);
   // A fault that names rows (BatchErrors): those get their own error, the others the fault's.
   if (whole.length === 0 && rows.length > 0) {
     const out: ItemResult[] = times(n, r);
@@ -82,11 +82,11 @@ export function readMicrosoftAnswer(a: HttpAnswer, items: SendItem[]): BatchAnsw
       const i = e.Index as number;
       if (i >= 0 && i < n) out[i] = microsoftRowResult(e, kind);
     }
-    return { statusCode: a.status, results: out, answer: a.body };
+    return { statusCode: response.status, results: out, answer: response.body };
   }
   if (whole.length === 1 && r.state === 'failed') {
     const only = microsoftRowResult(whole[0]!, kind);
     if (only.state === 'sent') r = only;
   }
-  return { statusCode: a.status, results: times(n, r), answer: a.body };
+  return { statusCode: response.status, results: times(n, r), answer: response.body };
 }

@@ -15,20 +15,20 @@ export const MICROSOFT_MAX_BATCH = 1_000;
 export const MICROSOFT_SCOPE = 'https://ads.microsoft.com/msads.manage offline_access';
 
 /** One OfflineConversionAdjustment that retracts the conversion the item uploaded. */
-export function retractAdjustment(t: SendTarget, i: SendItem, now: Date) {
+export function retractAdjustment(target: SendTarget, i: SendItem, now: Date) {
   return {
     AdjustmentType: 'Retract',
     AdjustmentTime: now.toISOString(),
-    ConversionName: t.settings.conversion_name,
+    ConversionName: target.settings.conversion_name,
     MicrosoftClickId: i.facts.msclkid,
   };
 }
 
 /** One OfflineConversion (Campaign Management) for an upload: what the tests check. */
-export function offlineConversion(t: SendTarget, i: SendItem) {
+export function offlineConversion(target: SendTarget, i: SendItem) {
   const f = i.facts;
   return {
-    ConversionName: t.settings.conversion_name,
+    ConversionName: target.settings.conversion_name,
     ConversionTime: f.conversionAt,
     MicrosoftClickId: f.msclkid,
     ...(f.value !== null ? { ConversionValue: f.value, ConversionCurrencyCode: f.currency } : {}),
@@ -70,7 +70,7 @@ const TEST_ITEM: SendItem = {
  * `OfflineConversionAdjustments/Apply` to retract). Microsoft deduplicates on click id,
  * conversion name and conversion time, which stay the same on every retry.
  */
-export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
+export function microsoftAdsClient(options: OAuthClientOptions): AdPlatformClient {
   async function post(
     t: SendTarget,
     path: string,
@@ -78,9 +78,9 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
     retried = false,
   ): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);
-    const token = await o.tokens.get(o.tokenUrl, creds, MICROSOFT_SCOPE);
+    const token = await options.tokens.get(options.tokenUrl, creds, MICROSOFT_SCOPE);
     const a = await request(
-      `${o.apiBase}/CampaignManagement/${versionOf('microsoft_ads', t.settings)!.version}/${path}`,
+      `${options.apiBase}/CampaignManagement/${versionOf('microsoft_ads', t.settings)!.version}/${path}`,
       {
         headers: {
           ...jsonHeaders,
@@ -91,10 +91,10 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
         },
         body: JSON.stringify(body),
       },
-      o.timeoutMs,
+      options.timeoutMs,
     );
     if (a.status === 401 && !retried) {
-      o.tokens.forget(o.tokenUrl, creds);
+      options.tokens.forget(options.tokenUrl, creds);
       return post(t, path, body, true);
     }
     return a;
@@ -102,7 +102,7 @@ export function microsoftAdsClient(o: OAuthClientOptions): AdPlatformClient {
 
   /** The refresh token Microsoft issued in place of the destination's, for the caller to keep. */
   const rotated = (t: SendTarget) => {
-    const next = o.tokens.latestRefreshToken(o.tokenUrl, oauthClient(t.secrets));
+    const next = options.tokens.latestRefreshToken(options.tokenUrl, oauthClient(t.secrets));
     return next ? { refreshToken: next } : {};
   };
 

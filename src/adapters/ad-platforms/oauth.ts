@@ -140,10 +140,10 @@ export interface OAuthClient {
   refresh_token: string;
 }
 
-export const oauthClient = (s: Record<string, string>): OAuthClient => ({
-  client_id: s.client_id ?? '',
-  client_secret: s.client_secret ?? '',
-  refresh_token: s.refresh_token ?? '',
+export const oauthClient = (secrets: Record<string, string>): OAuthClient => ({
+  client_id: secrets.client_id ?? '',
+  client_secret: secrets.client_secret ?? '',
+  refresh_token: secrets.refresh_token ?? '',
 });
 
 /**

@@ -1,9 +1,9 @@
-import { Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { CONSENT_BASES, EBR_BASES, REVOCATION_KINDS } from '../../domain/vocabulary.js';
 import { type Answer, fields, formatValue, table, type View } from '../output.js';
 import { orgCollection } from './collection.js';
 import { col, filter, listView } from './listing.js';
-import { type CliSession, type CommandGroup, jsonValue } from './shared.js';
+import { type CliContext, type CliSession, type CommandGroup, jsonValue } from './shared.js';
 import { importExit, uploadFile } from './upload.js';
 
 const consents = orgCollection('consents', 'e164');
@@ -31,12 +31,12 @@ interface Rejected {
 }
 
 /** One line of counts, then one line per rejected row the API listed. */
-export function importSummary(s: Answer): string {
-  const rejected = Array.isArray(s.rejected) ? (s.rejected as Rejected[]) : [];
-  const count = Number(s.rejected_count ?? rejected.length);
+export function importSummary(summary: Answer): string {
+  const rejected = Array.isArray(summary.rejected) ? (summary.rejected as Rejected[]) : [];
+  const count = Number(summary.rejected_count ?? rejected.length);
   const lines = [
-    `imported ${formatValue(s.imported)} of ${formatValue(s.rows)} rows; ` +
-      `${formatValue(s.duplicates)} already on file, ${count} rejected`,
+    `imported ${formatValue(summary.imported)} of ${formatValue(summary.rows)} rows; ` +
+      `${formatValue(summary.duplicates)} already on file, ${count} rejected`,
     ...rejected.map((r) => `  line ${r.line}: ${r.errors.join('; ')}`),
   ];
   if (count > rejected.length) lines.push(`  … ${count - rejected.length} more not listed`);
@@ -69,11 +69,8 @@ the server's progress through the rows (rows done of the total, rows a second).
 -q prints the number of rows imported.
 Exit 65 when any row was rejected (the valid rows are still imported).`;
 
-export const consentCommands: CommandGroup = (program, ctx) => {
-  const consent = program
-    .command('consent')
-    .description('consent records for outbound touches (grants, revocations, CSV import)');
-
+/** `consent set`: one grant, with the fields the API takes. */
+function setCommand(consent: Command, ctx: CliContext): void {
   consents
     .member(consent, 'set', 'record a consent grant (a new event; history is kept)')
     .addOption(
@@ -103,6 +100,14 @@ export const consentCommands: CommandGroup = (program, ctx) => {
         },
       })),
     );
+}
+
+export const consentCommands: CommandGroup = (program, ctx) => {
+  const consent = program
+    .command('consent')
+    .description('consent records for outbound touches (grants, revocations, CSV import)');
+
+  setCommand(consent, ctx);
 
   consents.list(consent, ctx, {
     description: 'list consent events as recorded, newest first',

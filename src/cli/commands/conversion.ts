@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { type Answer, EXIT, fields, formatValue, type View } from '../output.js';
 import { orgCollection, queuedView } from './collection.js';
 import { col, filter, rowsView } from './listing.js';
@@ -92,11 +91,15 @@ const trigger = (o: { minSeconds?: number }) =>
 
 /** `destination …`: where conversions go; `upload …`: what was sent, and sending again. */
 export const conversionCommands: CommandGroup = (program, ctx) => {
+  destinationCommands(program, ctx);
+  uploadCommands(program, ctx);
+};
+
+/** `destination add|list|show|update|delete|test`. */
+const destinationCommands: CommandGroup = (program, ctx) => {
   const d = program
     .command('destination')
     .description('conversion destinations of an organization (Google Ads, Meta, Microsoft, GA4)');
-  const member = (group: Command, name: string, description: string) =>
-    destinations.member(group, name, description);
 
   destinations
     .create(
@@ -159,9 +162,9 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
     .option('--campaigns <codes>', 'comma-separated campaign codes', list)
     .option('--enabled <bool>', 'true or false', (v) => v === 'true');
 
-  member(d, 'delete', 'remove a destination with its upload history').action(
-    destinations.send(ctx, deletedView, (at) => ({ method: 'DELETE', path: at() })),
-  );
+  destinations
+    .member(d, 'delete', 'remove a destination with its upload history')
+    .action(destinations.send(ctx, deletedView, (at) => ({ method: 'DELETE', path: at() })));
 
   destinations.post(
     d,
@@ -170,12 +173,15 @@ export const conversionCommands: CommandGroup = (program, ctx) => {
     "send one sample conversion in the platform's validate-only mode",
     testView,
   );
+};
 
+/** `upload status|list|attempts|retry|replay`, each of one destination. */
+const uploadCommands: CommandGroup = (program, ctx) => {
   const u = program.command('upload').description('conversion uploads of a destination');
 
-  member(u, 'status', 'last success, pending, failed by reason').action(
-    destinations.send(ctx, statusView, (at) => ({ method: 'GET', path: at() })),
-  );
+  destinations
+    .member(u, 'status', 'last success, pending, failed by reason')
+    .action(destinations.send(ctx, statusView, (at) => ({ method: 'GET', path: at() })));
 
   destinations.list(u, ctx, {
     of: '/uploads',

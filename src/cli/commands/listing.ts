@@ -60,9 +60,9 @@ export function timeRange(cmd: Command, what: string): Command {
     .option('--until <iso>', `${what} before this time`);
 }
 
-export const pageQuery = (o: { limit?: number; cursor?: string }) => ({
-  limit: o.limit,
-  cursor: o.cursor,
+export const pageQuery = (options: { limit?: number; cursor?: string }) => ({
+  limit: options.limit,
+  cursor: options.cursor,
 });
 
 /** An option of a list command sent as the query parameter of its name: `--dispatch-status` → dispatch_status. */

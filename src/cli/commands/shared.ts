@@ -67,5 +67,5 @@ export function requireChange(cmd: Command, body: Record<string, unknown>): void
 }
 
 /** `--no-x` gives false, which the API spells null ("clear it"). */
-export const orNull = <T>(v: T | false | undefined): T | null | undefined =>
-  v === false ? null : v;
+export const orNull = <T>(value: T | false | undefined): T | null | undefined =>
+  value === false ? null : value;

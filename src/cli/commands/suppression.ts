@@ -15,12 +15,12 @@ interface Rejected {
   error: string;
 }
 
-export function suppressionImportSummary(s: Answer): string {
-  const rejected = Array.isArray(s.rejected) ? (s.rejected as Rejected[]) : [];
-  const count = Number(s.rejected_count ?? rejected.length);
+export function suppressionImportSummary(summary: Answer): string {
+  const rejected = Array.isArray(summary.rejected) ? (summary.rejected as Rejected[]) : [];
+  const count = Number(summary.rejected_count ?? rejected.length);
   const lines = [
-    `${formatValue(s.list)} list dated ${formatValue(s.listed_on)}: ${formatValue(s.rows)} rows, ` +
-      `${formatValue(s.added)} added, ${formatValue(s.removed)} removed, ${count} rejected`,
+    `${formatValue(summary.list)} list dated ${formatValue(summary.listed_on)}: ${formatValue(summary.rows)} rows, ` +
+      `${formatValue(summary.added)} added, ${formatValue(summary.removed)} removed, ${count} rejected`,
     ...rejected.map((r) => `  line ${r.line}: ${r.error}`),
   ];
   if (count > rejected.length) lines.push(`  … ${count - rejected.length} more not listed`);

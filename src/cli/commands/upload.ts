@@ -39,7 +39,7 @@ export const errorCode = (err: unknown) =>
  * be read (the exit code says so).
  */
 export async function uploadFile(
-  s: CliSession,
+  session: CliSession,
   file: string,
   target: { path: string; contentType: string; progressLines?: boolean },
   view: View,
@@ -50,14 +50,16 @@ export async function uploadFile(
     fh = await open(file, 'r');
     size = (await fh.stat()).size;
   } catch (err) {
-    s.stderr.write(`error: cannot read ${file} (${errorCode(err)})\n`);
+    session.stderr.write(`error: cannot read ${file} (${errorCode(err)})\n`);
     return { code: EXIT.usage };
   }
   const bar =
-    s.mode !== 'quiet' && s.stderr.isTTY === true ? new ProgressBar(s.stderr, size) : null;
+    session.mode !== 'quiet' && session.stderr.isTTY === true
+      ? new ProgressBar(session.stderr, size)
+      : null;
   try {
     bar?.update(0);
-    const opened = await s.open({
+    const opened = await session.open({
       method: 'POST',
       path: target.path,
       // Asked for only where a bar shows them; any other client gets the plain answer.
@@ -79,7 +81,7 @@ export async function uploadFile(
           : await readAnswer(opened);
     // Erased before the summary is printed, whichever stream that goes to.
     bar?.clear();
-    return { code: report(s, s.mode, outcome, view), outcome };
+    return { code: report(session, session.mode, outcome, view), outcome };
   } finally {
     await fh.close();
   }
@@ -148,8 +150,9 @@ export async function readProgressLines(
  * for a whole one, so any rejected row makes the run fail with 65 (EX_DATAERR; the rows are
  * listed in the summary). The same for every import command.
  */
-export function importExit(r: { code: number; outcome?: ApiOutcome }): number {
-  const body = r.outcome && succeeded(r.outcome) ? (r.outcome.body as Answer) : undefined;
+export function importExit(result: { code: number; outcome?: ApiOutcome }): number {
+  const body =
+    result.outcome && succeeded(result.outcome) ? (result.outcome.body as Answer) : undefined;
   const rejected = Number(body?.rejected_count ?? 0);
-  return r.code === EXIT.ok && rejected > 0 ? EXIT.data : r.code;
+  return result.code === EXIT.ok && rejected > 0 ? EXIT.data : result.code;
 }

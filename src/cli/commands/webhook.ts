@@ -2,7 +2,7 @@ import { type Command, Option, type OptionValues } from 'commander';
 import { fields, secretView, type View } from '../output.js';
 import { orgCollection, queuedView } from './collection.js';
 import { col, filter, listView, paged, pageQuery, rowsView } from './listing.js';
-import { type CommandGroup, integer, list } from './shared.js';
+import { type CliContext, type CommandGroup, integer, list } from './shared.js';
 
 const webhooks = orgCollection('webhooks', 'webhook_id');
 
@@ -54,10 +54,15 @@ const endpoint = (o: OptionValues) => ({
   description: o.description,
 });
 
+/** `webhook …`: the endpoints, then what was delivered to them and sending it again. */
 export const webhookCommands: CommandGroup = (program, ctx) => {
   const wh = program.command('webhook').description('outgoing webhooks of an organization');
-  const member = (name: string, description: string) => webhooks.member(wh, name, description);
+  endpointCommands(wh, ctx);
+  deliveryCommands(wh, ctx);
+};
 
+/** `webhook create|list|show|update|disable|enable|rotate|delete`. */
+function endpointCommands(wh: Command, ctx: CliContext): void {
   endpointOptions(
     webhooks.create(
       wh,
@@ -111,15 +116,17 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
       integer,
     );
 
-  member('delete', 'remove an endpoint with its delivery history').action(
-    webhooks.send(ctx, webhookView, (at) => ({ method: 'DELETE', path: at() })),
-  );
+  webhooks
+    .member(wh, 'delete', 'remove an endpoint with its delivery history')
+    .action(webhooks.send(ctx, webhookView, (at) => ({ method: 'DELETE', path: at() })));
+}
 
+/** `webhook deliveries|attempts|replay` of one endpoint. */
+function deliveryCommands(wh: Command, ctx: CliContext): void {
   paged(
-    member('deliveries', "an endpoint's deliveries, newest first").option(
-      '--state <state>',
-      'pending, delivered or failed',
-    ),
+    webhooks
+      .member(wh, 'deliveries', "an endpoint's deliveries, newest first")
+      .option('--state <state>', 'pending, delivered or failed'),
   ).action(
     webhooks.send(ctx, deliveriesView, (at, o) => ({
       method: 'GET',
@@ -151,4 +158,4 @@ export const webhookCommands: CommandGroup = (program, ctx) => {
     )
     .option('--event-id <id>', 'the event (msg_…)')
     .option('--since <iso>', 'every failed delivery created at or after this time');
-};
+}

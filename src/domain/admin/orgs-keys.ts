@@ -20,31 +20,31 @@ const ACTOR = 'admin';
 type OrgRow = Org;
 type KeyRow = ApiKey;
 
-export const orgView = (o: OrgRow) => ({
-  org_id: o.id,
-  name: o.name,
-  tracking_enabled: o.trackingEnabled,
-  dni_rate_limit_per_minute: o.dniRateLimitPerMinute,
-  opt_out_phrases: o.optOutPhrases,
-  time_zone: o.timeZone,
-  opt_out_clarification: o.optOutClarification,
-  phone_country: o.phoneCountry,
-  currency: o.currency,
-  created_at: o.createdAt.toISOString(),
-  updated_at: o.updatedAt.toISOString(),
+export const orgView = (org: OrgRow) => ({
+  org_id: org.id,
+  name: org.name,
+  tracking_enabled: org.trackingEnabled,
+  dni_rate_limit_per_minute: org.dniRateLimitPerMinute,
+  opt_out_phrases: org.optOutPhrases,
+  time_zone: org.timeZone,
+  opt_out_clarification: org.optOutClarification,
+  phone_country: org.phoneCountry,
+  currency: org.currency,
+  created_at: org.createdAt.toISOString(),
+  updated_at: org.updatedAt.toISOString(),
 });
 
-export const keyView = (k: KeyRow) => ({
-  key_id: k.id,
-  org_id: k.orgId,
-  key_prefix: k.keyPrefix,
-  scopes: k.scopes,
-  label: k.label,
-  expires_at: k.expiresAt?.toISOString() ?? null,
-  revoked_at: k.revokedAt?.toISOString() ?? null,
-  rotated_to: k.rotatedTo,
-  buyer_id: k.buyerId,
-  created_at: k.createdAt.toISOString(),
+export const keyView = (key: KeyRow) => ({
+  key_id: key.id,
+  org_id: key.orgId,
+  key_prefix: key.keyPrefix,
+  scopes: key.scopes,
+  label: key.label,
+  expires_at: key.expiresAt?.toISOString() ?? null,
+  revoked_at: key.revokedAt?.toISOString() ?? null,
+  rotated_to: key.rotatedTo,
+  buyer_id: key.buyerId,
+  created_at: key.createdAt.toISOString(),
 });
 
 function syncOrg(ctx: AdminContext, o: OrgRow): void {

@@ -8,27 +8,27 @@ const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 const present = (o: Record<string, string | null>) =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null));
 
-export const campaignSummary = (r: CampaignSummaryRow) => ({
-  campaign_id: r.campaign.id,
-  code: r.campaign.code,
-  name: r.campaign.name,
-  pool_size: Number(r.poolSize),
-  overflow_number: r.overflowNumber,
-  forward_to: r.campaign.forwardTo,
-  session_ttl_seconds: r.campaign.sessionTtlSeconds,
-  report_window_days: r.campaign.reportWindowDays,
-  created_at: iso(r.campaign.createdAt),
-  updated_at: iso(r.campaign.updatedAt),
+export const campaignSummary = (row: CampaignSummaryRow) => ({
+  campaign_id: row.campaign.id,
+  code: row.campaign.code,
+  name: row.campaign.name,
+  pool_size: Number(row.poolSize),
+  overflow_number: row.overflowNumber,
+  forward_to: row.campaign.forwardTo,
+  session_ttl_seconds: row.campaign.sessionTtlSeconds,
+  report_window_days: row.campaign.reportWindowDays,
+  created_at: iso(row.campaign.createdAt),
+  updated_at: iso(row.campaign.updatedAt),
 });
 
 /** `holder` is the live DNI session holding the number, null when nobody holds it now. */
-export const numberView = (r: TrackingNumberRow) => ({
-  e164: r.number.e164,
-  role: r.number.role,
-  holder: r.sessionId ? { dni_session_id: r.sessionId, visitor_id: r.visitorId } : null,
-  held_until: r.sessionId ? iso(r.number.heldUntil) : null,
-  last_assigned_at: iso(r.number.lastAssignedAt),
-  created_at: iso(r.number.createdAt),
+export const numberView = (row: TrackingNumberRow) => ({
+  e164: row.number.e164,
+  role: row.number.role,
+  holder: row.sessionId ? { dni_session_id: row.sessionId, visitor_id: row.visitorId } : null,
+  held_until: row.sessionId ? iso(row.number.heldUntil) : null,
+  last_assigned_at: iso(row.number.lastAssignedAt),
+  created_at: iso(row.number.createdAt),
 });
 
 export const callView = ({ call: c, campaignCode, session: s }: CallRow) => ({
@@ -60,28 +60,28 @@ export const callView = ({ call: c, campaignCode, session: s }: CallRow) => ({
 });
 
 /** A touch as decided (status, reasons, every check) and, once placed, as dispatched. */
-export const touchView = (t: TouchRow, campaignCode?: string) => ({
-  touch_id: t.id,
-  campaign_id: t.campaignId,
+export const touchView = (touch: TouchRow, campaignCode?: string) => ({
+  touch_id: touch.id,
+  campaign_id: touch.campaignId,
   ...(campaignCode === undefined ? {} : { campaign_code: campaignCode }),
-  to_e164: t.toE164,
-  channel: t.channel,
-  status: t.status,
-  reasons: t.reasons,
-  checks: t.checks,
-  consent_basis: t.consentBasis,
-  decided_at: iso(t.decidedAt),
-  next_allowed_at: iso(t.nextAllowedAt),
-  variant: t.variant,
-  cadence_step: t.cadenceStep,
-  dispatch: t.placed
+  to_e164: touch.toE164,
+  channel: touch.channel,
+  status: touch.status,
+  reasons: touch.reasons,
+  checks: touch.checks,
+  consent_basis: touch.consentBasis,
+  decided_at: iso(touch.decidedAt),
+  next_allowed_at: iso(touch.nextAllowedAt),
+  variant: touch.variant,
+  cadence_step: touch.cadenceStep,
+  dispatch: touch.placed
     ? {
-        status: t.dispatchStatus,
-        attempts: t.attempts,
-        carrier: t.carrier,
-        carrier_ids: t.carrierIds,
-        last_error: t.lastError,
-        finalized_at: iso(t.finalizedAt),
+        status: touch.dispatchStatus,
+        attempts: touch.attempts,
+        carrier: touch.carrier,
+        carrier_ids: touch.carrierIds,
+        last_error: touch.lastError,
+        finalized_at: iso(touch.finalizedAt),
       }
     : null,
 });

@@ -16,22 +16,22 @@ export interface WebhookInput {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
-export function webhookView(e: Endpoint, nowMs: number) {
-  const rotating = e.previousSecretUntil && e.previousSecretUntil.getTime() > nowMs;
+export function webhookView(endpoint: Endpoint, nowMs: number) {
+  const rotating = endpoint.previousSecretUntil && endpoint.previousSecretUntil.getTime() > nowMs;
   return {
-    webhook_id: e.id,
-    org_id: e.orgId,
-    url: e.url,
-    events: e.events,
-    description: e.description,
-    enabled: e.enabled,
-    disabled_reason: e.disabledReason,
-    disabled_at: iso(e.disabledAt),
-    consecutive_failures: e.consecutiveFailures,
-    failing_since: iso(e.failingSince),
-    previous_secret_valid_until: rotating ? iso(e.previousSecretUntil) : null,
-    created_at: e.createdAt.toISOString(),
-    updated_at: e.updatedAt.toISOString(),
+    webhook_id: endpoint.id,
+    org_id: endpoint.orgId,
+    url: endpoint.url,
+    events: endpoint.events,
+    description: endpoint.description,
+    enabled: endpoint.enabled,
+    disabled_reason: endpoint.disabledReason,
+    disabled_at: iso(endpoint.disabledAt),
+    consecutive_failures: endpoint.consecutiveFailures,
+    failing_since: iso(endpoint.failingSince),
+    previous_secret_valid_until: rotating ? iso(endpoint.previousSecretUntil) : null,
+    created_at: endpoint.createdAt.toISOString(),
+    updated_at: endpoint.updatedAt.toISOString(),
   };
 }
 

@@ -1,6 +1,7 @@
 import { enqueueConversions, retractConversions } from '../conversions/enqueue.js';
 import { newId } from '../ids.js';
-import type { BuyerReportRepos, Disposition, StoredReport } from './ports.js';
+import type { Transaction } from '../ports.js';
+import type { BuyerReportRepos, Disposition, ReportCampaign, StoredReport } from './ports.js';
 
 export interface BuyerReportInput {
   call_id: string;
@@ -43,41 +44,93 @@ export function samePayload(stored: StoredReport, input: BuyerReportInput): bool
   );
 }
 
+/** Writes one audit line about the report, in its transaction, with the report's fields. */
+function reportAudit(
+  repos: BuyerReportRepos,
+  tx: Transaction,
+  ctx: ReportContext,
+  campaign: ReportCampaign,
+  callId: string,
+  input: BuyerReportInput,
+) {
+  return (action: string, detail: Record<string, unknown>) =>
+    repos.audit.writeAudit(tx, {
+      orgId: ctx.orgId,
+      actor: `key:${ctx.keyId}`,
+      action,
+      subjectType: 'call',
+      subjectId: callId,
+      detail: {
+        campaign_code: campaign.code,
+        report_id: input.report_id,
+        disposition: input.disposition,
+        notes: input.notes ?? null,
+        ...detail,
+      },
+      requestId: ctx.requestId,
+      at: ctx.now,
+    });
+}
+
+/**
+ * A created report's outboxes: the buyer_report webhook, and the conversion uploads it queues
+ * (success) or retracts (rejected), committing with the report (docs/conversions.md).
+ */
+async function announceCreated(
+  repos: BuyerReportRepos,
+  tx: Transaction,
+  ctx: ReportContext,
+  campaign: ReportCampaign,
+  callId: string,
+  input: BuyerReportInput,
+  eventId: string,
+): Promise<void> {
+  await repos.events.emitBuyerReport(
+    tx,
+    {
+      orgId: ctx.orgId,
+      eventId,
+      reportId: input.report_id,
+      callId,
+      campaignCode: campaign.code,
+      disposition: input.disposition,
+      notes: input.notes ?? null,
+    },
+    ctx.now,
+  );
+  const facts = { orgId: ctx.orgId, callId, eventId, at: ctx.now };
+  if (input.disposition === 'success') {
+    await enqueueConversions(
+      repos.uploads,
+      tx,
+      { ...facts, campaignCode: campaign.code },
+      'buyer_success',
+    );
+  } else {
+    await retractConversions(repos.uploads, tx, facts);
+  }
+}
+
 /**
  * Records a buyer report (contract §4). Every outcome past the lookups is a
  * value, and each one's audit line commits in the same transaction as the
  * event it describes (or as nothing, for a replay or a refusal).
  */
 export async function postBuyerReport(
-  r: BuyerReportRepos,
+  repos: BuyerReportRepos,
   ctx: ReportContext,
   campaignCode: string,
   input: BuyerReportInput,
 ): Promise<ReportOutcome> {
-  return r.transaction(async (tx) => {
-    const campaign = await r.buyerReports.findReportCampaign(tx, ctx.orgId, campaignCode);
+  const reports = repos.buyerReports;
+  return repos.transaction(async (tx) => {
+    const campaign = await reports.findReportCampaign(tx, ctx.orgId, campaignCode);
     if (!campaign) return { kind: 'campaign_not_found' };
-    const call = await r.buyerReports.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
+    const call = await reports.lockCallOfCampaign(tx, ctx.orgId, campaign.id, input.call_id);
     // Another buyer's call (or one no buyer answered) is as unknown to a buyer's key as a missing one.
     if (!call || (ctx.buyerId && call.buyerId !== ctx.buyerId)) return { kind: 'call_not_found' };
 
-    const audit = (action: string, detail: Record<string, unknown>) =>
-      r.audit.writeAudit(tx, {
-        orgId: ctx.orgId,
-        actor: `key:${ctx.keyId}`,
-        action,
-        subjectType: 'call',
-        subjectId: call.id,
-        detail: {
-          campaign_code: campaign.code,
-          report_id: input.report_id,
-          disposition: input.disposition,
-          notes: input.notes ?? null,
-          ...detail,
-        },
-        requestId: ctx.requestId,
-        at: ctx.now,
-      });
+    const audit = reportAudit(repos, tx, ctx, campaign, call.id, input);
     const answerExisting = async (stored: StoredReport): Promise<ReportOutcome> => {
       if (samePayload(stored, input)) {
         await audit('buyer_report.replayed', { event_id: stored.eventId });
@@ -91,7 +144,7 @@ export async function postBuyerReport(
     };
 
     // A retry of an acknowledged report gets its first answer, even after the window closed.
-    const existing = await r.buyerReports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
+    const existing = await reports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
     if (existing) return answerExisting(existing);
     if (!withinReportWindow(call.startedAt, campaign.reportWindowDays, ctx.now)) {
       await audit('buyer_report.refused', {
@@ -107,7 +160,7 @@ export async function postBuyerReport(
     }
 
     const eventId = newId('evt', ctx.now.getTime());
-    const inserted = await r.buyerReports.insertReport(tx, {
+    const inserted = await reports.insertReport(tx, {
       eventId,
       orgId: ctx.orgId,
       campaignId: campaign.id,
@@ -121,37 +174,13 @@ export async function postBuyerReport(
     });
     if (!inserted) {
       // Another call's report took this report id while we waited; it has committed by now.
-      const winner = await r.buyerReports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
+      const winner = await reports.findReport(tx, ctx.orgId, campaign.id, input.report_id);
       if (!winner) throw new Error('report id conflict without a committed report');
       return answerExisting(winner);
     }
-    await r.buyerReports.setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
+    await reports.setCallDisposition(tx, call.id, input.disposition, eventId, ctx.now);
     await audit('buyer_report.created', { event_id: eventId });
-    await r.events.emitBuyerReport(
-      tx,
-      {
-        orgId: ctx.orgId,
-        eventId,
-        reportId: input.report_id,
-        callId: call.id,
-        campaignCode: campaign.code,
-        disposition: input.disposition,
-        notes: input.notes ?? null,
-      },
-      ctx.now,
-    );
-    // The upload outbox commits with the report (docs/conversions.md).
-    const facts = { orgId: ctx.orgId, callId: call.id, eventId, at: ctx.now };
-    if (input.disposition === 'success') {
-      await enqueueConversions(
-        r.uploads,
-        tx,
-        { ...facts, campaignCode: campaign.code },
-        'buyer_success',
-      );
-    } else {
-      await retractConversions(r.uploads, tx, facts);
-    }
+    await announceCreated(repos, tx, ctx, campaign, call.id, input, eventId);
     return { kind: 'created', eventId };
   });
 }

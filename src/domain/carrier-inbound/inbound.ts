@@ -84,13 +84,13 @@ function withCarrierCall<T>(
  * to forward it.
  */
 export async function acceptInboundCall(
-  r: InboundCallRepos,
+  repos: InboundCallRepos,
   ctx: CarrierContext,
   call: RingingCall,
 ): Promise<InboundAnswer> {
-  return withCarrierCall(r, ctx, call.callSid, async (tx, known) => {
-    if (known) return answerFor(r, tx, ctx, routedCallOf(known));
-    const recorded = await r.calls.recordInboundCall(
+  return withCarrierCall(repos, ctx, call.callSid, async (tx, known) => {
+    if (known) return answerFor(repos, tx, ctx, routedCallOf(known));
+    const recorded = await repos.calls.recordInboundCall(
       tx,
       null,
       {
@@ -105,7 +105,7 @@ export async function acceptInboundCall(
     );
     if (!recorded) return { kind: 'unknown_number' };
     return answerFor(
-      r,
+      repos,
       tx,
       ctx,
       {
@@ -143,24 +143,24 @@ export type DialOutcome =
  * together, so no two calls lock two buyers in opposite orders (docs/routing.md).
  */
 export async function acceptDialResult(
-  r: InboundCallRepos,
+  repos: InboundCallRepos,
   ctx: CarrierContext,
   result: DialResult,
 ): Promise<DialOutcome> {
   const outcome = outcomeOf(result.dialCallStatus);
-  const first = await withCarrierCall(r, ctx, result.callSid, async (tx, known) => {
+  const first = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
     if (!known) return null;
     const call = routedCallOf(known);
-    return endOffer(r, tx, ctx, call, result.offerId, {
+    return endOffer(repos, tx, ctx, call, result.offerId, {
       outcome,
       durationSeconds: result.dialCallDuration,
     });
   });
   if (first === null) return { kind: 'unknown_call' };
-  const answer = await withCarrierCall(r, ctx, result.callSid, async (tx, known) => {
+  const answer = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
     // The caller left while the buyer rang: nothing more to offer.
     if (!known || outcome === 'canceled') return { kind: 'hangup' } as const;
-    return (await routeCall(r, tx, ctx, routedCallOf(known))) ?? ({ kind: 'hangup' } as const);
+    return (await routeCall(repos, tx, ctx, routedCallOf(known))) ?? ({ kind: 'hangup' } as const);
   });
   return { kind: 'routed', ended: first, answer };
 }
@@ -190,11 +190,11 @@ export type StatusOutcome = 'recorded' | 'unchanged' | 'unknown_call';
  * retried and may arrive out of order, and a repeat changes nothing.
  */
 export async function recordCallStatus(
-  r: InboundCallRepos,
+  repos: InboundCallRepos,
   ctx: CarrierContext,
   report: StatusReport,
 ): Promise<StatusOutcome> {
-  return withCarrierCall(r, ctx, report.callSid, async (tx, call) => {
+  return withCarrierCall(repos, ctx, report.callSid, async (tx, call) => {
     if (!call) return 'unknown_call';
     if (!advancesStatus(call.status, report.status)) return 'unchanged';
     const final = FINAL_STATUSES.has(report.status);
@@ -203,8 +203,8 @@ export async function recordCallStatus(
       durationSeconds: final ? report.durationSeconds : null,
       endedAt: final ? ctx.now : null,
     };
-    await r.calls.setCarrierCallStatus(tx, call.callId, change);
-    await r.audit.writeAudit(tx, {
+    await repos.calls.setCarrierCallStatus(tx, call.callId, change);
+    await repos.audit.writeAudit(tx, {
       orgId: call.orgId,
       actor: `carrier:${ctx.carrier}`,
       action: 'call.status_recorded',
@@ -218,12 +218,12 @@ export async function recordCallStatus(
       requestId: ctx.requestId,
       at: ctx.now,
     });
-    if (final) await r.events.emitCallCompleted(tx, call.callId, ctx.now);
+    if (final) await repos.events.emitCallCompleted(tx, call.callId, ctx.now);
     const seconds = change.durationSeconds;
     if (report.status === 'completed' && seconds !== null) {
       // Destinations triggered by an answered call of at least their min_seconds.
       await enqueueConversions(
-        r.uploads,
+        repos.uploads,
         tx,
         {
           orgId: call.orgId,
@@ -238,7 +238,7 @@ export async function recordCallStatus(
     }
     // An offer whose Dial never reported its end stops counting when the call ends (last: it
     // locks the buyer's usage row until the commit).
-    if (final) await closeLiveOffers(r, tx, ctx, routedCallOf(call));
+    if (final) await closeLiveOffers(repos, tx, ctx, routedCallOf(call));
     return 'recorded';
   });
 }

@@ -188,6 +188,115 @@ function readingEvidence(reading: ReplyReading) {
   };
 }
 
+/** A text received: `to` is our number and `contact` the sender, both normalised. */
+interface Received {
+  msg: InboundMessage;
+  to: string;
+  contact: string;
+}
+
+/** Records a revocation-kind event about the sender, with the text and its reading as evidence. */
+function revocationEvents(
+  repos: OptOutRepos,
+  tx: Transaction,
+  ctx: CarrierContext,
+  by: Recorder,
+  contact: string,
+  messageSid: string,
+  evidence: Record<string, unknown>,
+) {
+  return (kind: ContactRevocation['kind'], extra: Record<string, unknown> = {}) =>
+    recordConsentEvent(
+      repos,
+      tx,
+      by,
+      contactRevocationEvent(
+        contact,
+        {
+          kind,
+          source: `sms:${ctx.carrier}`,
+          ref: `${ctx.carrier}:${messageSid}`,
+          evidence: { ...evidence, ...extra },
+        },
+        by.at.getTime(),
+      ),
+    );
+}
+
+/** What one organization owning the number records for the text; null when it means nothing. */
+async function answerForOwner(
+  repos: OptOutRepos,
+  tx: Transaction,
+  ctx: CarrierContext,
+  received: Received,
+  owner: NumberOwner,
+): Promise<OrgOutcome | null> {
+  const { msg, to, contact } = received;
+  const reading = readReply(msg.body, owner.optOutPhrases);
+  if (reading.meaning === null) return null;
+  const by = {
+    orgId: owner.orgId,
+    actor: `carrier:${ctx.carrier}`,
+    requestId: ctx.requestId,
+    at: ctx.now,
+  };
+  // The lock every touch decision takes: a touch decided now sees this revocation or ends first.
+  await repos.touches.lockContact(tx, owner.orgId, contact);
+  const history = await repos.consents.contactHistory(tx, owner.orgId, contact);
+  const evidence = {
+    message_sid: msg.messageSid,
+    body: msg.body,
+    from: contact,
+    to,
+  };
+  const event = revocationEvents(repos, tx, ctx, by, contact, msg.messageSid, {
+    ...evidence,
+    ...readingEvidence(reading),
+  });
+
+  if (reading.meaning === 'wants_messages' || reading.meaning === 'resubscribe') {
+    if (pendingQuestion(history)) {
+      const eventId = await event('clarified');
+      return { orgId: owner.orgId, meaning: 'clarified', eventId, touchId: null };
+    }
+    if (reading.meaning === 'resubscribe') {
+      const eventId = await event('resubscribe');
+      return { orgId: owner.orgId, meaning: 'resubscribe', eventId, touchId: null };
+    }
+    return null;
+  }
+
+  if (reading.meaning === 'unclear') {
+    const ask = await clarification(repos, tx, owner, contact, msg.messageSid);
+    if (ask === 'replay') {
+      return { orgId: owner.orgId, meaning: 'clarify', eventId: null, touchId: null };
+    }
+    if (ask === 'ask') {
+      const eventId = await event('opt_out_pending', { clarification: 'asked' });
+      const touchId =
+        eventId === null
+          ? null
+          : await queueReply(repos, tx, by, owner.orgId, {
+              campaignId: owner.campaigns[0]!.id,
+              contact,
+              ourNumber: to,
+              text: CLARIFICATION_TEXT,
+              scenario: CLARIFICATION_SCENARIO,
+              checks: {
+                reply: { ...evidence, ...readingEvidence(reading), event_id: eventId },
+              },
+            });
+      return { orgId: owner.orgId, meaning: 'clarify', eventId, touchId };
+    }
+  }
+
+  const wasOut = optedOut(history);
+  const eventId = await event('opt_out');
+  const confirmation = eventId !== null && !wasOut ? confirmationFor(owner, contact, to) : null;
+  const touchId = confirmation ? await queueReply(repos, tx, by, owner.orgId, confirmation) : null;
+  return { orgId: owner.orgId, meaning: 'revoke', eventId, touchId };
+}
+
 /**
  * A text to one of our numbers, read for its meaning (reading/read.ts) for every organization
  * that owns the number:
@@ -204,88 +313,19 @@ function readingEvidence(reading: ReplyReading) {
  * MessageSid it answered).
  */
 export async function acceptInboundMessage(
-  r: OptOutRepos,
+  repos: OptOutRepos,
   ctx: CarrierContext,
   msg: InboundMessage,
 ): Promise<MessageOutcome> {
   const to = normalizeE164(msg.to) ?? msg.to;
   const contact = normalizeE164(msg.from) ?? msg.from;
-  return r.transaction(async (tx) => {
-    const owners = await r.optOuts.ownersOfNumber(tx, to);
+  return repos.transaction(async (tx) => {
+    const owners = await repos.optOuts.ownersOfNumber(tx, to);
     if (owners.length === 0) return { kind: 'unknown_number' };
     const outcomes: OrgOutcome[] = [];
     for (const owner of owners) {
-      const reading = readReply(msg.body, owner.optOutPhrases);
-      if (reading.meaning === null) continue;
-      const by = {
-        orgId: owner.orgId,
-        actor: `carrier:${ctx.carrier}`,
-        requestId: ctx.requestId,
-        at: ctx.now,
-      };
-      // The lock every touch decision takes: a touch decided now sees this revocation or ends first.
-      await r.touches.lockContact(tx, owner.orgId, contact);
-      const history = await r.consents.contactHistory(tx, owner.orgId, contact);
-      const evidence = { message_sid: msg.messageSid, body: msg.body, from: contact, to };
-      const event = (kind: ContactRevocation['kind'], extra: Record<string, unknown> = {}) =>
-        recordConsentEvent(
-          r,
-          tx,
-          by,
-          contactRevocationEvent(
-            contact,
-            {
-              kind,
-              source: `sms:${ctx.carrier}`,
-              ref: `${ctx.carrier}:${msg.messageSid}`,
-              evidence: { ...evidence, ...readingEvidence(reading), ...extra },
-            },
-            by.at.getTime(),
-          ),
-        );
-
-      if (reading.meaning === 'wants_messages' || reading.meaning === 'resubscribe') {
-        if (pendingQuestion(history)) {
-          const eventId = await event('clarified');
-          outcomes.push({ orgId: owner.orgId, meaning: 'clarified', eventId, touchId: null });
-        } else if (reading.meaning === 'resubscribe') {
-          const eventId = await event('resubscribe');
-          outcomes.push({ orgId: owner.orgId, meaning: 'resubscribe', eventId, touchId: null });
-        }
-        continue;
-      }
-
-      if (reading.meaning === 'unclear') {
-        const ask = await clarification(r, tx, owner, contact, msg.messageSid);
-        if (ask === 'replay') {
-          outcomes.push({ orgId: owner.orgId, meaning: 'clarify', eventId: null, touchId: null });
-          continue;
-        }
-        if (ask === 'ask') {
-          const eventId = await event('opt_out_pending', { clarification: 'asked' });
-          const touchId =
-            eventId === null
-              ? null
-              : await queueReply(r, tx, by, owner.orgId, {
-                  campaignId: owner.campaigns[0]!.id,
-                  contact,
-                  ourNumber: to,
-                  text: CLARIFICATION_TEXT,
-                  scenario: CLARIFICATION_SCENARIO,
-                  checks: {
-                    reply: { ...evidence, ...readingEvidence(reading), event_id: eventId },
-                  },
-                });
-          outcomes.push({ orgId: owner.orgId, meaning: 'clarify', eventId, touchId });
-          continue;
-        }
-      }
-
-      const wasOut = optedOut(history);
-      const eventId = await event('opt_out');
-      const confirmation = eventId !== null && !wasOut ? confirmationFor(owner, contact, to) : null;
-      const touchId = confirmation ? await queueReply(r, tx, by, owner.orgId, confirmation) : null;
-      outcomes.push({ orgId: owner.orgId, meaning: 'revoke', eventId, touchId });
+      const outcome = await answerForOwner(repos, tx, ctx, { msg, to, contact }, owner);
+      if (outcome) outcomes.push(outcome);
     }
     return { kind: 'recorded', orgs: outcomes };
   });
@@ -304,13 +344,13 @@ export type KeypressOutcome = 'revoked' | 'repeat' | 'other_digit' | 'unknown_to
  * (signed) action URL says who was called and for which organization.
  */
 export async function acceptKeypress(
-  r: OptOutRepos,
+  repos: OptOutRepos,
   ctx: CarrierContext,
   k: Keypress,
 ): Promise<KeypressOutcome> {
   if (k.digits !== OPT_OUT_DIGIT) return 'other_digit';
-  return r.transaction(async (tx) => {
-    const touch = await r.optOuts.touchForKeypress(tx, k.touchId);
+  return repos.transaction(async (tx) => {
+    const touch = await repos.optOuts.touchForKeypress(tx, k.touchId);
     if (!touch) return 'unknown_touch';
     const by = {
       orgId: touch.orgId,
@@ -318,8 +358,8 @@ export async function acceptKeypress(
       requestId: ctx.requestId,
       at: ctx.now,
     };
-    await r.touches.lockContact(tx, touch.orgId, touch.toE164);
-    const id = await revokeAll(r, tx, by, touch.toE164, {
+    await repos.touches.lockContact(tx, touch.orgId, touch.toE164);
+    const id = await revokeAll(repos, tx, by, touch.toE164, {
       source: `keypress:${ctx.carrier}`,
       ref: `${ctx.carrier}:${k.callSid}:keypress`,
       evidence: {

@@ -201,19 +201,19 @@ export function consentStanding(
   return { status, tier_on_file: check.tier_on_file, record_id: check.record_id };
 }
 
-export function eventView(e: ConsentEvent) {
+export function eventView(event: ConsentEvent) {
   return {
-    id: e.id,
-    kind: e.kind,
-    tier: e.tier,
-    basis: e.ebrBasis,
-    source: e.source,
-    captured_at: e.capturedAt.toISOString(),
-    expires_at: e.expiresAt?.toISOString() ?? null,
-    evidence: e.evidence,
-    reason: e.reason,
-    actor: e.actor,
-    recorded_at: e.recordedAt.toISOString(),
+    id: event.id,
+    kind: event.kind,
+    tier: event.tier,
+    basis: event.ebrBasis,
+    source: event.source,
+    captured_at: event.capturedAt.toISOString(),
+    expires_at: event.expiresAt?.toISOString() ?? null,
+    evidence: event.evidence,
+    reason: event.reason,
+    actor: event.actor,
+    recorded_at: event.recordedAt.toISOString(),
   };
 }
 
@@ -234,14 +234,14 @@ const ACTIONS: Record<ConsentEventKind, string> = {
  * fingerprint) changes nothing and is not audited again: null then.
  */
 export async function recordConsentEvent(
-  r: ConsentLog,
+  log: ConsentLog,
   ex: Executor,
   by: Recorder,
   event: NewConsentEvent,
 ): Promise<string | null> {
-  const [id] = await r.consents.appendConsentEvents(ex, by, [event]);
+  const [id] = await log.consents.appendConsentEvents(ex, by, [event]);
   if (!id) return null;
-  await r.audit.writeAudit(ex, {
+  await log.audit.writeAudit(ex, {
     ...by,
     action: ACTIONS[event.kind],
     subjectType: 'consent',
@@ -262,14 +262,14 @@ export async function recordConsentEvent(
  * same message or call was already recorded (a replayed webhook).
  */
 export function revokeAll(
-  r: ConsentLog,
+  log: ConsentLog,
   ex: Executor,
   by: Recorder,
   e164: string,
   revocation: Omit<ContactRevocation, 'kind'>,
 ): Promise<string | null> {
   return recordConsentEvent(
-    r,
+    log,
     ex,
     by,
     contactRevocationEvent(e164, { ...revocation, kind: 'opt_out' }, by.at.getTime()),

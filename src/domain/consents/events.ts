@@ -51,19 +51,19 @@ export interface NewConsentEvent extends Omit<ConsentEvent, 'id' | 'actor' | 're
 }
 
 /** Same statement, same fingerprint: re-importing a file or repeating a PUT adds nothing. */
-export function consentFingerprint(e: NewConsentEvent): string {
-  if (e.ref !== undefined) return sha256Hex(canonicalJson([e.e164, 'ref', e.ref]));
+export function consentFingerprint(event: NewConsentEvent): string {
+  if (event.ref !== undefined) return sha256Hex(canonicalJson([event.e164, 'ref', event.ref]));
   return sha256Hex(
     canonicalJson([
-      e.e164,
-      e.kind,
-      e.tier,
-      e.ebrBasis,
-      e.source,
-      e.capturedAt.toISOString(),
-      e.expiresAt?.toISOString() ?? null,
-      e.evidence,
-      e.reason,
+      event.e164,
+      event.kind,
+      event.tier,
+      event.ebrBasis,
+      event.source,
+      event.capturedAt.toISOString(),
+      event.expiresAt?.toISOString() ?? null,
+      event.evidence,
+      event.reason,
     ]),
   );
 }

@@ -23,14 +23,14 @@ export interface SessionPolicy {
 }
 
 /** The policy from the console's settings (CONSOLE_SESSION_IDLE_MINUTES and the rest). */
-export const sessionPolicy = (s: {
+export const sessionPolicy = (settings: {
   idleMinutes: number;
   maxHours: number;
   linkHours: number;
 }): SessionPolicy => ({
-  idleMs: s.idleMinutes * 60_000,
-  absoluteMs: s.maxHours * 3_600_000,
-  linkMs: s.linkHours * 3_600_000,
+  idleMs: settings.idleMinutes * 60_000,
+  absoluteMs: settings.maxHours * 3_600_000,
+  linkMs: settings.linkHours * 3_600_000,
 });
 
 /** Login attempts per window: per account (the email typed) and per client address. */
@@ -40,7 +40,7 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 const token = () => randomBytes(32).toString('base64url');
 
-export const actorOf = (u: Pick<ConsoleUser, 'email'>) => `console:${u.email}`;
+export const actorOf = (user: Pick<ConsoleUser, 'email'>) => `console:${user.email}`;
 
 function insertUser(
   repos: ConsoleRepos,

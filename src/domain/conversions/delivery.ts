@@ -54,14 +54,15 @@ export function uploadRetryDelayMs(
 
 /** Where a row goes after this result. */
 export function nextOf(
-  r: ItemResult,
+  result: ItemResult,
   attempt: number,
   nowMs: number,
   o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'>,
 ): UploadNext {
-  if (r.state === 'sent') return r.note ? { state: 'sent', note: r.note } : { state: 'sent' };
-  const reason = `${REASONS[r.code].words}: ${r.detail}`;
-  if (r.state === 'failed') return { state: 'failed', code: r.code, reason };
+  if (result.state === 'sent')
+    return result.note ? { state: 'sent', note: result.note } : { state: 'sent' };
+  const reason = `${REASONS[result.code].words}: ${result.detail}`;
+  if (result.state === 'failed') return { state: 'failed', code: result.code, reason };
   if (attempt >= o.maxAttempts) {
     return {
       state: 'failed',
@@ -71,8 +72,8 @@ export function nextOf(
   }
   return {
     state: 'pending',
-    retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, r.retryAfterMs),
-    code: r.code,
+    retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, result.retryAfterMs),
+    code: result.code,
     reason,
   };
 }
@@ -117,6 +118,61 @@ async function keepRefreshToken(
   );
 }
 
+/**
+ * One request for a chunk of one destination's rows: the platform's answer for each row, or a
+ * retry for every row when the request failed here. Never throws.
+ */
+async function sendChunk(
+  deps: UploadDeps,
+  first: ClaimedUpload,
+  chunk: ClaimedUpload[],
+): Promise<{ statusCode: number | null; results: ItemResult[]; scrub: Scrubber }> {
+  const client = deps.platforms[first.platform];
+  let statusCode: number | null = null;
+  let results: ItemResult[];
+  let scrub: Scrubber = scrubberFor([]);
+  try {
+    if (!deps.box) throw new Error('SECRETS_KEY is not set');
+    const secrets = deps.box.open(first.sealedSecrets);
+    scrub = scrubberFor(secrets);
+    const items: SendItem[] = chunk.map((u) => ({
+      uploadId: u.uploadId,
+      kind: u.kind,
+      dedupeKey: u.dedupeKey,
+      facts: u.facts,
+    }));
+    const answer = await client.send(
+      {
+        destinationId: first.destinationId,
+        platform: first.platform,
+        settings: first.settings,
+        secrets,
+      },
+      items,
+      { validateOnly: false },
+    );
+    statusCode = answer.statusCode;
+    results = answer.results;
+    if (answer.refreshToken) {
+      await keepRefreshToken(deps, first, secrets, answer.refreshToken).catch((err) =>
+        deps.logger.error(
+          { destination: first.destinationId, error: (err as Error).name },
+          'rotated refresh token could not be stored',
+        ),
+      );
+    }
+  } catch (err) {
+    // A bug or a local failure: logged by name only (messages may quote a request).
+    deps.logger.error(
+      { destination: first.destinationId, error: (err as Error).name },
+      'conversion upload failed locally',
+    );
+    const detail = (err as Error).message.slice(0, 200);
+    results = chunk.map(() => ({ state: 'retry', code: 'network_error', detail }));
+  }
+  return { statusCode, results, scrub };
+}
+
 /** Sends the claimed rows, one request per (destination, kind) chunk; never throws. */
 export async function run(
   deps: UploadDeps,
@@ -136,48 +192,7 @@ export async function run(
       for (let i = 0; i < rows.length; i += client.maxBatch) {
         const chunk = rows.slice(i, i + client.maxBatch);
         const startedAt = new Date(deps.clock.now());
-        let statusCode: number | null = null;
-        let results: ItemResult[];
-        let scrub: Scrubber = scrubberFor([]);
-        try {
-          if (!deps.box) throw new Error('SECRETS_KEY is not set');
-          const secrets = deps.box.open(first.sealedSecrets);
-          scrub = scrubberFor(secrets);
-          const items: SendItem[] = chunk.map((u) => ({
-            uploadId: u.uploadId,
-            kind: u.kind,
-            dedupeKey: u.dedupeKey,
-            facts: u.facts,
-          }));
-          const answer = await client.send(
-            {
-              destinationId: first.destinationId,
-              platform: first.platform,
-              settings: first.settings,
-              secrets,
-            },
-            items,
-            { validateOnly: false },
-          );
-          statusCode = answer.statusCode;
-          results = answer.results;
-          if (answer.refreshToken) {
-            await keepRefreshToken(deps, first, secrets, answer.refreshToken).catch((err) =>
-              deps.logger.error(
-                { destination: first.destinationId, error: (err as Error).name },
-                'rotated refresh token could not be stored',
-              ),
-            );
-          }
-        } catch (err) {
-          // A bug or a local failure: logged by name only (messages may quote a request).
-          deps.logger.error(
-            { destination: first.destinationId, error: (err as Error).name },
-            'conversion upload failed locally',
-          );
-          const detail = (err as Error).message.slice(0, 200);
-          results = chunk.map(() => ({ state: 'retry', code: 'network_error', detail }));
-        }
+        const { statusCode, results, scrub } = await sendChunk(deps, first, chunk);
         const nowMs = deps.clock.now();
         chunk.forEach((u, j) => {
           const result = results[j] ?? {

@@ -9,8 +9,8 @@ import { CONSENT_STATES, GOOGLE_APIS, PLATFORM_FIELDS, type Platform } from './v
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
 /** ISO 4217 as the runtime's ICU knows it (active codes), for the `iso_4217` x-check. */
-export function currencyProblem(v: unknown): string | null {
-  return typeof v === 'string' && CURRENCIES.has(v)
+export function currencyProblem(value: unknown): string | null {
+  return typeof value === 'string' && CURRENCIES.has(value)
     ? null
     : 'must be an ISO 4217 currency code, such as USD or EUR';
 }
@@ -175,34 +175,34 @@ function normalSettings(s: Record<string, string>): Record<string, string> {
 }
 
 /** The API and version a destination's uploads use, with a warning near its retirement. */
-export function apiView(d: Pick<Destination, 'platform' | 'settings'>, now: Date) {
-  const v = versionOf(d.platform, d.settings);
+export function apiView(destination: Pick<Destination, 'platform' | 'settings'>, now: Date) {
+  const v = versionOf(destination.platform, destination.settings);
   if (!v) return null;
   const entry = API_VERSIONS[v.api].find((x) => x.version === v.version);
   return {
     name: v.api,
     version: v.version,
     retires_on: entry?.retiresOn ?? null,
-    warning: versionWarning(d.platform, d.settings, now)?.message ?? null,
+    warning: versionWarning(destination.platform, destination.settings, now)?.message ?? null,
   };
 }
 
-export function destinationView(d: Destination, now: Date) {
+export function destinationView(destination: Destination, now: Date) {
   return {
-    destination_id: d.id,
-    org_id: d.orgId,
-    platform: d.platform,
-    name: d.name,
-    campaigns: d.campaigns,
-    trigger: d.trigger,
-    value: d.value,
-    settings: d.settings,
+    destination_id: destination.id,
+    org_id: destination.orgId,
+    platform: destination.platform,
+    name: destination.name,
+    campaigns: destination.campaigns,
+    trigger: destination.trigger,
+    value: destination.value,
+    settings: destination.settings,
     // Never the secrets themselves: which are set, masked.
-    secrets: d.secretsMask,
-    enabled: d.enabled,
-    api: apiView(d, now),
-    created_at: d.createdAt.toISOString(),
-    updated_at: d.updatedAt.toISOString(),
+    secrets: destination.secretsMask,
+    enabled: destination.enabled,
+    api: apiView(destination, now),
+    created_at: destination.createdAt.toISOString(),
+    updated_at: destination.updatedAt.toISOString(),
   };
 }
 
@@ -234,28 +234,28 @@ function sealer(c: DestinationContext): SecretBox {
   return c.box;
 }
 
-export async function getDestination(c: DestinationContext, orgId: string, id: string) {
-  const d = await c.repos.destinations.getDestination(c.repos.db, orgId, id);
+export async function getDestination(context: DestinationContext, orgId: string, id: string) {
+  const d = await context.repos.destinations.getDestination(context.repos.db, orgId, id);
   if (!d) throw errors.destinationNotFound();
   return d;
 }
 
 export async function createDestination(
-  c: DestinationContext,
+  context: DestinationContext,
   orgId: string,
   input: DestinationInput,
 ) {
-  if (!(await c.repos.orgs.findOrg(c.repos.db, orgId))) throw errors.orgNotFound();
+  if (!(await context.repos.orgs.findOrg(context.repos.db, orgId))) throw errors.orgNotFound();
   const problems = [
     ...triggerProblems(input.trigger),
-    ...(await campaignProblems(c, orgId, input.campaigns)),
+    ...(await campaignProblems(context, orgId, input.campaigns)),
     ...fieldProblems(input.platform, input.settings, input.secrets),
     ...secretProblems(input.secrets),
   ];
   if (problems.length > 0) throw errors.fields(problems);
-  const box = sealer(c);
+  const box = sealer(context);
   const d: Destination = {
-    id: newId('cdst', c.now.getTime()),
+    id: newId('cdst', context.now.getTime()),
     orgId,
     platform: input.platform,
     name: input.name,
@@ -266,30 +266,30 @@ export async function createDestination(
     secrets: box.seal(input.secrets),
     secretsMask: maskSecrets(input.secrets),
     enabled: input.enabled ?? true,
-    createdAt: c.now,
-    updatedAt: c.now,
+    createdAt: context.now,
+    updatedAt: context.now,
   };
-  return c.repos.transaction(async (tx) => {
-    const saved = await c.repos.destinations.insertDestination(tx, d);
-    await audit(c, tx, orgId, d.id, 'conversion_destination.created', {
+  return context.repos.transaction(async (tx) => {
+    const saved = await context.repos.destinations.insertDestination(tx, d);
+    await audit(context, tx, orgId, d.id, 'conversion_destination.created', {
       platform: d.platform,
       name: d.name,
     });
-    return destinationView(saved, c.now);
+    return destinationView(saved, context.now);
   });
 }
 
 export async function updateDestination(
-  c: DestinationContext,
+  context: DestinationContext,
   orgId: string,
   id: string,
   p: DestinationPatch,
 ) {
-  const d = await getDestination(c, orgId, id);
+  const d = await getDestination(context, orgId, id);
   const settings = p.settings ? { ...d.settings, ...p.settings } : d.settings;
   const problems = [
     ...triggerProblems(p.trigger),
-    ...(await campaignProblems(c, orgId, p.campaigns)),
+    ...(await campaignProblems(context, orgId, p.campaigns)),
     ...fieldProblems(
       d.platform,
       settings,
@@ -298,7 +298,7 @@ export async function updateDestination(
     ...secretProblems(p.secrets),
   ];
   if (problems.length > 0) throw errors.fields(problems);
-  const change: DestinationChange = { updatedAt: c.now };
+  const change: DestinationChange = { updatedAt: context.now };
   if (p.name !== undefined) change.name = p.name;
   if (p.campaigns !== undefined) change.campaigns = p.campaigns;
   if (p.trigger !== undefined) change.trigger = p.trigger;
@@ -306,19 +306,19 @@ export async function updateDestination(
   if (p.enabled !== undefined) change.enabled = p.enabled;
   if (p.settings) change.settings = normalSettings(settings);
   if (p.secrets) {
-    const box = sealer(c);
+    const box = sealer(context);
     const merged = { ...box.open(d.secrets), ...p.secrets };
     change.secrets = box.seal(merged);
     change.secretsMask = maskSecrets(merged);
   }
-  return c.repos.transaction(async (tx) => {
-    const saved = await c.repos.destinations.updateDestination(tx, orgId, id, change);
+  return context.repos.transaction(async (tx) => {
+    const saved = await context.repos.destinations.updateDestination(tx, orgId, id, change);
     if (!saved) throw errors.destinationNotFound();
-    await audit(c, tx, orgId, id, 'conversion_destination.updated', {
+    await audit(context, tx, orgId, id, 'conversion_destination.updated', {
       fields: Object.keys(p).filter((k) => k !== 'secrets'),
       secrets_changed: p.secrets ? Object.keys(p.secrets) : [],
     });
-    return destinationView(saved, c.now);
+    return destinationView(saved, context.now);
   });
 }
 
@@ -326,11 +326,11 @@ export async function updateDestination(
 const PLACEHOLDER = (d: Destination) =>
   Object.fromEntries(Object.keys(d.secretsMask).map((k) => [k, 'kept']));
 
-export async function deleteDestination(c: DestinationContext, orgId: string, id: string) {
-  await c.repos.transaction(async (tx) => {
-    if (!(await c.repos.destinations.deleteDestination(tx, orgId, id)))
+export async function deleteDestination(context: DestinationContext, orgId: string, id: string) {
+  await context.repos.transaction(async (tx) => {
+    if (!(await context.repos.destinations.deleteDestination(tx, orgId, id)))
       throw errors.destinationNotFound();
-    await audit(c, tx, orgId, id, 'conversion_destination.deleted', {});
+    await audit(context, tx, orgId, id, 'conversion_destination.deleted', {});
   });
 }
 

@@ -19,8 +19,8 @@ export interface ReportFacts {
  * answered by a buyer, its payout fixed, in the organization's currency), else the campaign's
  * `config.conversion` value, else none.
  */
-export function conversionValue(d: Destination, subject: CallSubject): Money | null {
-  if (d.value) return d.value;
+export function conversionValue(destination: Destination, subject: CallSubject): Money | null {
+  if (destination.value) return destination.value;
   if (subject.payout !== null)
     return { amount: Number(subject.payout), currency: subject.currency };
   const campaignConfig = subject.campaignConfig;
@@ -36,17 +36,17 @@ export function conversionValue(d: Destination, subject: CallSubject): Money | n
  * that platform can match on (so an operator sees why nothing was sent).
  */
 export async function enqueueConversions(
-  r: UploadOutbox,
+  outbox: UploadOutbox,
   tx: Transaction,
   e: Omit<ReportFacts, 'disposition'>,
   event: 'buyer_success' | 'answered_call',
   minSeconds?: (d: Destination) => boolean,
 ): Promise<number> {
-  const wanted = (await r.triggeredDestinations(tx, e.orgId, e.campaignCode, event)).filter(
+  const wanted = (await outbox.triggeredDestinations(tx, e.orgId, e.campaignCode, event)).filter(
     (d) => minSeconds?.(d) ?? true,
   );
   if (wanted.length === 0) return 0;
-  const subject = await r.callSubject(tx, e.orgId, e.callId);
+  const subject = await outbox.callSubject(tx, e.orgId, e.callId);
   if (!subject) return 0;
   const rows: NewUpload[] = wanted.map((d) => {
     const facts = callFacts(subject, conversionValue(d, subject));
@@ -67,7 +67,7 @@ export async function enqueueConversions(
       at: e.at,
     };
   });
-  return r.insertUploads(tx, rows);
+  return outbox.insertUploads(tx, rows);
 }
 
 /**
@@ -79,18 +79,18 @@ export async function enqueueConversions(
  * is retracted at once (docs/conversions.md, "Upload states").
  */
 export async function retractConversions(
-  r: UploadOutbox,
+  outbox: UploadOutbox,
   tx: Transaction,
   e: Omit<ReportFacts, 'disposition' | 'campaignCode'>,
 ): Promise<void> {
-  const states = await r.lockConversions(tx, e.orgId, e.callId, e.at);
+  const states = await outbox.lockConversions(tx, e.orgId, e.callId, e.at);
   const retractions: NewUpload[] = [];
   for (const s of states) {
     if (s.rejected || s.status === 'retracted' || s.status === 'not_retractable') continue;
     const mayHold = s.status === 'sent' || s.leased || s.maybeApplied;
     if (!mayHold) {
       if (s.status === 'pending') {
-        await r.markRejected(tx, s.uploadId, {
+        await outbox.markRejected(tx, s.uploadId, {
           status: 'failed',
           reasonCode: 'rejected_before_upload',
           reason: REASONS.rejected_before_upload.words,
@@ -100,7 +100,7 @@ export async function retractConversions(
       continue;
     }
     if (RETRACTABLE.has(s.platform)) {
-      await r.markRejected(tx, s.uploadId, { at: e.at });
+      await outbox.markRejected(tx, s.uploadId, { at: e.at });
       retractions.push({
         id: newId('cup', e.at.getTime()),
         orgId: e.orgId,
@@ -117,9 +117,9 @@ export async function retractConversions(
       });
     } else if (s.leased) {
       // In flight: the worker marks it not_retractable when it records the send.
-      await r.markRejected(tx, s.uploadId, { at: e.at });
+      await outbox.markRejected(tx, s.uploadId, { at: e.at });
     } else {
-      await r.markRejected(tx, s.uploadId, {
+      await outbox.markRejected(tx, s.uploadId, {
         status: 'not_retractable',
         reasonCode: 'not_retractable',
         reason:
@@ -130,5 +130,5 @@ export async function retractConversions(
       });
     }
   }
-  if (retractions.length > 0) await r.insertUploads(tx, retractions);
+  if (retractions.length > 0) await outbox.insertUploads(tx, retractions);
 }

@@ -104,26 +104,26 @@ const fbcOf = (s: CallSubject) =>
   s.fbc ?? (s.fbclid ? `fb.1.${s.startedAt.getTime()}.${s.fbclid}` : null);
 
 export function callFacts(
-  s: CallSubject,
+  subject: CallSubject,
   value: { amount: number; currency: string } | null,
 ): UploadFacts {
   const f: UploadFacts = {
-    callId: s.callId,
-    conversionAt: s.startedAt.toISOString(),
+    callId: subject.callId,
+    conversionAt: subject.startedAt.toISOString(),
     value: value?.amount ?? null,
     currency: value?.currency ?? null,
-    ...hashedPhones(s.fromNumber),
+    ...hashedPhones(subject.fromNumber),
   };
-  const fbc = fbcOf(s);
-  const ga = gaClientId(s.landingUrl);
-  const gaSession = gaSessionId(s.landingUrl);
+  const fbc = fbcOf(subject);
+  const ga = gaClientId(subject.landingUrl);
+  const gaSession = gaSessionId(subject.landingUrl);
   for (const [k, v] of [
-    ['gclid', s.gclid],
-    ['gbraid', s.gbraid],
-    ['wbraid', s.wbraid],
+    ['gclid', subject.gclid],
+    ['gbraid', subject.gbraid],
+    ['wbraid', subject.wbraid],
     ['fbc', fbc],
-    ['fbp', s.fbp],
-    ['msclkid', s.msclkid],
+    ['fbp', subject.fbp],
+    ['msclkid', subject.msclkid],
     ['gaClientId', ga],
     ['gaSessionId', gaSession],
   ] as const) {

@@ -41,12 +41,12 @@ export function scrubberFor(secrets: Record<string, string> | readonly string[])
 }
 
 /** Every string inside a parsed answer, scrubbed (for the `test` command's `answer`). */
-export function scrubDeep(v: unknown, scrub: Scrubber, depth = 0): unknown {
-  if (typeof v === 'string') return scrub(v);
-  if (depth > 20 || v === null || typeof v !== 'object') return v;
-  if (Array.isArray(v)) return v.map((x) => scrubDeep(x, scrub, depth + 1));
+export function scrubDeep(value: unknown, scrub: Scrubber, depth = 0): unknown {
+  if (typeof value === 'string') return scrub(value);
+  if (depth > 20 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((x) => scrubDeep(x, scrub, depth + 1));
   return Object.fromEntries(
-    Object.entries(v as Record<string, unknown>).map(([k, x]) => [
+    Object.entries(value as Record<string, unknown>).map(([k, x]) => [
       k,
       scrubDeep(x, scrub, depth + 1),
     ]),

@@ -84,5 +84,5 @@ export function maskSecret(value: string): string {
   return value.length >= 16 ? `••••${value.slice(-4)}` : '••••';
 }
 
-export const maskSecrets = (s: Record<string, string>): Record<string, string> =>
-  Object.fromEntries(Object.entries(s).map(([k, v]) => [k, maskSecret(v)]));
+export const maskSecrets = (secrets: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(secrets).map(([k, v]) => [k, maskSecret(v)]));

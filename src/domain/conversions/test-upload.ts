@@ -66,37 +66,42 @@ const aboutSample = (d: Destination, r: ItemResult | undefined) =>
  * `keep` stores a refresh token the platform rotated during the test.
  */
 export async function testDestination(
-  d: Destination,
+  destination: Destination,
   box: SecretBox | null,
   platforms: AdPlatforms,
   now: Date,
   keep?: (refreshToken: string, secrets: Record<string, string>) => Promise<void>,
 ) {
   if (!box) throw errors.secretsKeyMissing();
-  const secrets = box.open(d.secrets);
+  const secrets = box.open(destination.secrets);
   const scrub = scrubberFor(secrets);
-  const answer = await platforms[d.platform].send(
-    { destinationId: d.id, platform: d.platform, settings: d.settings, secrets },
+  const answer = await platforms[destination.platform].send(
+    {
+      destinationId: destination.id,
+      platform: destination.platform,
+      settings: destination.settings,
+      secrets,
+    },
     [
       {
         uploadId: 'test',
         kind: 'conversion',
         dedupeKey: `test_${now.getTime()}`,
-        facts: sampleFacts(now, d),
+        facts: sampleFacts(now, destination),
       },
     ],
     { validateOnly: true },
   );
   if (answer.refreshToken && keep) await keep(answer.refreshToken, secrets);
   const r = answer.results[0];
-  const sampleOnly = aboutSample(d, r);
+  const sampleOnly = aboutSample(destination, r);
   const ok = r?.state === 'sent' || sampleOnly;
   return {
-    destination_id: d.id,
-    platform: d.platform,
+    destination_id: destination.id,
+    platform: destination.platform,
     ok,
     status_code: answer.statusCode,
-    checked: ok ? [...CHECKED[d.platform]] : [],
+    checked: ok ? [...CHECKED[destination.platform]] : [],
     result:
       r?.state === 'sent'
         ? { state: 'accepted' }

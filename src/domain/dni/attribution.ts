@@ -28,11 +28,11 @@ export const RECENT_HOLDER_GRACE_MS = 30 * 60 * 1000;
  * `sessionsOfNumber` are N's sessions created at or before t, newest first.
  */
 export function attributeCall(
-  t: Date,
+  startedAt: Date,
   sessionsOfNumber: readonly HeldSession[],
   repeatCallerSessionId: string | null,
 ): Attribution {
-  const at = t.getTime();
+  const at = startedAt.getTime();
   const live = sessionsOfNumber.filter(
     (s) => s.createdAt.getTime() <= at && s.expiresAt.getTime() > at,
   );
@@ -62,9 +62,9 @@ export function attributeCall(
  * Its creation and expiry as they stood at the call are what pool sizing measures.
  */
 export function holdOf(
-  a: Attribution,
+  attribution: Attribution,
   sessionsOfNumber: readonly HeldSession[],
 ): HeldSession | null {
-  if (a.kind !== 'session' && a.kind !== 'recent_holder') return null;
-  return sessionsOfNumber.find((s) => s.id === a.sessionId) ?? null;
+  if (attribution.kind !== 'session' && attribution.kind !== 'recent_holder') return null;
+  return sessionsOfNumber.find((s) => s.id === attribution.sessionId) ?? null;
 }

@@ -27,7 +27,7 @@ interface Waiting {
  * batch while another connection idles: otherwise a closed loop of clients
  * settles into one batch holding every client, the database idles while Node
  * answers and reads them, and Node idles while the database runs them
- * (bench/README.md, eighth session: +10 to +18 % sessions/s).
+ * (bench/README.md, "Idle time in a closed loop": +10 to +18 % sessions/s).
  */
 export class SessionBatcher {
   private readonly waiting: Waiting[] = [];

@@ -25,27 +25,29 @@ export interface PoolHealthOptions {
 }
 
 /** The profile the sizing model reads, from a campaign's observed rows. */
-export function trafficProfile(o: PoolObservation): {
+export function trafficProfile(observation: PoolObservation): {
   profile: TrafficProfile;
   callMixSource: 'observed' | 'assumed';
 } {
-  const c = o.calls;
+  const c = observation.calls;
   const observed = c.total >= MIN_CALLS_FOR_MIX;
   const late = c.repeatCaller + c.campaignOnly;
   return {
     profile: {
-      hourlyArrivals: o.hours.map((h) => h.arrivals),
-      meanHoldSeconds: o.meanHoldSeconds ?? 0,
+      hourlyArrivals: observation.hours.map((h) => h.arrivals),
+      meanHoldSeconds: observation.meanHoldSeconds ?? 0,
       callMix: observed
         ? { live: c.holder / c.total, grace: c.grace / c.total, late: late / c.total }
         : { ...ASSUMED_CALL_MIX },
       graceLateness:
-        observed && o.graceLateness.length > 0 ? o.graceLateness : ASSUMED_GRACE_LATENESS,
+        observed && observation.graceLateness.length > 0
+          ? observation.graceLateness
+          : ASSUMED_GRACE_LATENESS,
       // Assumed: live calls anywhere in the hold, on average half-way through it.
       liveCallDelaySeconds:
-        observed && o.liveCallDelaySeconds !== null
-          ? o.liveCallDelaySeconds
-          : (o.meanHoldSeconds ?? 0) / 2,
+        observed && observation.liveCallDelaySeconds !== null
+          ? observation.liveCallDelaySeconds
+          : (observation.meanHoldSeconds ?? 0) / 2,
     },
     callMixSource: observed ? 'observed' : 'assumed',
   };

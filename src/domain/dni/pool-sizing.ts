@@ -20,10 +20,10 @@ export interface TrafficProfile {
 const GRACE_S = RECENT_HOLDER_GRACE_MS / 1000;
 
 /** Erlang B blocking for 0..max servers at offered load a (the stable recursion). */
-export function erlangB(a: number, max: number): Float64Array {
+export function erlangB(traffic: number, max: number): Float64Array {
   const b = new Float64Array(max + 1);
   b[0] = 1;
-  for (let n = 1; n <= max; n++) b[n] = (a * b[n - 1]!) / (n + a * b[n - 1]!);
+  for (let n = 1; n <= max; n++) b[n] = (traffic * b[n - 1]!) / (n + traffic * b[n - 1]!);
   return b;
 }
 
@@ -54,9 +54,9 @@ function shareAbove(sorted: readonly number[], x: number): number {
  * - a later call is wrong when it lands on a number then held, or in a newer
  *   holder's grace window: (hold + min(grace, wait)) / (hold + wait) of the time.
  */
-export function predictAccuracy(p: TrafficProfile, maxSize: number): Float64Array {
+export function predictAccuracy(profile: TrafficProfile, maxSize: number): Float64Array {
   const acc = new Float64Array(maxSize + 1);
-  const e = predictErrors(p, maxSize);
+  const e = predictErrors(profile, maxSize);
   if (e.total <= 0) return acc.fill(1);
   for (let n = 1; n <= maxSize; n++) acc[n] = 1 - e.wrong[n]!;
   return acc;
@@ -66,20 +66,20 @@ export function predictAccuracy(p: TrafficProfile, maxSize: number): Float64Arra
  * The errors behind predictAccuracy, each term as a share of all calls, for
  * pool sizes 0..maxSize: `wrong` is their sum capped at 1 per hour.
  */
-export function predictErrors(p: TrafficProfile, maxSize: number) {
+export function predictErrors(profile: TrafficProfile, maxSize: number) {
   const live = new Float64Array(maxSize + 1);
   const grace = new Float64Array(maxSize + 1);
   const late = new Float64Array(maxSize + 1);
   const wrong = new Float64Array(maxSize + 1).fill(1);
-  const total = p.hourlyArrivals.reduce((s, x) => s + x, 0);
+  const total = profile.hourlyArrivals.reduce((s, x) => s + x, 0);
   if (total <= 0) return { total, live, grace, late, wrong };
   wrong.fill(0);
   wrong[0] = 1;
-  const lateness = [...p.graceLateness].sort((x, y) => x - y);
-  const hold = p.meanHoldSeconds;
+  const lateness = [...profile.graceLateness].sort((x, y) => x - y);
+  const hold = profile.meanHoldSeconds;
   // Hours with the same arrivals give the same errors: compute each once.
   const counts = new Map<number, number>();
-  for (const x of p.hourlyArrivals) if (x > 0) counts.set(x, (counts.get(x) ?? 0) + 1);
+  for (const x of profile.hourlyArrivals) if (x > 0) counts.set(x, (counts.get(x) ?? 0) + 1);
   for (const [arrivals, hours] of counts) {
     const lambda = arrivals / 3600;
     const load = lambda * hold;
@@ -89,9 +89,12 @@ export function predictErrors(p: TrafficProfile, maxSize: number) {
       const wait = n > load ? (n - load) / lambda : 0;
       const wrongGrace = wait > 0 ? shareAbove(lateness, wait) : 1;
       const wrongLate = Math.min(1, (hold + Math.min(GRACE_S, wait)) / (hold + wait));
-      const l = p.callMix.live * blocking[n]! * Math.min(1, (lambda * p.liveCallDelaySeconds) / n);
-      const g = p.callMix.grace * wrongGrace;
-      const t = p.callMix.late * wrongLate;
+      const l =
+        profile.callMix.live *
+        blocking[n]! *
+        Math.min(1, (lambda * profile.liveCallDelaySeconds) / n);
+      const g = profile.callMix.grace * wrongGrace;
+      const t = profile.callMix.late * wrongLate;
       live[n]! += weight * l;
       grace[n]! += weight * g;
       late[n]! += weight * t;
@@ -113,14 +116,17 @@ export interface Recommendation {
 export const MAX_RECOMMENDED = 20_000;
 
 export function recommendSize(
-  p: TrafficProfile,
+  profile: TrafficProfile,
   target: number,
   maxSize = MAX_RECOMMENDED,
 ): Recommendation {
   // Search a cap that fits the traffic: ten times the busiest hour's load is plenty.
-  const peak = Math.max(0, ...p.hourlyArrivals);
-  const cap = Math.min(maxSize, Math.max(50, Math.ceil((10 * peak * p.meanHoldSeconds) / 3600)));
-  const acc = predictAccuracy(p, cap);
+  const peak = Math.max(0, ...profile.hourlyArrivals);
+  const cap = Math.min(
+    maxSize,
+    Math.max(50, Math.ceil((10 * peak * profile.meanHoldSeconds) / 3600)),
+  );
+  const acc = predictAccuracy(profile, cap);
   let ceiling = 0;
   for (let n = 1; n <= cap; n++) {
     ceiling = Math.max(ceiling, acc[n]!);
@@ -136,25 +142,25 @@ export interface RuleOfThumb {
 }
 
 /** The vendors' rules of thumb on the same traffic, for comparison (docs/pool-sizing.md). */
-export function rulesOfThumb(t: {
+export function rulesOfThumb(traffic: {
   busiestDayArrivals: number;
   busiestHourArrivals: number;
   meanHoldSeconds: number;
 }): RuleOfThumb[] {
-  const holdMin = t.meanHoldSeconds / 60;
+  const holdMin = traffic.meanHoldSeconds / 60;
   // Without a pool limit, concurrent sessions at the busy hour are its offered load.
-  const peakConcurrent = (t.busiestHourArrivals * holdMin) / 60;
+  const peakConcurrent = (traffic.busiestHourArrivals * holdMin) / 60;
   const up = (x: number) => Math.max(1, Math.ceil(x));
   return [
     {
       source: 'CallTrackingMetrics',
       rule: '1 number per 20 daily visitors',
-      size: up(t.busiestDayArrivals / 20),
+      size: up(traffic.busiestDayArrivals / 20),
     },
     {
       source: 'Nimbata',
       rule: 'peak visitors per hour ÷ (60 ÷ average session minutes)',
-      size: up(t.busiestHourArrivals / (60 / holdMin)),
+      size: up(traffic.busiestHourArrivals / (60 / holdMin)),
     },
     {
       source: 'Call Dynamics',

@@ -80,8 +80,8 @@ export function exportConversions(
 }
 
 /** Reads a whole export into one string (the admin API answers with the file). */
-export async function collectExport(e: ConversionExport): Promise<string> {
+export async function collectExport(conversionExport: ConversionExport): Promise<string> {
   let out = '';
-  for await (const chunk of e.chunks) out += chunk;
+  for await (const chunk of conversionExport.chunks) out += chunk;
   return out;
 }

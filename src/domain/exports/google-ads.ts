@@ -20,8 +20,8 @@ export const GOOGLE_ADS_COLUMNS = [
   'Conversion Currency',
 ];
 
-export function googleAdsHeader(s: ConversionSettings): string {
-  return csvText([[`Parameters:TimeZone=${s.timeZone}`], GOOGLE_ADS_COLUMNS], '\n');
+export function googleAdsHeader(settings: ConversionSettings): string {
+  return csvText([[`Parameters:TimeZone=${settings.timeZone}`], GOOGLE_ADS_COLUMNS], '\n');
 }
 
 /** One CSV line, or null when the call has no usable gclid. */

@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { normalizeE164 } from '../phone/e164.js';
 import type { Executor } from '../ports.js';
 import { type CampaignConfig, storedConfigProblems, touchConfig } from './campaign-config.js';
-import type { IdempotencyScope, TouchRepos } from './ports.js';
+import type { IdempotencyScope, NewTouch, TouchRepos } from './ports.js';
 import type { TouchRequest } from './touch-request.js';
 
 export interface TouchCaller {
@@ -97,6 +97,44 @@ async function decide(
   );
 }
 
+type Decided = Awaited<ReturnType<typeof decide>>;
+
+/** The touch row a decision writes, placed or blocked, with its reasons and checks. */
+function newTouch(
+  touchId: string,
+  caller: TouchCaller,
+  p: Prepared,
+  req: TouchRequest,
+  d: Decided,
+  status: NewTouch['status'],
+  at: Date,
+): NewTouch {
+  return {
+    id: touchId,
+    orgId: caller.orgId,
+    campaignId: p.campaignId,
+    toE164: p.to,
+    channel: req.channel,
+    status,
+    placed: d.allowed,
+    consentBasis: req.consent_basis,
+    variant: req.funnel_node ?? null,
+    cadenceStep: req.cadence_step ?? null,
+    scenarioRef: req.scenario_ref ?? null,
+    templateId: req.template_id ?? null,
+    dynamicVariables: req.dynamic_variables ?? null,
+    leadTimezone: req.lead_timezone ?? null,
+    idempotencyKey: req.idempotency_key ?? null,
+    reasons: d.reasons,
+    checks: d.checks,
+    nextAllowedAt: d.next_allowed_at ? new Date(d.next_allowed_at) : null,
+    decidedAt: at,
+    actor: caller.actor,
+    requestId: caller.requestId,
+    dispatchStatus: d.allowed ? 'pending' : null,
+  };
+}
+
 /**
  * The decision and its records in one transaction: the contact lock and reads, then the touch,
  * its dispatch job, the audit line and the idempotency record, committed together or not at all.
@@ -115,30 +153,7 @@ function decideAndRecord(
     const out = reply(d.allowed ? 'queued' : 'blocked', touchId, req, d);
     const at = new Date(nowMs);
     const completed = await repos.touches.recordDecision(tx, {
-      touch: {
-        id: touchId,
-        orgId: caller.orgId,
-        campaignId: p.campaignId,
-        toE164: p.to,
-        channel: req.channel,
-        status: out.status,
-        placed: d.allowed,
-        consentBasis: req.consent_basis,
-        variant: req.funnel_node ?? null,
-        cadenceStep: req.cadence_step ?? null,
-        scenarioRef: req.scenario_ref ?? null,
-        templateId: req.template_id ?? null,
-        dynamicVariables: req.dynamic_variables ?? null,
-        leadTimezone: req.lead_timezone ?? null,
-        idempotencyKey: req.idempotency_key ?? null,
-        reasons: d.reasons,
-        checks: d.checks,
-        nextAllowedAt: d.next_allowed_at ? new Date(d.next_allowed_at) : null,
-        decidedAt: at,
-        actor: caller.actor,
-        requestId: caller.requestId,
-        dispatchStatus: d.allowed ? 'pending' : null,
-      },
+      touch: newTouch(touchId, caller, p, req, d, out.status, at),
       jobPayload: d.allowed ? buildPayload(touchId, { ...req, to: p.to }, p.config) : null,
       audit: {
         orgId: caller.orgId,

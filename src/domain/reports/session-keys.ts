@@ -27,10 +27,10 @@ export interface ClickIds {
 }
 
 /** The network of a visit's click id (contract §8), else `direct`. */
-export function clickNetwork(c: ClickIds): string {
-  if (c.gclid || c.gbraid || c.wbraid) return 'google';
-  if (c.fbclid || c.fbc) return 'meta';
-  if (c.msclkid) return 'microsoft';
+export function clickNetwork(clickIds: ClickIds): string {
+  if (clickIds.gclid || clickIds.gbraid || clickIds.wbraid) return 'google';
+  if (clickIds.fbclid || clickIds.fbc) return 'meta';
+  if (clickIds.msclkid) return 'microsoft';
   return 'direct';
 }
 
@@ -39,9 +39,9 @@ export function clickNetwork(c: ClickIds): string {
  * network's name (docs/reporting.md#sources), else the click id's network. The batch statement
  * lowercases it and applies report_source_alias again, so lowercase stays the database's.
  */
-export function reportSourceOf(a: SessionAttributes): string {
-  const utm = foldSpacing(a.utm_source ?? '');
-  if (!utm) return clickNetwork(a);
+export function reportSourceOf(attributes: SessionAttributes): string {
+  const utm = foldSpacing(attributes.utm_source ?? '');
+  if (!utm) return clickNetwork(attributes);
   return SOURCE_ALIASES[utm.toLowerCase()] ?? utm;
 }
 
@@ -54,11 +54,11 @@ export function reportPathOf(url: string | null | undefined): string {
   return PATH.exec(url)?.[1] || '/';
 }
 
-export function sessionReportKeys(a: SessionAttributes): SessionReportKeys {
+export function sessionReportKeys(attributes: SessionAttributes): SessionReportKeys {
   return {
-    source: reportSourceOf(a),
-    medium: a.utm_medium ?? '',
-    utmCampaign: a.utm_campaign ?? '',
-    landingPath: reportPathOf(a.landing_url),
+    source: reportSourceOf(attributes),
+    medium: attributes.utm_medium ?? '',
+    utmCampaign: attributes.utm_campaign ?? '',
+    landingPath: reportPathOf(attributes.landing_url),
   };
 }

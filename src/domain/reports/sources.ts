@@ -14,10 +14,10 @@ export const SOURCE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 /** Spacing folded, case kept: what report_source does before lower(). */
-export const foldSpacing = (s: string) => s.replace(/[ \t\r\n]+/g, ' ').replace(/^ | $/g, '');
+export const foldSpacing = (text: string) => text.replace(/[ \t\r\n]+/g, ' ').replace(/^ | $/g, '');
 
 /** A source as reports name it: spacing and case folded, then its network's name for an alias. */
-export function foldSource(s: string): string {
-  const key = foldSpacing(s).toLowerCase();
+export function foldSource(source: string): string {
+  const key = foldSpacing(source).toLowerCase();
   return SOURCE_ALIASES[key] ?? key;
 }

@@ -54,17 +54,17 @@ export function reportJson(orgId: string, q: ReportQuery, report: Report<Row>) {
  * not a row (they are in the JSON). A traffic file ends with an `other` column: `true` on a
  * bucket's row of folded groups.
  */
-export function reportCsv(q: ReportQuery, report: Report<Row>): Readable {
+export function reportCsv(query: ReportQuery, report: Report<Row>): Readable {
   const metrics: string[] =
-    q.kind === 'traffic'
+    query.kind === 'traffic'
       ? [...TRAFFIC_METRICS, ...TRAFFIC_MONEY, ...TRAFFIC_RATES]
       : [...TOUCH_METRICS];
-  const head = [...(q.bucket === 'none' ? [] : ['bucket_start']), ...q.groupBy, ...metrics];
-  const traffic = q.kind === 'traffic';
+  const head = [...(query.bucket === 'none' ? [] : ['bucket_start']), ...query.groupBy, ...metrics];
+  const traffic = query.kind === 'traffic';
   function* lines(): Generator<CsvValue[]> {
     yield traffic ? [...head, 'other'] : head;
     for (const r of report.rows) {
-      const j = rowJson(r, q, true);
+      const j = rowJson(r, query, true);
       const cells: CsvValue[] = head.map((h) => j[h] ?? null);
       yield traffic ? [...cells, j.other === true] : cells;
     }

@@ -21,12 +21,12 @@ export interface ListNote {
  * their marketing touches below pewc already answer dnc_list_stale.
  */
 export async function suppressionListNotes(
-  r: ListFreshnessRepos,
+  repos: ListFreshnessRepos,
   nowMs: number,
 ): Promise<ListNote[]> {
   const today = Date.parse(`${new Date(nowMs).toISOString().slice(0, 10)}T00:00:00Z`);
   const notes: ListNote[] = [];
-  for (const row of await r.suppression.nationalListDates(r.db)) {
+  for (const row of await repos.suppression.nationalListDates(repos.db)) {
     const listed = Date.parse(`${row.listed_on}T00:00:00Z`);
     const age = Math.round((today - listed) / DAY);
     if (age < NATIONAL_LIST_MAX_AGE_DAYS + 1 - STALE_WARNING_DAYS) continue;
@@ -45,8 +45,8 @@ export async function suppressionListNotes(
 }
 
 /** One line per note, for a /readyz body. */
-export function noteText(n: ListNote): string {
-  return n.stale
-    ? `org ${n.org_id}: national do-not-call list dated ${n.list_date} is stale; import a fresh copy`
-    : `org ${n.org_id}: national do-not-call list dated ${n.list_date} goes stale on ${n.stale_on}`;
+export function noteText(note: ListNote): string {
+  return note.stale
+    ? `org ${note.org_id}: national do-not-call list dated ${note.list_date} is stale; import a fresh copy`
+    : `org ${note.org_id}: national do-not-call list dated ${note.list_date} goes stale on ${note.stale_on}`;
 }

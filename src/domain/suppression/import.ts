@@ -1,7 +1,7 @@
 import type { SuppressionList } from '../compliance/index.js';
 import { yieldingEvery } from '../cooperative.js';
 import { newId } from '../ids.js';
-import { lines, MAX_LINE_CHARS, parseLine } from './lines.js';
+import { type Line, type LineResult, lines, MAX_LINE_CHARS, parseLine } from './lines.js';
 import type { BatchRow, SuppressionRepos } from './ports.js';
 
 /** `add`: upsert (and apply D lines); `replace`: the file is the whole list for what it covers. */
@@ -39,6 +39,42 @@ export interface SuppressionImportSummary {
 }
 
 /**
+ * One line read against the import's options: skipped (blank or a comment), rejected with why,
+ * or an entry whose state is the line's or else the import's.
+ */
+function readLine(line: Line, lineNo: number, options: SuppressionImportOptions): LineResult {
+  if (line.tooLong) {
+    const head = line.text.slice(0, 40);
+    return { kind: 'error', message: `line longer than ${MAX_LINE_CHARS} characters: ${head}…` };
+  }
+  const parsed = parseLine(line.text, lineNo);
+  if (parsed.kind !== 'entry') return parsed;
+  const state = parsed.entry.state ?? options.state;
+  if (options.list === 'state' && state === null) {
+    return { kind: 'error', message: 'a state list needs a state column or the state parameter' };
+  }
+  return { kind: 'entry', entry: { ...parsed.entry, state } };
+}
+
+/** The summary before the first line: nothing read yet. */
+function emptySummary(
+  importId: string,
+  options: SuppressionImportOptions,
+): SuppressionImportSummary {
+  return {
+    import_id: importId,
+    list: options.list,
+    mode: options.mode,
+    listed_on: options.listedOn,
+    rows: 0,
+    added: 0,
+    removed: 0,
+    rejected_count: 0,
+    rejected: [],
+  };
+}
+
+/**
  * Streams a list file into the organization's list in batches, one statement and one implicit
  * transaction per batch, so memory stays at one batch whatever the file size. A crash part-way
  * leaves the batches written so far (re-running the import is idempotent); the import record
@@ -47,129 +83,137 @@ export interface SuppressionImportSummary {
 export async function importSuppressionList(
   repos: SuppressionRepos,
   source: AsyncIterable<Buffer | string>,
-  o: SuppressionImportOptions,
+  options: SuppressionImportOptions,
 ): Promise<SuppressionImportSummary> {
   // Small enough that one batch on the embedded store (which shares the event loop) does not
   // hold the public API for long: the import's p99 test (test/e2e/import-latency.test.ts).
-  const batchSize = o.batchSize ?? 1000;
-  const maxListed = o.maxRejectedListed ?? 100;
-  const at = new Date(o.nowMs);
-  const importId = newId('sim', o.nowMs);
-  const b = { list: o.list, source: o.source, listedOn: o.listedOn, at, importId };
-  const s: SuppressionImportSummary = {
-    import_id: importId,
-    list: o.list,
-    mode: o.mode,
-    listed_on: o.listedOn,
-    rows: 0,
-    added: 0,
-    removed: 0,
-    rejected_count: 0,
-    rejected: [],
+  const batchSize = options.batchSize ?? 1000;
+  const maxListed = options.maxRejectedListed ?? 100;
+  const at = new Date(options.nowMs);
+  const importId = newId('sim', options.nowMs);
+  const batch = {
+    list: options.list,
+    source: options.source,
+    listedOn: options.listedOn,
+    at,
+    importId,
   };
+  const summary = emptySummary(importId, options);
   const areaCodes = new Set<number>();
   const states = new Set<string>();
   let adds: BatchRow[] = [];
   let deletes: string[] = [];
   const reject = (line: number, error: string) => {
-    s.rejected_count++;
-    if (s.rejected.length < maxListed) s.rejected.push({ line, error });
+    summary.rejected_count++;
+    if (summary.rejected.length < maxListed) summary.rejected.push({ line, error });
   };
   const flush = async () => {
-    s.added += await repos.suppression.upsertBatch(repos.db, o.orgId, b, adds);
-    s.removed += await repos.suppression.deleteBatch(repos.db, o.orgId, o.list, deletes);
+    summary.added += await repos.suppression.upsertBatch(repos.db, options.orgId, batch, adds);
+    summary.removed += await repos.suppression.deleteBatch(
+      repos.db,
+      options.orgId,
+      options.list,
+      deletes,
+    );
     adds = [];
     deletes = [];
-    o.onProgress?.({
-      rows: s.rows,
-      added: s.added,
-      removed: s.removed,
-      rejected: s.rejected_count,
+    options.onProgress?.({
+      rows: summary.rows,
+      added: summary.added,
+      removed: summary.removed,
+      rejected: summary.rejected_count,
     });
   };
   let lineNo = 0;
   for await (const line of yieldingEvery(lines(source))) {
     lineNo++;
-    if (line.tooLong) {
-      s.rows++;
-      reject(lineNo, `line longer than ${MAX_LINE_CHARS} characters: ${line.text.slice(0, 40)}…`);
+    const read = readLine(line, lineNo, options);
+    if (read.kind === 'skip') continue;
+    summary.rows++;
+    if (read.kind === 'error') {
+      reject(lineNo, read.message);
       continue;
     }
-    const r = parseLine(line.text, lineNo);
-    if (r.kind === 'skip') continue;
-    s.rows++;
-    if (r.kind === 'error') {
-      reject(lineNo, r.message);
-      continue;
-    }
-    const state = r.entry.state ?? o.state;
-    if (o.list === 'state' && state === null) {
-      reject(lineNo, 'a state list needs a state column or the state parameter');
-      continue;
-    }
-    const number = r.entry.number;
-    if (r.entry.action === 'delete') deletes.push(number);
+    const { number, state } = read.entry;
+    if (read.entry.action === 'delete') deletes.push(number);
     else {
-      adds.push({ number, state: o.list === 'state' ? state : null });
+      adds.push({ number, state: options.list === 'state' ? state : null });
       if (number.length === 11 && number.startsWith('1')) areaCodes.add(Number(number.slice(1, 4)));
       if (state) states.add(state);
     }
     if (adds.length + deletes.length >= batchSize) await flush();
   }
   await flush();
-  if (o.mode === 'replace') {
-    const scope =
-      o.list === 'national' || o.list === 'national_ca'
-        ? { areaCodes: [...areaCodes] }
-        : o.list === 'state'
-          ? { states: [...states] }
-          : {};
+  if (options.mode === 'replace') {
     // A replace with nothing in it would empty the list: refuse that reading of an empty file.
-    if (s.rows - s.rejected_count > 0) {
-      s.removed += await repos.suppression.removeUntouched(
-        repos.db,
-        o.orgId,
-        o.list,
-        importId,
-        scope,
-      );
+    if (summary.rows - summary.rejected_count > 0) {
+      summary.removed += await removeUntouched(repos, options, importId, { areaCodes, states });
     }
   }
+  await recordImport(repos, options, summary, at);
+  return summary;
+}
+
+/**
+ * Replace mode: removes the numbers of the list this import did not write, within what the file
+ * covers (its area codes for a national list, its states for a state list).
+ */
+function removeUntouched(
+  repos: SuppressionRepos,
+  options: SuppressionImportOptions,
+  importId: string,
+  seen: { areaCodes: Set<number>; states: Set<string> },
+): Promise<number> {
+  const scope =
+    options.list === 'national' || options.list === 'national_ca'
+      ? { areaCodes: [...seen.areaCodes] }
+      : options.list === 'state'
+        ? { states: [...seen.states] }
+        : {};
+  return repos.suppression.removeUntouched(repos.db, options.orgId, options.list, importId, scope);
+}
+
+/** The import record the freshness rule reads, and its audit entry, in one transaction. */
+async function recordImport(
+  repos: SuppressionRepos,
+  options: SuppressionImportOptions,
+  summary: SuppressionImportSummary,
+  at: Date,
+): Promise<void> {
   await repos.transaction(async (tx) => {
     await repos.suppression.recordImport(tx, {
-      id: importId,
-      orgId: o.orgId,
-      list: o.list,
-      mode: o.mode,
-      source: o.source,
-      listedOn: o.listedOn,
-      rows: s.rows,
-      added: s.added,
-      removed: s.removed,
-      rejected: s.rejected_count,
+      id: summary.import_id,
+      orgId: options.orgId,
+      list: options.list,
+      mode: options.mode,
+      source: options.source,
+      listedOn: options.listedOn,
+      rows: summary.rows,
+      added: summary.added,
+      removed: summary.removed,
+      rejected: summary.rejected_count,
       startedAt: at,
-      finishedAt: new Date(o.now?.() ?? o.nowMs),
-      actor: o.actor,
+      finishedAt: new Date(options.now?.() ?? options.nowMs),
+      actor: options.actor,
     });
     await repos.audit.writeAudit(tx, {
-      orgId: o.orgId,
-      actor: o.actor,
+      orgId: options.orgId,
+      actor: options.actor,
       action: 'suppression.imported',
       subjectType: 'suppression_list',
-      subjectId: o.list,
+      subjectId: options.list,
       detail: {
-        import_id: importId,
-        mode: o.mode,
-        source: o.source,
-        listed_on: o.listedOn,
-        rows: s.rows,
-        added: s.added,
-        removed: s.removed,
-        rejected: s.rejected_count,
+        import_id: summary.import_id,
+        mode: options.mode,
+        source: options.source,
+        listed_on: options.listedOn,
+        rows: summary.rows,
+        added: summary.added,
+        removed: summary.removed,
+        rejected: summary.rejected_count,
       },
-      requestId: o.requestId,
+      requestId: options.requestId,
       at,
     });
   });
-  return s;
 }

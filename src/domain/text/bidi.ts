@@ -5,8 +5,8 @@
  */
 const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
-export function showBidi(s: string): string {
-  return s.replace(
+export function showBidi(text: string): string {
+  return text.replace(
     BIDI,
     (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}]`,
   );

@@ -6,8 +6,8 @@ import { EVENT_TYPES, type EventType } from '../vocabulary.js';
 
 export { EVENT_TYPES, type EventType };
 
-export const isEventType = (s: string): s is EventType =>
-  (EVENT_TYPES as readonly string[]).includes(s);
+export const isEventType = (value: string): value is EventType =>
+  (EVENT_TYPES as readonly string[]).includes(value);
 
 /** Standard Webhooks' recommended body: type, timestamp, data (plus our id and organization). */
 export interface Envelope {

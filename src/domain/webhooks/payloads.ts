@@ -53,57 +53,57 @@ export interface FailedUpload {
   attempts: number;
 }
 
-export function sessionData(s: SessionFacts | null) {
-  if (!s) return null;
+export function sessionData(session: SessionFacts | null) {
+  if (!session) return null;
   return {
-    dni_session_id: s.id,
-    visitor_id: s.visitorId,
-    created_at: iso(s.createdAt),
-    expires_at: iso(s.expiresAt),
-    ambiguous: s.ambiguous,
-    landing_url: s.landingUrl,
-    click_ids: clickIdsOf(s),
-    utm: utmOf(s),
+    dni_session_id: session.id,
+    visitor_id: session.visitorId,
+    created_at: iso(session.createdAt),
+    expires_at: iso(session.expiresAt),
+    ambiguous: session.ambiguous,
+    landing_url: session.landingUrl,
+    click_ids: clickIdsOf(session),
+    utm: utmOf(session),
   };
 }
 
 /** call.received: the call as recorded, with the session it was attributed to. */
-export const callReceivedData = (c: ReceivedCall, session: SessionFacts | null) => ({
-  call_id: c.callId,
-  campaign_id: c.campaignId,
-  campaign_code: c.campaignCode,
-  tracking_number: c.trackingNumber,
-  caller: c.caller,
-  started_at: iso(c.startedAt),
-  attribution: c.attribution.kind,
-  ambiguous: c.attribution.ambiguous,
+export const callReceivedData = (call: ReceivedCall, session: SessionFacts | null) => ({
+  call_id: call.callId,
+  campaign_id: call.campaignId,
+  campaign_code: call.campaignCode,
+  tracking_number: call.trackingNumber,
+  caller: call.caller,
+  started_at: iso(call.startedAt),
+  attribution: call.attribution.kind,
+  ambiguous: call.attribution.ambiguous,
   session: sessionData(session),
-  carrier: c.carrier?.name ?? null,
-  carrier_call_sid: c.carrier?.callSid ?? null,
+  carrier: call.carrier?.name ?? null,
+  carrier_call_sid: call.carrier?.callSid ?? null,
 });
 
-export const callCompletedData = (c: CompletedCall) => ({
-  call_id: c.id,
-  campaign_id: c.campaignId,
-  campaign_code: c.campaignCode,
-  tracking_number: c.trackingNumber,
-  caller: c.fromNumber,
-  started_at: iso(c.startedAt),
-  ended_at: iso(c.endedAt),
-  duration_seconds: c.durationSeconds,
-  status: c.status,
-  carrier: c.carrier,
-  carrier_call_sid: c.carrierCallSid,
-  dni_session_id: c.dniSessionId,
+export const callCompletedData = (call: CompletedCall) => ({
+  call_id: call.id,
+  campaign_id: call.campaignId,
+  campaign_code: call.campaignCode,
+  tracking_number: call.trackingNumber,
+  caller: call.fromNumber,
+  started_at: iso(call.startedAt),
+  ended_at: iso(call.endedAt),
+  duration_seconds: call.durationSeconds,
+  status: call.status,
+  carrier: call.carrier,
+  carrier_call_sid: call.carrierCallSid,
+  dni_session_id: call.dniSessionId,
 });
 
-export const buyerReportData = (r: RecordedReport, at: Date) => ({
-  event_id: r.eventId,
-  report_id: r.reportId,
-  call_id: r.callId,
-  campaign_code: r.campaignCode,
-  disposition: r.disposition,
-  notes: r.notes,
+export const buyerReportData = (report: RecordedReport, at: Date) => ({
+  event_id: report.eventId,
+  report_id: report.reportId,
+  call_id: report.callId,
+  campaign_code: report.campaignCode,
+  disposition: report.disposition,
+  notes: report.notes,
   reported_at: iso(at),
 });
 
@@ -117,17 +117,17 @@ const touchData = (t: TouchFacts) => ({
   cadence_step: t.cadenceStep,
 });
 
-export const touchQueuedData = (t: TouchFacts, at: Date) => ({
-  ...touchData(t),
+export const touchQueuedData = (touch: TouchFacts, at: Date) => ({
+  ...touchData(touch),
   queued_at: iso(at),
 });
 
 /** touch.delivered when the carrier accepted it; touch.failed otherwise (unknown included). */
-export const touchFinalType = (f: TouchFinal) =>
-  f.dispatchStatus === 'delivered' ? ('touch.delivered' as const) : ('touch.failed' as const);
+export const touchFinalType = (final: TouchFinal) =>
+  final.dispatchStatus === 'delivered' ? ('touch.delivered' as const) : ('touch.failed' as const);
 
-export const touchFinalData = (t: TouchFacts, f: TouchFinal, at: Date) => ({
-  ...touchData(t),
+export const touchFinalData = (touch: TouchFacts, f: TouchFinal, at: Date) => ({
+  ...touchData(touch),
   dispatch_status: f.dispatchStatus,
   attempts: f.attempts,
   carrier: f.carrier,
@@ -136,36 +136,36 @@ export const touchFinalData = (t: TouchFacts, f: TouchFinal, at: Date) => ({
   finalized_at: iso(at),
 });
 
-export const consentRevokedData = (r: Revocation, at: Date) => ({
-  consent_event_id: r.consentEventId,
-  contact: r.e164,
-  kind: r.kind,
+export const consentRevokedData = (revocation: Revocation, at: Date) => ({
+  consent_event_id: revocation.consentEventId,
+  contact: revocation.e164,
+  kind: revocation.kind,
   // Revoke-all (compliance-rules.md Part A): a revocation blocks every channel.
   channel_scope: 'all',
-  source: r.source ?? r.actor,
-  reason: r.reason,
-  revoked_at: iso(r.revokedAt),
+  source: revocation.source ?? revocation.actor,
+  reason: revocation.reason,
+  revoked_at: iso(revocation.revokedAt),
   recorded_at: iso(at),
 });
 
-export const poolExhaustedData = (p: Exhaustion, at: Date) => ({
-  campaign_id: p.campaignId,
-  campaign_code: p.campaignCode,
-  fallback: p.fallback,
-  tracking_number: p.trackingNumber,
-  pool_size: p.poolSize,
+export const poolExhaustedData = (exhaustion: Exhaustion, at: Date) => ({
+  campaign_id: exhaustion.campaignId,
+  campaign_code: exhaustion.campaignCode,
+  fallback: exhaustion.fallback,
+  tracking_number: exhaustion.trackingNumber,
+  pool_size: exhaustion.poolSize,
   at: iso(at),
-  interval_seconds: Math.round(p.intervalMs / 1000),
+  interval_seconds: Math.round(exhaustion.intervalMs / 1000),
 });
 
-export const uploadFailedData = (u: FailedUpload) => ({
-  upload_id: u.id,
-  destination_id: u.destinationId,
-  call_id: u.callId,
-  kind: u.kind,
-  reason_code: u.reasonCode,
-  reason: u.reason,
-  attempts: u.attempts,
+export const uploadFailedData = (upload: FailedUpload) => ({
+  upload_id: upload.id,
+  destination_id: upload.destinationId,
+  call_id: upload.callId,
+  kind: upload.kind,
+  reason_code: upload.reasonCode,
+  reason: upload.reason,
+  attempts: upload.attempts,
 });
 
 /** The call an offer or a payout belongs to, as the call.routed and call.billable bodies name it. */
@@ -178,11 +178,11 @@ export interface RoutedCallFacts {
 }
 
 /** call.routed: one offer of the call and how it ended. */
-export const callRoutedData = (c: RoutedCallFacts, o: EndedOffer) => ({
-  call_id: c.id,
-  campaign_id: c.campaignId,
-  campaign_code: c.campaignCode,
-  caller: c.fromNumber,
+export const callRoutedData = (call: RoutedCallFacts, o: EndedOffer) => ({
+  call_id: call.id,
+  campaign_id: call.campaignId,
+  campaign_code: call.campaignCode,
+  caller: call.fromNumber,
   offer_id: o.id,
   seq: o.seq,
   buyer_id: o.buyerId,
@@ -194,17 +194,17 @@ export const callRoutedData = (c: RoutedCallFacts, o: EndedOffer) => ({
 
 /** call.billable: the buyer who answered and the payout fixed when the leg ended. */
 export const callBillableData = (
-  c: RoutedCallFacts & { buyerId: string; payout: string },
+  call: RoutedCallFacts & { buyerId: string; payout: string },
   currency: string,
   at: Date,
 ) => ({
-  call_id: c.id,
-  campaign_id: c.campaignId,
-  campaign_code: c.campaignCode,
-  caller: c.fromNumber,
-  started_at: iso(c.startedAt),
-  buyer_id: c.buyerId,
-  payout: c.payout,
+  call_id: call.id,
+  campaign_id: call.campaignId,
+  campaign_code: call.campaignCode,
+  caller: call.fromNumber,
+  started_at: iso(call.startedAt),
+  buyer_id: call.buyerId,
+  payout: call.payout,
   currency,
   fixed_at: iso(at),
 });

@@ -140,29 +140,30 @@ function decodeWide(
  * stripped (utf-8-sig), UTF-16/32 LE/BE guessed from NUL bytes, otherwise UTF-8. Null when Python
  * would raise `UnicodeDecodeError`.
  */
-export function decodeJsonBytes(b: Uint8Array): string | null {
-  const n = b.length;
-  const b0 = b[0];
-  const b1 = b[1];
-  if (n >= 4 && b0 === 0 && b1 === 0 && b[2] === 0xfe && b[3] === 0xff)
-    return decodeWide(b, 4, 4, false);
-  if (n >= 4 && b0 === 0xff && b1 === 0xfe && b[2] === 0 && b[3] === 0)
-    return decodeWide(b, 4, 4, true);
-  if (n >= 2 && b0 === 0xfe && b1 === 0xff) return decodeWide(b, 2, 2, false);
-  if (n >= 2 && b0 === 0xff && b1 === 0xfe) return decodeWide(b, 2, 2, true);
+export function decodeJsonBytes(bytes: Uint8Array): string | null {
+  const n = bytes.length;
+  const b0 = bytes[0];
+  const b1 = bytes[1];
+  if (n >= 4 && b0 === 0 && b1 === 0 && bytes[2] === 0xfe && bytes[3] === 0xff)
+    return decodeWide(bytes, 4, 4, false);
+  if (n >= 4 && b0 === 0xff && b1 === 0xfe && bytes[2] === 0 && bytes[3] === 0)
+    return decodeWide(bytes, 4, 4, true);
+  if (n >= 2 && b0 === 0xfe && b1 === 0xff) return decodeWide(bytes, 2, 2, false);
+  if (n >= 2 && b0 === 0xff && b1 === 0xfe) return decodeWide(bytes, 2, 2, true);
   let start = 0;
-  if (n >= 3 && b0 === 0xef && b1 === 0xbb && b[2] === 0xbf) start = 3;
+  if (n >= 3 && b0 === 0xef && b1 === 0xbb && bytes[2] === 0xbf) start = 3;
   else if (n >= 4) {
-    if (b0 === 0) return b1 ? decodeWide(b, 0, 2, false) : decodeWide(b, 0, 4, false);
-    if (b1 === 0) return b[2] || b[3] ? decodeWide(b, 0, 2, true) : decodeWide(b, 0, 4, true);
+    if (b0 === 0) return b1 ? decodeWide(bytes, 0, 2, false) : decodeWide(bytes, 0, 4, false);
+    if (b1 === 0)
+      return bytes[2] || bytes[3] ? decodeWide(bytes, 0, 2, true) : decodeWide(bytes, 0, 4, true);
   } else if (n === 2) {
-    if (b0 === 0) return decodeWide(b, 0, 2, false);
-    if (b1 === 0) return decodeWide(b, 0, 2, true);
+    if (b0 === 0) return decodeWide(bytes, 0, 2, false);
+    if (b1 === 0) return decodeWide(bytes, 0, 2, true);
   }
   try {
-    return UTF8.decode(start ? b.subarray(start) : b);
+    return UTF8.decode(start ? bytes.subarray(start) : bytes);
   } catch {
-    return utf8Slow(b, start, 'surrogatepass');
+    return utf8Slow(bytes, start, 'surrogatepass');
   }
 }
 

@@ -30,12 +30,12 @@ function isRustSpace(c: number): boolean {
   );
 }
 
-export function rustTrim(s: string): string {
+export function rustTrim(text: string): string {
   let a = 0;
-  let b = s.length;
-  while (a < b && isRustSpace(s.charCodeAt(a))) a++;
-  while (b > a && isRustSpace(s.charCodeAt(b - 1))) b--;
-  return a === 0 && b === s.length ? s : s.slice(a, b);
+  let b = text.length;
+  while (a < b && isRustSpace(text.charCodeAt(a))) a++;
+  while (b > a && isRustSpace(text.charCodeAt(b - 1))) b--;
+  return a === 0 && b === text.length ? text : text.slice(a, b);
 }
 
 const JSON_INT = /^-?(?:0|[1-9][0-9]*)$/;
@@ -91,11 +91,12 @@ function cleanIntStr(original: string): string | null {
 }
 
 /** pydantic-core `str_as_int`. */
-export function strAsInt(s: string): number | bigint | IntError {
-  if (JSON_INT.test(s)) return s.length > MAX_INT_LEN ? 'int_parsing_size' : intFromLexeme(s);
-  const pre = INT_PREFIX.exec(s);
+export function strAsInt(text: string): number | bigint | IntError {
+  if (JSON_INT.test(text))
+    return text.length > MAX_INT_LEN ? 'int_parsing_size' : intFromLexeme(text);
+  const pre = INT_PREFIX.exec(text);
   if (pre && pre[0].length > MAX_INT_LEN) return 'int_parsing_size';
-  const cleaned = cleanIntStr(s);
+  const cleaned = cleanIntStr(text);
   if (cleaned === null || cleaned.length > MAX_INT_LEN || !JSON_INT.test(cleaned))
     return 'int_parsing';
   return intFromLexeme(cleaned);
@@ -104,19 +105,20 @@ export function strAsInt(s: string): number | bigint | IntError {
 const TWO_63 = 2 ** 63;
 
 /** pydantic-core `float_as_int`. */
-export function floatAsInt(x: number): number | bigint | IntError {
-  if (!Number.isFinite(x)) return 'finite_number';
-  if (x % 1 !== 0) return 'int_from_float';
-  if (x > -TWO_63 && x < TWO_63) return Number.isSafeInteger(x) ? x + 0 : BigInt(x);
+export function floatAsInt(value: number): number | bigint | IntError {
+  if (!Number.isFinite(value)) return 'finite_number';
+  if (value % 1 !== 0) return 'int_from_float';
+  if (value > -TWO_63 && value < TWO_63)
+    return Number.isSafeInteger(value) ? value + 0 : BigInt(value);
   return 'int_parsing_size';
 }
 
 /** Lax `int` validation of Python input. */
-export function laxInt(v: PyValue): number | bigint | IntError {
-  if (v instanceof PyInt) return v.value;
-  if (typeof v === 'boolean') return v ? 1 : 0;
-  if (typeof v === 'string') return strAsInt(v);
-  if (v instanceof PyFloat) return floatAsInt(v.value);
+export function laxInt(input: PyValue): number | bigint | IntError {
+  if (input instanceof PyInt) return input.value;
+  if (typeof input === 'boolean') return input ? 1 : 0;
+  if (typeof input === 'string') return strAsInt(input);
+  if (input instanceof PyFloat) return floatAsInt(input.value);
   return 'int_type';
 }
 
@@ -131,24 +133,24 @@ function parseRustFloat(s: string): number | null {
 }
 
 /** pydantic-core `str_as_float`: Rust `trim().parse::<f64>()`, then one retry without underscores. */
-export function strAsFloat(s: string): number | FloatError {
-  const r = parseRustFloat(rustTrim(s));
+export function strAsFloat(text: string): number | FloatError {
+  const r = parseRustFloat(rustTrim(text));
   if (r !== null) return r;
-  const u = stripUnderscores(s);
+  const u = stripUnderscores(text);
   const r2 = u === null ? null : parseRustFloat(u);
   return r2 === null ? 'float_parsing' : r2;
 }
 
 /** Lax `float` validation of Python input. */
-export function laxFloat(v: PyValue): number | FloatError {
-  if (v instanceof PyFloat) return v.value;
-  if (typeof v === 'string') return strAsFloat(v);
-  if (v instanceof PyInt) {
-    if (typeof v.value === 'number') return v.value;
-    const f = Number(v.value);
+export function laxFloat(input: PyValue): number | FloatError {
+  if (input instanceof PyFloat) return input.value;
+  if (typeof input === 'string') return strAsFloat(input);
+  if (input instanceof PyInt) {
+    if (typeof input.value === 'number') return input.value;
+    const f = Number(input.value);
     return Number.isFinite(f) ? f : 'float_type'; // PyLong_AsDouble raises OverflowError
   }
-  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (typeof input === 'boolean') return input ? 1 : 0;
   return 'float_type';
 }
 
@@ -165,11 +167,11 @@ function asciiLower(s: string): string {
 }
 
 /** pydantic-core `str_as_bool` (no trimming, ASCII case-insensitive). */
-export function strAsBool(s: string): boolean | BoolError {
-  if (s === '0') return false;
-  if (s === '1') return true;
-  if (s.length > 5) return 'bool_parsing';
-  const l = asciiLower(s);
+export function strAsBool(text: string): boolean | BoolError {
+  if (text === '0') return false;
+  if (text === '1') return true;
+  if (text.length > 5) return 'bool_parsing';
+  const l = asciiLower(text);
   if (FALSE_WORDS.has(l)) return false;
   if (TRUE_WORDS.has(l)) return true;
   return 'bool_parsing';
@@ -179,18 +181,18 @@ const I64_MIN = -9223372036854775808n;
 const I64_MAX = 9223372036854775807n;
 
 /** Lax `bool` validation of Python input. */
-export function laxBool(v: PyValue): boolean | BoolError {
-  if (typeof v === 'boolean') return v;
-  if (typeof v === 'string') return strAsBool(v);
-  if (v instanceof PyInt) {
-    const n = v.value;
+export function laxBool(input: PyValue): boolean | BoolError {
+  if (typeof input === 'boolean') return input;
+  if (typeof input === 'string') return strAsBool(input);
+  if (input instanceof PyInt) {
+    const n = input.value;
     if (n === 0) return false;
     if (n === 1) return true;
     // extract_i64 fails outside i64; the f64 fallback then fails float_as_int -> bool_type
     return typeof n === 'bigint' && (n < I64_MIN || n > I64_MAX) ? 'bool_type' : 'bool_parsing';
   }
-  if (v instanceof PyFloat) {
-    const i = floatAsInt(v.value);
+  if (input instanceof PyFloat) {
+    const i = floatAsInt(input.value);
     if (typeof i === 'string') return 'bool_type';
     return i === 0 ? false : i === 1 ? true : 'bool_parsing';
   }
@@ -201,13 +203,13 @@ export function laxBool(v: PyValue): boolean | BoolError {
  * Length in code points (`chars().count()`), or -1 when the string holds a lone surrogate (which
  * pydantic's constrained-str validator rejects with `string_unicode`).
  */
-export function codePointLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
+export function codePointLength(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c < 0xd800 || c > 0xdfff) continue;
     if (c > 0xdbff) return -1;
-    const d = s.charCodeAt(i + 1);
+    const d = text.charCodeAt(i + 1);
     if (!(d >= 0xdc00 && d <= 0xdfff)) return -1;
     n--;
     i++;

@@ -33,24 +33,24 @@ function plural(n: number): string {
   return n === 1 ? '' : 's';
 }
 
-export function stringTooShort(n: number): Issue {
+export function stringTooShort(min: number): Issue {
   return [
     'string_too_short',
-    `String should have at least ${n} character${plural(n)}`,
-    { min_length: n },
+    `String should have at least ${min} character${plural(min)}`,
+    { min_length: min },
   ];
 }
 
-export function stringTooLong(n: number): Issue {
+export function stringTooLong(max: number): Issue {
   return [
     'string_too_long',
-    `String should have at most ${n} character${plural(n)}`,
-    { max_length: n },
+    `String should have at most ${max} character${plural(max)}`,
+    { max_length: max },
   ];
 }
 
-export function patternMismatch(p: string): Issue {
-  return ['string_pattern_mismatch', `String should match pattern '${p}'`, { pattern: p }];
+export function patternMismatch(regex: string): Issue {
+  return ['string_pattern_mismatch', `String should match pattern '${regex}'`, { pattern: regex }];
 }
 
 export function listTooShort(min: number, len: number): Issue {
@@ -96,9 +96,9 @@ const BOUND_TEXT: Record<Bound, string> = {
  * A numeric-constraint error. `asFloat` is true for `float` fields: pydantic-core stores the limit as
  * an f64, so ctx carries a float (`1.0`) while msg uses Rust `Display` (`1`).
  */
-export function boundError(b: Bound, limit: number, asFloat: boolean): Issue {
+export function boundError(bound: Bound, limit: number, asFloat: boolean): Issue {
   const shown =
     asFloat || !Number.isInteger(limit) ? rustDisplayF64(limit) : BigInt(limit).toString();
   const ctxVal = asFloat || !Number.isInteger(limit) ? new PyFloat(limit) : limit;
-  return [BOUND_TYPE[b], `Input should be ${BOUND_TEXT[b]} ${shown}`, { [b]: ctxVal }];
+  return [BOUND_TYPE[bound], `Input should be ${BOUND_TEXT[bound]} ${shown}`, { [bound]: ctxVal }];
 }

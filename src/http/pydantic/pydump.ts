@@ -94,6 +94,6 @@ function encode(v: unknown, depth: number): string {
  * Throws `PyJsonEncodeError` for NaN/Infinity and lone surrogates (FastAPI then answers 500), and a
  * `TypeError` for `undefined`, functions and symbols.
  */
-export function dumpsPy(v: unknown): string {
-  return encode(v, 0);
+export function dumpsPy(value: unknown): string {
+  return encode(value, 0);
 }

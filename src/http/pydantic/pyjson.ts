@@ -292,12 +292,12 @@ class Scanner {
 }
 
 /** Converts a UTF-16 index into a code-point index (a surrogate pair counts once). */
-export function codePointIndex(s: string, utf16: number): number {
+export function codePointIndex(text: string, utf16: number): number {
   let pos = utf16;
   for (let i = 1; i < utf16; i++) {
-    const c = s.charCodeAt(i);
+    const c = text.charCodeAt(i);
     if (c >= 0xdc00 && c <= 0xdfff) {
-      const p = s.charCodeAt(i - 1);
+      const p = text.charCodeAt(i - 1);
       if (p >= 0xd800 && p <= 0xdbff) pos--;
     }
   }

@@ -43,15 +43,20 @@ export class PyObject {
 
 export type PyValue = null | boolean | string | PyInt | PyFloat | PyValue[] | PyObject;
 
-export function isPyObject(v: unknown): v is PyObject {
-  return v instanceof PyObject;
+export function isPyObject(value: unknown): value is PyObject {
+  return value instanceof PyObject;
 }
 
 /** Sets `o[k] = v` as an own data property, even for `__proto__`. */
-export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
+export function setOwn(target: Record<string, unknown>, k: string, v: unknown): void {
   if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
+    Object.defineProperty(target, k, {
+      value: v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  else target[k] = v;
 }
 
 /**
@@ -61,13 +66,14 @@ export function setOwn(o: Record<string, unknown>, k: string, v: unknown): void 
  * defined as own properties, so `__proto__`/`constructor` keys stay plain data and never touch the
  * prototype; note that JS then lists integer-like keys first.
  */
-export function toPlain(v: PyValue): unknown {
-  if (v === null || typeof v !== 'object') return v;
-  if (v instanceof PyInt) return typeof v.value === 'number' ? v.value : Number(v.value);
-  if (v instanceof PyFloat) return v.value;
-  if (Array.isArray(v)) return v.map(toPlain);
+export function toPlain(input: PyValue): unknown {
+  if (input === null || typeof input !== 'object') return input;
+  if (input instanceof PyInt)
+    return typeof input.value === 'number' ? input.value : Number(input.value);
+  if (input instanceof PyFloat) return input.value;
+  if (Array.isArray(input)) return input.map(toPlain);
   const out: Record<string, unknown> = {};
-  for (const [k, x] of v.map) setOwn(out, k, toPlain(x));
+  for (const [k, x] of input.map) setOwn(out, k, toPlain(x));
   return out;
 }
 
@@ -75,26 +81,27 @@ export function toPlain(v: PyValue): unknown {
  * Converts ordinary JS values into a `PyValue`: integral numbers and bigints become `PyInt`, other
  * numbers `PyFloat`, plain objects and `Map`s `PyObject`. `undefined`, functions and symbols throw.
  */
-export function fromPlain(v: unknown): PyValue {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
-  if (typeof v === 'number') return Number.isInteger(v) ? intFromNumber(v) : new PyFloat(v);
-  if (typeof v === 'bigint') return PyInt.fromBigInt(v);
-  if (v instanceof PyInt || v instanceof PyFloat || v instanceof PyObject) return v;
-  if (Array.isArray(v)) return v.map(fromPlain);
-  if (v instanceof Map) {
+export function fromPlain(value: unknown): PyValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number')
+    return Number.isInteger(value) ? intFromNumber(value) : new PyFloat(value);
+  if (typeof value === 'bigint') return PyInt.fromBigInt(value);
+  if (value instanceof PyInt || value instanceof PyFloat || value instanceof PyObject) return value;
+  if (Array.isArray(value)) return value.map(fromPlain);
+  if (value instanceof Map) {
     const m = new Map<string, PyValue>();
-    for (const [k, x] of v) m.set(String(k), fromPlain(x));
+    for (const [k, x] of value) m.set(String(k), fromPlain(x));
     return new PyObject(m);
   }
-  if (typeof v === 'object') {
+  if (typeof value === 'object') {
     const m = new Map<string, PyValue>();
-    for (const k of Object.keys(v)) {
-      const x = (v as Record<string, unknown>)[k];
+    for (const k of Object.keys(value)) {
+      const x = (value as Record<string, unknown>)[k];
       if (x !== undefined) m.set(k, fromPlain(x));
     }
     return new PyObject(m);
   }
-  throw new TypeError(`Object of type ${typeof v} is not JSON serializable`);
+  throw new TypeError(`Object of type ${typeof value} is not JSON serializable`);
 }
 
 function intFromNumber(n: number): PyInt {
@@ -116,31 +123,31 @@ function fixed(digits: string, exp: number): string {
 }
 
 /** Python `repr(float)` (also what `json.dumps` writes): `1.0`, `1e+16`, `1e-05`, `-0.0`, `inf`. */
-export function pyFloatRepr(x: number): string {
-  if (Number.isNaN(x)) return 'nan';
-  if (x === Number.POSITIVE_INFINITY) return 'inf';
-  if (x === Number.NEGATIVE_INFINITY) return '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0.0' : '0.0';
-  const a = Math.abs(x);
+export function pyFloatRepr(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (value === Number.POSITIVE_INFINITY) return 'inf';
+  if (value === Number.NEGATIVE_INFINITY) return '-inf';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const a = Math.abs(value);
   if (a >= 1e-4 && a < 1e16) {
-    const s = String(x);
-    return Number.isInteger(x) ? `${s}.0` : s;
+    const s = String(value);
+    return Number.isInteger(value) ? `${s}.0` : s;
   }
-  const { digits, exp } = digitsOf(x);
-  const sign = x < 0 ? '-' : '';
+  const { digits, exp } = digitsOf(value);
+  const sign = value < 0 ? '-' : '';
   const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
   const e = Math.abs(exp);
   return `${sign}${mant}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' : ''}${e}`;
 }
 
 /** Rust `Display` for `f64` (used in pydantic messages): never exponent notation, `1.0` -> `1`. */
-export function rustDisplayF64(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Number.POSITIVE_INFINITY) return 'inf';
-  if (x === Number.NEGATIVE_INFINITY) return '-inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  const { digits, exp } = digitsOf(x);
-  return (x < 0 ? '-' : '') + fixed(digits, exp);
+export function rustDisplayF64(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (value === Number.POSITIVE_INFINITY) return 'inf';
+  if (value === Number.NEGATIVE_INFINITY) return '-inf';
+  if (value === 0) return Object.is(value, -0) ? '-0' : '0';
+  const { digits, exp } = digitsOf(value);
+  return (value < 0 ? '-' : '') + fixed(digits, exp);
 }
 
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
@@ -150,10 +157,10 @@ function hex(n: number, width: number): string {
 }
 
 /** Python `repr(str)`. */
-export function pyReprStr(s: string): string {
-  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+export function pyReprStr(text: string): string {
+  const q = text.includes("'") && !text.includes('"') ? '"' : "'";
   let out = q;
-  for (const ch of s) {
+  for (const ch of text) {
     const cp = ch.codePointAt(0) as number;
     if (ch === q || ch === '\\') out += `\\${ch}`;
     else if (ch === '\t') out += '\\t';
@@ -169,14 +176,15 @@ export function pyReprStr(s: string): string {
 }
 
 /** Python `repr()` of a JSON-ish literal value (str, int, float, bool, None). */
-export function pyRepr(v: unknown): string {
-  if (v === null || v === undefined) return 'None';
-  if (v === true) return 'True';
-  if (v === false) return 'False';
-  if (typeof v === 'string') return pyReprStr(v);
-  if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v).toString() : pyFloatRepr(v);
-  if (v instanceof PyInt) return v.toString();
-  if (v instanceof PyFloat) return pyFloatRepr(v.value);
-  return String(v);
+export function pyRepr(input: unknown): string {
+  if (input === null || input === undefined) return 'None';
+  if (input === true) return 'True';
+  if (input === false) return 'False';
+  if (typeof input === 'string') return pyReprStr(input);
+  if (typeof input === 'bigint') return input.toString();
+  if (typeof input === 'number')
+    return Number.isInteger(input) ? BigInt(input).toString() : pyFloatRepr(input);
+  if (input instanceof PyInt) return input.toString();
+  if (input instanceof PyFloat) return pyFloatRepr(input.value);
+  return String(input);
 }

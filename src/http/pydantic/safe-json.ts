@@ -23,18 +23,20 @@ function nonFinite(x: number): string {
 }
 
 /** The same value with every part JSON cannot carry replaced by its stand-in. */
-export function renderable(v: unknown, depth = 0): unknown {
-  if (v === null || typeof v === 'boolean' || typeof v === 'bigint') return v;
-  if (typeof v === 'string') return v.replace(LONE_SURROGATE, '\ufffd');
-  if (typeof v === 'number') return Number.isFinite(v) ? v : nonFinite(v);
-  if (typeof v !== 'object' || depth >= MAX_DEPTH) return null;
-  if (v instanceof PyInt) return v;
-  if (v instanceof PyFloat) return Number.isFinite(v.value) ? v : nonFinite(v.value);
-  if (Array.isArray(v)) return v.map((x) => (x === undefined ? null : renderable(x, depth + 1)));
+export function renderable(input: unknown, depth = 0): unknown {
+  if (input === null || typeof input === 'boolean' || typeof input === 'bigint') return input;
+  if (typeof input === 'string') return input.replace(LONE_SURROGATE, '\ufffd');
+  if (typeof input === 'number') return Number.isFinite(input) ? input : nonFinite(input);
+  if (typeof input !== 'object' || depth >= MAX_DEPTH) return null;
+  if (input instanceof PyInt) return input;
+  if (input instanceof PyFloat)
+    return Number.isFinite(input.value) ? input : nonFinite(input.value);
+  if (Array.isArray(input))
+    return input.map((x) => (x === undefined ? null : renderable(x, depth + 1)));
   const entries =
-    v instanceof PyObject || v instanceof Map
-      ? ((v instanceof PyObject ? v.map : v) as Map<unknown, unknown>).entries()
-      : Object.entries(v);
+    input instanceof PyObject || input instanceof Map
+      ? ((input instanceof PyObject ? input.map : input) as Map<unknown, unknown>).entries()
+      : Object.entries(input);
   const out = new Map<string, unknown>();
   for (const [k, x] of entries) {
     if (x !== undefined) out.set(renderable(String(k)) as string, renderable(x, depth + 1));
@@ -46,12 +48,12 @@ export function renderable(v: unknown, depth = 0): unknown {
  * `dumpsPy(v)` when it can be written, else `dumpsPy` of its stand-in (see the module comment);
  * `fallback` only if even that fails, which would be a bug in `renderable`.
  */
-export function dumpsSafe(v: unknown, fallback: string): string {
+export function dumpsSafe(value: unknown, fallback: string): string {
   try {
-    return dumpsPy(v);
+    return dumpsPy(value);
   } catch {
     try {
-      return dumpsPy(renderable(v));
+      return dumpsPy(renderable(value));
     } catch {
       return fallback;
     }

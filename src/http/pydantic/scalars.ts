@@ -14,8 +14,8 @@ import { PyFloat, PyInt } from './pyvalue.js';
 import { checkText } from './storable.js';
 import { err, issue, type Node, type Schema, simple, UnsupportedSchema } from './walk.js';
 
-export function num(s: Schema, k: string): number | undefined {
-  const v = s[k];
+export function num(schema: Schema, k: string): number | undefined {
+  const v = schema[k];
   return typeof v === 'number' ? v : undefined;
 }
 
@@ -50,8 +50,8 @@ function violates(b: Bound, x: number | bigint, limit: number): boolean {
   }
 }
 
-export function numberNode(s: Schema, isFloat: boolean): Node {
-  const bs = bounds(s);
+export function numberNode(schema: Schema, isFloat: boolean): Node {
+  const bs = bounds(schema);
   if (!isFloat) {
     for (const [, v] of bs) {
       if (!Number.isInteger(v))
@@ -73,10 +73,10 @@ export function numberNode(s: Schema, isFloat: boolean): Node {
   };
 }
 
-export function stringNode(s: Schema): Node {
-  const min = num(s, 'minLength');
-  const max = num(s, 'maxLength');
-  const pattern = typeof s.pattern === 'string' ? s.pattern : undefined;
+export function stringNode(schema: Schema): Node {
+  const min = num(schema, 'minLength');
+  const max = num(schema, 'maxLength');
+  const pattern = typeof schema.pattern === 'string' ? schema.pattern : undefined;
   const re = pattern === undefined ? undefined : compilePattern(pattern);
   if (min === undefined && max === undefined && re === undefined) {
     return (v, c) =>
@@ -95,12 +95,13 @@ export function stringNode(s: Schema): Node {
   };
 }
 
-export const boolNode: Node = (v, c) => {
-  const r = laxBool(v);
-  return typeof r === 'string' ? simple(c, r, v) : r;
+export const boolNode: Node = (value, c) => {
+  const r = laxBool(value);
+  return typeof r === 'string' ? simple(c, r, value) : r;
 };
 
-export const noneNode: Node = (v, c) => (v === null ? null : simple(c, 'none_required', v));
+export const noneNode: Node = (value, c) =>
+  value === null ? null : simple(c, 'none_required', value);
 
 export type Primitive = string | number | boolean | null;
 

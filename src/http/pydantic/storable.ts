@@ -19,24 +19,24 @@ import { type Ctx, err, FAIL, type Node, simple } from './walk.js';
 export const NUL_MSG = 'Value error, must not contain NUL characters (\\u0000)';
 
 /** The error a string would get, or null when it can be stored. */
-export function textFault(s: string): 'string_unicode' | 'nul' | null {
-  if (codePointLength(s) < 0) return 'string_unicode';
-  return s.includes('\u0000') ? 'nul' : null;
+export function textFault(text: string): 'string_unicode' | 'nul' | null {
+  if (codePointLength(text) < 0) return 'string_unicode';
+  return text.includes('\u0000') ? 'nul' : null;
 }
 
 /** Reports the fault of `s` at the current path; returns FAIL, or `s` when it is fine. */
-export function checkText(s: string, c: Ctx): unknown {
-  const fault = textFault(s);
-  if (fault === null) return s;
-  if (fault === 'nul') return err(c, 'value_error', NUL_MSG, s, { error: {} });
-  return simple(c, fault, s);
+export function checkText(text: string, c: Ctx): unknown {
+  const fault = textFault(text);
+  if (fault === null) return text;
+  if (fault === 'nul') return err(c, 'value_error', NUL_MSG, text, { error: {} });
+  return simple(c, fault, text);
 }
 
 /** A dict key's fault, reported at `[...path, key, "[key]"]` as Pydantic locates key errors. */
-export function checkKey(k: string, c: Ctx): boolean {
-  if (textFault(k) === null) return true;
-  c.path.push(k, '[key]');
-  checkText(k, c);
+export function checkKey(key: string, c: Ctx): boolean {
+  if (textFault(key) === null) return true;
+  c.path.push(key, '[key]');
+  checkText(key, c);
   c.path.length -= 2;
   return false;
 }
@@ -68,18 +68,19 @@ export function dictValues(
 }
 
 /** A free-form value (a schema of `{}`): every string, key and float in it must be storable. */
-export function storableAny(v: PyValue, c: Ctx): unknown {
-  if (v === null || typeof v === 'boolean') return v;
-  if (typeof v === 'string') return checkText(v, c);
-  if (v instanceof PyInt) return typeof v.value === 'number' ? v.value : Number(v.value);
-  if (v instanceof PyFloat)
-    return Number.isFinite(v.value) ? v.value : simple(c, 'finite_number', v);
-  if (Array.isArray(v)) {
-    const out: unknown[] = new Array(v.length);
+export function storableAny(input: PyValue, c: Ctx): unknown {
+  if (input === null || typeof input === 'boolean') return input;
+  if (typeof input === 'string') return checkText(input, c);
+  if (input instanceof PyInt)
+    return typeof input.value === 'number' ? input.value : Number(input.value);
+  if (input instanceof PyFloat)
+    return Number.isFinite(input.value) ? input.value : simple(c, 'finite_number', input);
+  if (Array.isArray(input)) {
+    const out: unknown[] = new Array(input.length);
     let ok = true;
-    for (let i = 0; i < v.length; i++) {
+    for (let i = 0; i < input.length; i++) {
       c.path.push(i);
-      const r = storableAny(v[i] as PyValue, c);
+      const r = storableAny(input[i] as PyValue, c);
       c.path.pop();
       if (r === FAIL) ok = false;
       else out[i] = r;
@@ -87,8 +88,8 @@ export function storableAny(v: PyValue, c: Ctx): unknown {
     return ok ? out : FAIL;
   }
   const out: Record<string, unknown> = {};
-  return dictValues((v as PyObject).map, storableAny, c, out) ? out : FAIL;
+  return dictValues((input as PyObject).map, storableAny, c, out) ? out : FAIL;
 }
 
 /** A schema of `{}`: anything, as plain JS; with `storable`, only what can be kept. */
-export const anyNode: Node = (v, c) => (c.storable ? storableAny(v, c) : toPlain(v));
+export const anyNode: Node = (value, c) => (c.storable ? storableAny(value, c) : toPlain(value));

@@ -20,21 +20,24 @@ export type Node = (v: PyValue, c: Ctx) => unknown;
 export type Schema = Record<string, unknown>;
 
 export function err(
-  c: Ctx,
+  context: Ctx,
   type: string,
   msg: string,
   input: unknown,
   ctx?: Record<string, unknown>,
 ): typeof FAIL {
-  const loc = c.prefix.length ? c.prefix.concat(c.path) : c.path.slice();
-  c.errors.push(ctx === undefined ? { type, loc, msg, input } : { type, loc, msg, input, ctx });
+  const loc = context.prefix.length ? context.prefix.concat(context.path) : context.path.slice();
+  context.errors.push(
+    ctx === undefined ? { type, loc, msg, input } : { type, loc, msg, input, ctx },
+  );
   return FAIL;
 }
 
-export const issue = (c: Ctx, e: Issue, input: unknown) => err(c, e[0], e[1], input, e[2]);
+export const issue = (context: Ctx, e: Issue, input: unknown) =>
+  err(context, e[0], e[1], input, e[2]);
 
-export const simple = (c: Ctx, type: string, input: unknown) =>
-  err(c, type, MSG[type] as string, input);
+export const simple = (context: Ctx, type: string, input: unknown) =>
+  err(context, type, MSG[type] as string, input);
 
 /** A schema the validator cannot reproduce Pydantic's answer for: thrown while compiling. */
 export class UnsupportedSchema extends Error {

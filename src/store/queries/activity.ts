@@ -75,6 +75,7 @@ export function callFilters(orgId: string, f: CallFilter & { after?: string | un
 
 export const callOrder = [desc(calls.startedAt), desc(calls.id)] as const;
 
+// Long on purpose: one small query per method of ActivityQueries, each closing over `db`.
 export function createActivityQueries(db: Db): ActivityQueries {
   return {
     listCalls: (orgId, w) =>

@@ -51,10 +51,10 @@ export function bucketExpr(bucket: ReportBucket, column: string, tz: string): st
 /**
  * The bucket of `quarter` (a quarter-hour start within [$2, $3), an aligned range), read from
  * an array holding the bucket of each quarter of the range, computed once per statement: a
- * zone conversion per cell or call (date_trunc in a zone, about a microsecond a row) was a
- * third of a 30-day report. A zone's offset is a whole number of quarter hours, so every instant
+ * zone conversion per cell or call (date_trunc in a zone, about a microsecond a row) would be
+ * a third of a 30-day report. A zone's offset is a whole number of quarter hours, so every instant
  * of a quarter falls in the bucket of its start. An array, not a join: the planner cannot
- * estimate a join on computed instants, and a join estimated 40 times too large was sorted on
+ * estimate a join on computed instants, and a join estimated 40 times too large is sorted on
  * disk instead of hashed.
  */
 export function bucketOfQuarter(
@@ -132,10 +132,11 @@ export function bucketEndExpr(bucket: ReportBucket, start: string, tz: string): 
 }
 
 /** Keys stored as '' where they do not apply are null to readers. */
-export const keyValue = (v: unknown): string | null =>
-  v === null || v === undefined || v === '' ? null : String(v);
+export const keyValue = (value: unknown): string | null =>
+  value === null || value === undefined || value === '' ? null : String(value);
 
-export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+export const num = (value: unknown): number =>
+  value === null || value === undefined ? 0 : Number(value);
 
 /** The counters stored in traffic cells (migration 0022): all but the ones derived on reading. */
 export const TRAFFIC_CELL_METRICS: readonly TrafficMetric[] = TRAFFIC_METRICS.filter(

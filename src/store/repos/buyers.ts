@@ -26,23 +26,23 @@ const capColumns = (caps: Caps) => ({
   capConcurrency: caps.concurrency ?? null,
 });
 
-export const toBuyer = (r: Row): Buyer => ({
-  id: r.id,
-  orgId: r.orgId,
-  name: r.name,
-  forwardTo: r.forwardTo,
-  timeZone: r.timeZone,
-  schedule: r.schedule as Schedule | null,
-  states: r.states,
-  caps: capsOf(r),
+export const toBuyer = (row: Row): Buyer => ({
+  id: row.id,
+  orgId: row.orgId,
+  name: row.name,
+  forwardTo: row.forwardTo,
+  timeZone: row.timeZone,
+  schedule: row.schedule as Schedule | null,
+  states: row.states,
+  caps: capsOf(row),
   payout: {
-    amount: r.payoutAmount,
-    min_duration_seconds: r.payoutMinDurationSeconds,
-    duplicate_window_days: r.payoutDuplicateWindowDays,
+    amount: row.payoutAmount,
+    min_duration_seconds: row.payoutMinDurationSeconds,
+    duplicate_window_days: row.payoutDuplicateWindowDays,
   },
-  status: r.status as BuyerStatus,
-  createdAt: r.createdAt,
-  updatedAt: r.updatedAt,
+  status: row.status as BuyerStatus,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
 });
 
 function columnsOf(c: BuyerChange) {

@@ -15,19 +15,19 @@ export type { Recorder };
 
 type Row = typeof consentEvents.$inferSelect;
 
-export function toEvent(r: Row): ConsentEvent {
+export function toEvent(row: Row): ConsentEvent {
   return {
-    id: r.id,
-    kind: r.kind as ConsentEvent['kind'],
-    tier: r.tier as ConsentEvent['tier'],
-    ebrBasis: r.ebrBasis as ConsentEvent['ebrBasis'],
-    source: r.source,
-    capturedAt: r.capturedAt,
-    expiresAt: r.expiresAt,
-    evidence: r.evidence as Record<string, unknown>,
-    reason: r.reason,
-    actor: r.actor,
-    recordedAt: r.recordedAt,
+    id: row.id,
+    kind: row.kind as ConsentEvent['kind'],
+    tier: row.tier as ConsentEvent['tier'],
+    ebrBasis: row.ebrBasis as ConsentEvent['ebrBasis'],
+    source: row.source,
+    capturedAt: row.capturedAt,
+    expiresAt: row.expiresAt,
+    evidence: row.evidence as Record<string, unknown>,
+    reason: row.reason,
+    actor: row.actor,
+    recordedAt: row.recordedAt,
   };
 }
 

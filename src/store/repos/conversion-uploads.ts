@@ -117,6 +117,137 @@ const RETRACTING = sql.join(
   sql`, `,
 );
 
+/** A batch's new states as the rows `moveUploads` reads through jsonb_to_recordset. */
+function nextStates(records: UploadRecord[], nowMs: number) {
+  return records.map((r) => ({
+    id: r.upload.uploadId,
+    attempt: r.upload.attempt,
+    platform: r.upload.platform,
+    status: r.next.state,
+    next_at: new Date(r.next.state === 'pending' ? r.next.retryAtMs : nowMs).toISOString(),
+    reason_code: r.next.state === 'sent' ? null : r.next.code,
+    reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
+    maybe_applied: r.maybeApplied,
+  }));
+}
+
+/**
+ * Moves each upload still leased by `worker` at the same attempt to its new state; a conversion
+ * sent after the buyer rejected the call becomes not_retractable outside Google.
+ */
+function moveUploads(
+  tx: Executor,
+  worker: string,
+  values: ReturnType<typeof nextStates>,
+  now: Date,
+): Promise<Moved[]> {
+  return rowsOf<Moved>(
+    tx,
+    sql`update conversion_uploads u set
+        status = case when v.status = 'sent' and u.kind = 'conversion'
+                       and u.rejected_at is not null and v.platform not in (${RETRACTING})
+                      then 'not_retractable' else v.status end,
+        reason_code = case when v.status = 'sent' and u.kind = 'conversion'
+                       and u.rejected_at is not null and v.platform not in (${RETRACTING})
+                      then 'not_retractable' else v.reason_code end,
+        reason = case when v.status = 'sent' and u.kind = 'conversion'
+                       and u.rejected_at is not null and v.platform not in (${RETRACTING})
+                      then 'this platform cannot retract a conversion: the buyer rejected the call while it was being uploaded'
+                      else v.reason end,
+        maybe_applied = u.maybe_applied or v.maybe_applied,
+        next_attempt_at = v.next_at, lease_until = null, leased_by = null,
+        sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
+        updated_at = ${now.toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
+        as v(id text, attempt integer, platform text, status text, next_at timestamptz,
+             reason_code text, reason text, maybe_applied boolean)
+     where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
+    returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
+      u.reason, u.attempts, u.maybe_applied`,
+  );
+}
+
+/** One attempt row for each record whose upload moved. */
+async function insertAttempts(
+  tx: Executor,
+  records: UploadRecord[],
+  moved: Moved[],
+  now: Date,
+): Promise<void> {
+  const kept = new Set(moved.map((m) => m.id));
+  await tx.insert(A).values(
+    records
+      .filter((r) => kept.has(r.upload.uploadId))
+      .map((r) => ({
+        id: newId('cua', now.getTime()),
+        uploadId: r.upload.uploadId,
+        orgId: r.upload.orgId,
+        destinationId: r.upload.destinationId,
+        attempt: r.upload.attempt,
+        outcome: r.next.state === 'pending' ? 'retry' : r.next.state,
+        statusCode: r.statusCode,
+        reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
+        startedAt: r.startedAt,
+        finishedAt: now,
+      })),
+  );
+}
+
+/**
+ * What one moved upload changes elsewhere: a sent retraction marks its conversion retracted; a
+ * conversion that failed unsent fails its waiting retraction; a final failure not in
+ * QUIET_REASONS emits conversion.upload_failed.
+ */
+async function applyKnockOn(tx: Executor, m: Moved, now: Date): Promise<void> {
+  if (m.kind === 'retraction' && m.status === 'sent') {
+    await tx
+      .update(U)
+      .set({ status: 'retracted', updatedAt: now })
+      .where(
+        and(
+          eq(U.destinationId, m.destination_id),
+          eq(U.callId, m.call_id),
+          eq(U.kind, 'conversion'),
+        ),
+      );
+  }
+  // A conversion the platform never got: its retraction has nothing to retract.
+  if (m.kind === 'conversion' && m.status === 'failed' && !m.maybe_applied) {
+    await tx
+      .update(U)
+      .set({
+        status: 'failed',
+        reasonCode: 'conversion_not_sent',
+        reason: 'the conversion it retracts was never uploaded',
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(U.destinationId, m.destination_id),
+          eq(U.callId, m.call_id),
+          eq(U.kind, 'retraction'),
+          eq(U.status, 'pending'),
+        ),
+      );
+  }
+  if (m.status === 'failed' && !QUIET_REASONS.has(m.reason_code as ReasonCode)) {
+    await emitEvent(tx, {
+      orgId: m.org_id,
+      type: 'conversion.upload_failed',
+      at: now,
+      data: uploadFailedData({
+        id: m.id,
+        destinationId: m.destination_id,
+        callId: m.call_id,
+        kind: m.kind,
+        reasonCode: m.reason_code,
+        reason: m.reason,
+        attempts: Number(m.attempts),
+      }),
+    });
+  }
+}
+
 /**
  * Records a batch in one transaction: every row's new state (fenced by its lease and attempt
  * number), its attempt, the knock-on effects (a sent retraction marks its conversion retracted;
@@ -130,108 +261,12 @@ export async function recordUploads(
   nowMs: number,
 ): Promise<number> {
   const now = new Date(nowMs);
-  const values = records.map((r) => ({
-    id: r.upload.uploadId,
-    attempt: r.upload.attempt,
-    platform: r.upload.platform,
-    status: r.next.state,
-    next_at: new Date(r.next.state === 'pending' ? r.next.retryAtMs : nowMs).toISOString(),
-    reason_code: r.next.state === 'sent' ? null : r.next.code,
-    reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
-    maybe_applied: r.maybeApplied,
-  }));
+  const values = nextStates(records, nowMs);
   return db.transaction(async (tx) => {
-    const moved = await rowsOf<Moved>(
-      tx,
-      sql`update conversion_uploads u set
-          status = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
-                        then 'not_retractable' else v.status end,
-          reason_code = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
-                        then 'not_retractable' else v.reason_code end,
-          reason = case when v.status = 'sent' and u.kind = 'conversion'
-                         and u.rejected_at is not null and v.platform not in (${RETRACTING})
-                        then 'this platform cannot retract a conversion: the buyer rejected the call while it was being uploaded'
-                        else v.reason end,
-          maybe_applied = u.maybe_applied or v.maybe_applied,
-          next_attempt_at = v.next_at, lease_until = null, leased_by = null,
-          sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
-          updated_at = ${now.toISOString()}::timestamptz
-        from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
-          as v(id text, attempt integer, platform text, status text, next_at timestamptz,
-               reason_code text, reason text, maybe_applied boolean)
-       where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
-      returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
-        u.reason, u.attempts, u.maybe_applied`,
-    );
+    const moved = await moveUploads(tx, worker, values, now);
     if (moved.length === 0) return 0;
-    const kept = new Set(moved.map((m) => m.id));
-    await tx.insert(A).values(
-      records
-        .filter((r) => kept.has(r.upload.uploadId))
-        .map((r) => ({
-          id: newId('cua', nowMs),
-          uploadId: r.upload.uploadId,
-          orgId: r.upload.orgId,
-          destinationId: r.upload.destinationId,
-          attempt: r.upload.attempt,
-          outcome: r.next.state === 'pending' ? 'retry' : r.next.state,
-          statusCode: r.statusCode,
-          reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
-          startedAt: r.startedAt,
-          finishedAt: now,
-        })),
-    );
-    for (const m of moved) {
-      if (m.kind === 'retraction' && m.status === 'sent') {
-        await tx
-          .update(U)
-          .set({ status: 'retracted', updatedAt: now })
-          .where(
-            and(
-              eq(U.destinationId, m.destination_id),
-              eq(U.callId, m.call_id),
-              eq(U.kind, 'conversion'),
-            ),
-          );
-      }
-      // A conversion the platform never got: its retraction has nothing to retract.
-      if (m.kind === 'conversion' && m.status === 'failed' && !m.maybe_applied) {
-        await tx
-          .update(U)
-          .set({
-            status: 'failed',
-            reasonCode: 'conversion_not_sent',
-            reason: 'the conversion it retracts was never uploaded',
-            updatedAt: now,
-          })
-          .where(
-            and(
-              eq(U.destinationId, m.destination_id),
-              eq(U.callId, m.call_id),
-              eq(U.kind, 'retraction'),
-              eq(U.status, 'pending'),
-            ),
-          );
-      }
-      if (m.status === 'failed' && !QUIET_REASONS.has(m.reason_code as ReasonCode)) {
-        await emitEvent(tx, {
-          orgId: m.org_id,
-          type: 'conversion.upload_failed',
-          at: now,
-          data: uploadFailedData({
-            id: m.id,
-            destinationId: m.destination_id,
-            callId: m.call_id,
-            kind: m.kind,
-            reasonCode: m.reason_code,
-            reason: m.reason,
-            attempts: Number(m.attempts),
-          }),
-        });
-      }
-    }
+    await insertAttempts(tx, records, moved, now);
+    for (const m of moved) await applyKnockOn(tx, m, now);
     return moved.length;
   });
 }

@@ -12,8 +12,8 @@ interface Leased {
  * The row is still this worker's lease of this attempt: once a lease ran out and another worker
  * claimed the row again, the first worker's result matches nothing and is not recorded twice.
  */
-export const stillLeased = (t: Leased, id: string, worker: string, attempt: number) =>
-  and(eq(t.id, id), eq(t.leasedBy, worker), eq(t.attempts, attempt));
+export const stillLeased = (table: Leased, id: string, worker: string, attempt: number) =>
+  and(eq(table.id, id), eq(table.leasedBy, worker), eq(table.attempts, attempt));
 
 /** What ends a lease. */
 export const released = { leaseUntil: null, leasedBy: null } as const;

@@ -84,99 +84,141 @@ export async function claimDeliveries(db: Db, c: DeliveryClaim): Promise<Claimed
   });
 }
 
+/** The attempt's row: outcome, status, latency and the first bytes of the answer. */
+async function insertAttempt(
+  tx: Executor,
+  delivery: ClaimedDelivery,
+  record: AttemptRecord,
+  now: Date,
+): Promise<void> {
+  await tx.insert(webhookAttempts).values({
+    id: newId('wat', now.getTime()),
+    deliveryId: delivery.deliveryId,
+    eventId: delivery.eventId,
+    endpointId: delivery.endpointId,
+    orgId: delivery.orgId,
+    attempt: delivery.attempt,
+    outcome: record.outcome,
+    statusCode: record.statusCode,
+    latencyMs: record.latencyMs,
+    responseHead: record.responseHead,
+    error: record.error,
+    startedAt: record.startedAt,
+    finishedAt: now,
+  });
+}
+
+/** Moves the delivery to its next state and releases it; false when the lease was lost. */
+async function moveDelivery(
+  tx: Executor,
+  delivery: ClaimedDelivery,
+  worker: string,
+  record: AttemptRecord,
+  now: Date,
+): Promise<boolean> {
+  const next = record.next;
+  const moved = await tx
+    .update(webhookDeliveries)
+    .set({
+      state: next.state,
+      ...(next.state === 'pending' ? { nextAttemptAt: new Date(next.retryAtMs) } : {}),
+      ...(next.state === 'delivered' ? { deliveredAt: now } : {}),
+      ...released,
+      lastStatus: record.statusCode,
+      lastError: record.error,
+      updatedAt: now,
+    })
+    .where(stillLeased(webhookDeliveries, delivery.deliveryId, worker, delivery.attempt))
+    .returning({ id: webhookDeliveries.id });
+  return moved.length > 0;
+}
+
+/**
+ * Ends the endpoint's failure run, only when one is open: every success taking the endpoint's
+ * row lock would serialise the endpoint's concurrent deliveries on it.
+ */
+async function endFailureRun(tx: Executor, endpointId: string): Promise<void> {
+  await tx
+    .update(webhookEndpoints)
+    .set({ consecutiveFailures: 0, failingSince: null })
+    .where(
+      and(
+        eq(webhookEndpoints.id, endpointId),
+        or(gt(webhookEndpoints.consecutiveFailures, 0), isNotNull(webhookEndpoints.failingSince)),
+      ),
+    );
+}
+
+/**
+ * Counts a failure on the endpoint and disables it (with an audit entry) when the receiver said
+ * gone or the run passed `rule`. Returns why it was disabled, if it was.
+ */
+async function countFailure(
+  tx: Executor,
+  delivery: ClaimedDelivery,
+  record: AttemptRecord,
+  rule: DisableRule,
+  now: Date,
+): Promise<string | null> {
+  const [ep] = await tx
+    .update(webhookEndpoints)
+    .set({
+      consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
+      failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)`,
+    })
+    .where(eq(webhookEndpoints.id, delivery.endpointId))
+    .returning();
+  if (!ep?.enabled) return null;
+  const nowMs = now.getTime();
+  const longRun =
+    ep.consecutiveFailures >= rule.afterFailures &&
+    nowMs - (ep.failingSince?.getTime() ?? nowMs) >= rule.afterMs;
+  const reason = record.outcome === 'gone' ? 'gone' : longRun ? 'failing' : null;
+  if (!reason) return null;
+  await tx
+    .update(webhookEndpoints)
+    .set({ enabled: false, disabledReason: reason, disabledAt: now, updatedAt: now })
+    .where(eq(webhookEndpoints.id, delivery.endpointId));
+  await writeAudit(tx, {
+    orgId: delivery.orgId,
+    actor: 'webhook-worker',
+    action: 'webhook.disabled',
+    subjectType: 'webhook',
+    subjectId: delivery.endpointId,
+    detail: {
+      reason,
+      status_code: record.statusCode,
+      consecutive_failures: ep.consecutiveFailures,
+      failing_since: ep.failingSince?.toISOString() ?? null,
+    },
+    at: now,
+  });
+  return reason;
+}
+
 /**
  * Records an attempt and moves the delivery and the endpoint's failure run on, in one
  * transaction. Fenced by the lease. Returns why the endpoint was disabled, if it was.
  */
 export async function recordAttempt(
   db: Db,
-  d: ClaimedDelivery,
+  delivery: ClaimedDelivery,
   worker: string,
-  a: AttemptRecord,
+  record: AttemptRecord,
   rule: DisableRule,
   nowMs: number,
 ): Promise<{ kept: boolean; disabled: string | null }> {
   const now = new Date(nowMs);
   return db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      id: newId('wat', nowMs),
-      deliveryId: d.deliveryId,
-      eventId: d.eventId,
-      endpointId: d.endpointId,
-      orgId: d.orgId,
-      attempt: d.attempt,
-      outcome: a.outcome,
-      statusCode: a.statusCode,
-      latencyMs: a.latencyMs,
-      responseHead: a.responseHead,
-      error: a.error,
-      startedAt: a.startedAt,
-      finishedAt: now,
-    });
-    const moved = await tx
-      .update(webhookDeliveries)
-      .set({
-        state: a.next.state,
-        ...(a.next.state === 'pending' ? { nextAttemptAt: new Date(a.next.retryAtMs) } : {}),
-        ...(a.next.state === 'delivered' ? { deliveredAt: now } : {}),
-        ...released,
-        lastStatus: a.statusCode,
-        lastError: a.error,
-        updatedAt: now,
-      })
-      .where(stillLeased(webhookDeliveries, d.deliveryId, worker, d.attempt))
-      .returning({ id: webhookDeliveries.id });
-    if (moved.length === 0) return { kept: false, disabled: null };
-    if (a.outcome === 'delivered') {
-      // Only when a failure run is open: every success taking the endpoint's row lock would
-      // serialise the endpoint's concurrent deliveries on it.
-      await tx
-        .update(webhookEndpoints)
-        .set({ consecutiveFailures: 0, failingSince: null })
-        .where(
-          and(
-            eq(webhookEndpoints.id, d.endpointId),
-            or(
-              gt(webhookEndpoints.consecutiveFailures, 0),
-              isNotNull(webhookEndpoints.failingSince),
-            ),
-          ),
-        );
+    await insertAttempt(tx, delivery, record, now);
+    if (!(await moveDelivery(tx, delivery, worker, record, now))) {
+      return { kept: false, disabled: null };
+    }
+    if (record.outcome === 'delivered') {
+      await endFailureRun(tx, delivery.endpointId);
       return { kept: true, disabled: null };
     }
-    const [ep] = await tx
-      .update(webhookEndpoints)
-      .set({
-        consecutiveFailures: sql`${webhookEndpoints.consecutiveFailures} + 1`,
-        failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)`,
-      })
-      .where(eq(webhookEndpoints.id, d.endpointId))
-      .returning();
-    if (!ep?.enabled) return { kept: true, disabled: null };
-    const longRun =
-      ep.consecutiveFailures >= rule.afterFailures &&
-      nowMs - (ep.failingSince?.getTime() ?? nowMs) >= rule.afterMs;
-    const reason = a.outcome === 'gone' ? 'gone' : longRun ? 'failing' : null;
-    if (!reason) return { kept: true, disabled: null };
-    await tx
-      .update(webhookEndpoints)
-      .set({ enabled: false, disabledReason: reason, disabledAt: now, updatedAt: now })
-      .where(eq(webhookEndpoints.id, d.endpointId));
-    await writeAudit(tx, {
-      orgId: d.orgId,
-      actor: 'webhook-worker',
-      action: 'webhook.disabled',
-      subjectType: 'webhook',
-      subjectId: d.endpointId,
-      detail: {
-        reason,
-        status_code: a.statusCode,
-        consecutive_failures: ep.consecutiveFailures,
-        failing_since: ep.failingSince?.toISOString() ?? null,
-      },
-      at: now,
-    });
-    return { kept: true, disabled: reason };
+    return { kept: true, disabled: await countFailure(tx, delivery, record, rule, now) };
   });
 }
 
