@@ -21,16 +21,16 @@ import {
 import { toCsv } from './csv.js';
 import { type Html, html } from './html.js';
 import { bare, page } from './layout.js';
-import { accountRoutes } from './pages/account.js';
-import { buyerPages } from './pages/buyers.js';
-import { callPages } from './pages/calls.js';
-import { campaignPages } from './pages/campaigns.js';
-import { compliancePages } from './pages/compliance.js';
-import { operatorPages } from './pages/operator.js';
-import { overviewPage } from './pages/overview.js';
-import { peoplePages } from './pages/people.js';
-import { settingsPages } from './pages/settings.js';
-import { webhookPages } from './pages/webhooks.js';
+import { accountRoutes } from './pages/account/route.js';
+import { buyerPages } from './pages/buyers/route.js';
+import { callPages } from './pages/calls/route.js';
+import { campaignPages } from './pages/campaigns/route.js';
+import { compliancePages } from './pages/compliance/route.js';
+import { operatorPages } from './pages/operator/route.js';
+import { overviewPage } from './pages/overview/route.js';
+import { peoplePages } from './pages/people/route.js';
+import { settingsPages } from './pages/settings/route.js';
+import { webhookPages } from './pages/webhooks/route.js';
 import { type ConsoleRouter, own, type PageResult, type Query, readQuery } from './router.js';
 import { dayRange } from './time.js';
 

@@ -1,12 +1,12 @@
-import { WebhookAdmin } from '../../domain/admin/webhooks.js';
-import { actorOf } from '../../domain/console/accounts.js';
-import { collectExport, openConversionExport } from '../../domain/exports/index.js';
-import { AppError, errors } from '../../errors.js';
-import type { OrgContext } from '../context.js';
-import { html } from '../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../layout.js';
-import { type ConsoleRouter, own, type PageResult } from '../router.js';
-import { conversionColumns, destinationRows } from './conversion-uploads.js';
+import { WebhookAdmin } from '../../../domain/admin/webhooks.js';
+import { actorOf } from '../../../domain/console/accounts.js';
+import { collectExport, openConversionExport } from '../../../domain/exports/index.js';
+import { AppError, errors } from '../../../errors.js';
+import type { OrgContext } from '../../context.js';
+import { html } from '../../html.js';
+import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../../layout.js';
+import { type ConsoleRouter, own, type PageResult } from '../../router.js';
+import { conversionColumns, destinationRows } from '../shared/conversion-uploads.js';
 
 const NOTICES: Record<string, string> = {
   replayed:

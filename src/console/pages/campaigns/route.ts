@@ -2,20 +2,20 @@ import {
   addCampaignNumbers,
   createCampaign,
   updateCampaign,
-} from '../../domain/admin/campaigns.js';
-import type { AdminContext } from '../../domain/admin/orgs-keys.js';
-import { actorOf } from '../../domain/console/accounts.js';
-import { poolHealthView } from '../../domain/dni/pool-health.js';
-import type { PoolObservation } from '../../domain/dni/ports.js';
-import { AppError, errors } from '../../errors.js';
-import { barChart } from '../chart.js';
-import { type OrgContext, reportRange } from '../context.js';
-import { emptyForm, type FormState, fieldError, formProblems, invalid } from '../forms.js';
-import { html } from '../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../layout.js';
-import { readNumber, readNumbers } from '../phone.js';
-import { type ConsoleRouter, own, type PageResult } from '../router.js';
-import { callOutcomes } from './outcomes.js';
+} from '../../../domain/admin/campaigns.js';
+import type { AdminContext } from '../../../domain/admin/orgs-keys.js';
+import { actorOf } from '../../../domain/console/accounts.js';
+import { poolHealthView } from '../../../domain/dni/pool-health.js';
+import type { PoolObservation } from '../../../domain/dni/ports.js';
+import { AppError, errors } from '../../../errors.js';
+import { barChart } from '../../chart.js';
+import { type OrgContext, reportRange } from '../../context.js';
+import { emptyForm, type FormState, fieldError, formProblems, invalid } from '../../forms.js';
+import { html } from '../../html.js';
+import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../../layout.js';
+import { readNumber, readNumbers } from '../../phone.js';
+import { type ConsoleRouter, own, type PageResult } from '../../router.js';
+import { callOutcomes } from '../shared/outcomes.js';
 
 /** The pool answer's accuracy target (the admin API's default). */
 const TARGET = 0.99;

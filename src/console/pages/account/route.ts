@@ -8,10 +8,10 @@ import {
   signInAfterLink,
   useLink,
   type Viewer,
-} from '../../domain/console/accounts.js';
-import { MIN_PASSWORD_LENGTH } from '../../domain/console/passwords.js';
-import type { ConsoleLink } from '../../domain/console/ports.js';
-import { ValidationFailed } from '../../errors.js';
+} from '../../../domain/console/accounts.js';
+import { MIN_PASSWORD_LENGTH } from '../../../domain/console/passwords.js';
+import type { ConsoleLink } from '../../../domain/console/ports.js';
+import { ValidationFailed } from '../../../errors.js';
 import {
   checkCsrf,
   formOf,
@@ -19,10 +19,10 @@ import {
   type PageContext,
   readCookies,
   setCookie,
-} from '../context.js';
-import { type Html, html } from '../html.js';
-import { bare, orgPath } from '../layout.js';
-import type { ConsoleRouter } from '../router.js';
+} from '../../context.js';
+import { type Html, html } from '../../html.js';
+import { bare, orgPath } from '../../layout.js';
+import type { ConsoleRouter } from '../../router.js';
 
 interface Helpers {
   signedIn(req: FastifyRequest): Promise<Viewer | null>;

@@ -1,8 +1,8 @@
-import { NATIONAL_LIST_MAX_AGE_DAYS } from '../../domain/compliance/index.js';
-import type { TouchRow } from '../../domain/reports/types.js';
-import type { TouchGroup } from '../../domain/reports/vocabulary.js';
-import { type OrgContext, reportRange } from '../context.js';
-import { html } from '../html.js';
+import { NATIONAL_LIST_MAX_AGE_DAYS } from '../../../domain/compliance/index.js';
+import type { TouchRow } from '../../../domain/reports/types.js';
+import type { TouchGroup } from '../../../domain/reports/vocabulary.js';
+import { type OrgContext, reportRange } from '../../context.js';
+import { html } from '../../html.js';
 import {
   type Column,
   codeWord,
@@ -11,9 +11,9 @@ import {
   orgPath,
   table,
   timeColumn,
-} from '../layout.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
-import { dayCell } from '../time.js';
+} from '../../layout.js';
+import type { ConsoleRouter, PageResult } from '../../router.js';
+import { dayCell } from '../../time.js';
 
 const DAY = 86_400_000;
 /** Opt-outs listed on the page (the count above the table is of all of them). */

@@ -1,15 +1,15 @@
-import type { ConsoleCallRow } from '../../domain/admin/queries.js';
-import { foldSource } from '../../domain/reports/sources.js';
-import type { Offer } from '../../domain/routing/types.js';
-import { AppError } from '../../errors.js';
-import { decodeCursor, encodeCursor, ID_SHAPE } from '../../routes/admin/paging.js';
-import type { OrgContext } from '../context.js';
-import { html } from '../html.js';
-import { type Column, csvLink, orgPath, table, timeColumn } from '../layout.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime, timeCell } from '../time.js';
-import { callUploadColumns } from './conversion-uploads.js';
-import { OUTCOME_FILTERS, type OutcomeFilter } from './outcomes.js';
+import type { ConsoleCallRow } from '../../../domain/admin/queries.js';
+import { foldSource } from '../../../domain/reports/sources.js';
+import type { Offer } from '../../../domain/routing/types.js';
+import { AppError } from '../../../errors.js';
+import { decodeCursor, encodeCursor, ID_SHAPE } from '../../../routes/admin/paging.js';
+import type { OrgContext } from '../../context.js';
+import { html } from '../../html.js';
+import { type Column, csvLink, orgPath, table, timeColumn } from '../../layout.js';
+import type { ConsoleRouter, PageResult } from '../../router.js';
+import { localTime, timeCell } from '../../time.js';
+import { callUploadColumns } from '../shared/conversion-uploads.js';
+import { OUTCOME_FILTERS, type OutcomeFilter } from '../shared/outcomes.js';
 
 const PAGE = 50;
 

@@ -6,16 +6,16 @@ import {
   revokeKey,
   rotateKey,
   updateOrg,
-} from '../../domain/admin/orgs-keys.js';
-import { actorOf } from '../../domain/console/accounts.js';
-import type { ConsoleLink } from '../../domain/console/ports.js';
-import { AppError, errors } from '../../errors.js';
-import { type PageContext, requireOperator } from '../context.js';
-import { type Html, html } from '../html.js';
-import { type Column, table, timeColumn } from '../layout.js';
-import { makeLink, shownOnce } from '../links.js';
-import { type ConsoleRouter, own, type PageResult } from '../router.js';
-import { accessTables } from './people.js';
+} from '../../../domain/admin/orgs-keys.js';
+import { actorOf } from '../../../domain/console/accounts.js';
+import type { ConsoleLink } from '../../../domain/console/ports.js';
+import { AppError, errors } from '../../../errors.js';
+import { type PageContext, requireOperator } from '../../context.js';
+import { type Html, html } from '../../html.js';
+import { type Column, table, timeColumn } from '../../layout.js';
+import { makeLink, shownOnce } from '../../links.js';
+import { type ConsoleRouter, own, type PageResult } from '../../router.js';
+import { accessTables } from '../people/route.js';
 
 const NOTICES: Record<string, string> = {
   org_created: 'Organization created. Issue it a key and invite its people below.',
