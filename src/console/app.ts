@@ -2,12 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { baseInstance } from '../app.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../deps.js';
 import { resolveSession, type Viewer } from '../domain/console/accounts.js';
-import { AppError, ValidationFailed } from '../errors.js';
+import { AppError, errors, ValidationFailed } from '../errors.js';
 import { assetRoutes, loadAssets } from './assets.js';
 import {
   type ConsoleDeps,
-  checkCsrf,
-  cookieNames,
   formOf,
   localeOf,
   numberFormats,
@@ -15,7 +13,6 @@ import {
   type PageContext,
   policyOf,
   type Role,
-  readCookies,
   requireManager,
 } from './context.js';
 import { toCsv } from './csv.js';
@@ -32,22 +29,8 @@ import { peoplePages } from './pages/people/route.js';
 import { settingsPages } from './pages/settings/route.js';
 import { webhookPages } from './pages/webhooks/route.js';
 import { type ConsoleRouter, own, type PageResult, type Query, readQuery } from './router.js';
+import { cookieNames, isCsrfRefusal, registerSecurity } from './security.js';
 import { dayRange } from './time.js';
-
-/**
- * The Content-Security-Policy of every answer: nothing from another origin,
- * no inline script or style, no framing, forms post only here.
- */
-export const CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-].join('; ');
 
 const MESSAGES: Record<number, [string, string]> = {
   400: ['Bad request', 'The request could not be read.'],
@@ -74,25 +57,23 @@ export async function buildConsoleApp(
   deps: ConsoleDeps,
   limits: HttpLimits = DEFAULT_HTTP_LIMITS,
 ): Promise<FastifyInstance> {
-  const app = baseInstance(deps.logger, limits);
+  const app = baseInstance(deps.logger, limits, 'forms');
   const policy = policyOf(deps.console);
   const names = cookieNames(deps.console);
   const now = () => new Date(deps.clock.now());
   const reports = deps.queries.reports;
 
+  await registerSecurity(app, deps.console);
+  // Pages show one person's data: no cache keeps them (assets say otherwise).
   app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('content-security-policy', CSP);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('cross-origin-opener-policy', 'same-origin');
     if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     return payload;
   });
   app.setNotFoundHandler(async (_req, reply) =>
     reply.code(404).type('text/html; charset=utf-8').send(errorPage(404).text),
   );
-  app.setErrorHandler(async (err, req, reply) => {
+  app.setErrorHandler(async (thrown, req, reply) => {
+    const err = isCsrfRefusal(thrown) ? errors.invalidCsrfToken() : thrown;
     let status = 500;
     let detail: string[] = [];
     if (err instanceof AppError) {
@@ -114,9 +95,13 @@ export async function buildConsoleApp(
   assetRoutes(app, loadAssets());
 
   const signedIn = async (req: FastifyRequest): Promise<Viewer | null> =>
-    resolveSession(deps.repos, policy, readCookies(req)[names.session], now());
+    resolveSession(deps.repos, policy, req.cookies[names.session], now());
 
-  const pageContext = async (req: FastifyRequest, viewer: Viewer): Promise<PageContext> => {
+  const pageContext = async (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    viewer: Viewer,
+  ): Promise<PageContext> => {
     const locale = localeOf(req);
     const orgs = viewer.user.operator
       ? (await deps.queries.config.listOrgs({ limit: 500 })).map((o) => ({
@@ -129,7 +114,14 @@ export async function buildConsoleApp(
             return { id: m.orgId, name: o?.name ?? m.orgId };
           }),
         );
-    return { viewer, now: now(), locale, ...numberFormats(locale), orgs };
+    return {
+      viewer,
+      csrf: reply.generateCsrf(),
+      now: now(),
+      locale,
+      ...numberFormats(locale),
+      orgs,
+    };
   };
 
   /** The organization as this person may see it; another's is a 404 like a missing one. */
@@ -181,6 +173,20 @@ export async function buildConsoleApp(
       .send(router.render(ctx, org, r.current ?? current, r, path).text);
   };
 
+  /** Who made a change request, found by its first guard. */
+  const viewers = new WeakMap<FastifyRequest, Viewer>();
+  /** A change needs someone signed in (else the login page), then the form's CSRF token. */
+  const changeGuards = {
+    preHandler: [
+      async (req: FastifyRequest, reply: FastifyReply) => {
+        const viewer = await signedIn(req);
+        if (!viewer) return toLogin(req, reply);
+        viewers.set(req, viewer);
+      },
+      app.csrfProtection,
+    ],
+  };
+
   const router: ConsoleRouter = {
     deps,
     reports,
@@ -202,19 +208,17 @@ export async function buildConsoleApp(
         if (!viewer) return toLogin(req, reply);
         const params = req.params as Record<string, string>;
         const q = readQuery(req.query);
-        const ctx = await orgContext(await pageContext(req, viewer), params.org!, q);
+        const ctx = await orgContext(await pageContext(req, reply, viewer), params.org!, q);
         const own = req.url.split('?')[0];
         return respond(reply, ctx, ctx, current, await fn(ctx, q, params), q, own);
       });
     },
     orgAction(path, fn) {
-      app.post(`/orgs/:org${path}`, async (req, reply) => {
-        const viewer = await signedIn(req);
-        if (!viewer) return toLogin(req, reply);
+      app.post(`/orgs/:org${path}`, changeGuards, async (req, reply) => {
+        const viewer = viewers.get(req)!;
         const form = formOf(req);
-        checkCsrf(req, form, viewer.session.csrfToken);
         const params = req.params as Record<string, string>;
-        const ctx = await orgContext(await pageContext(req, viewer), params.org!, {});
+        const ctx = await orgContext(await pageContext(req, reply, viewer), params.org!, {});
         requireManager(ctx);
         const out = await fn(ctx, form, params, req);
         if (typeof out === 'string') return reply.redirect(out, 303);
@@ -225,19 +229,17 @@ export async function buildConsoleApp(
       app.get(path, async (req, reply) => {
         const viewer = await signedIn(req);
         if (!viewer) return toLogin(req, reply);
-        const ctx = await pageContext(req, viewer);
+        const ctx = await pageContext(req, reply, viewer);
         const q = readQuery(req.query);
         const r = await fn(ctx, q, req.params as Record<string, string>);
         return respond(reply, ctx, null, current, r, q);
       });
     },
     userAction(path, fn) {
-      app.post(path, async (req, reply) => {
-        const viewer = await signedIn(req);
-        if (!viewer) return toLogin(req, reply);
+      app.post(path, changeGuards, async (req, reply) => {
+        const viewer = viewers.get(req)!;
         const form = formOf(req);
-        checkCsrf(req, form, viewer.session.csrfToken);
-        const ctx = await pageContext(req, viewer);
+        const ctx = await pageContext(req, reply, viewer);
         const out = await fn(ctx, form, req.params as Record<string, string>, req);
         if (typeof out === 'string') return reply.redirect(out, 303);
         return respond(reply, ctx, null, '', out, {});

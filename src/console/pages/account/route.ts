@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import {
   type LinkUser,
   login,
@@ -12,23 +12,17 @@ import {
 import { MIN_PASSWORD_LENGTH } from '../../../domain/console/passwords.js';
 import type { ConsoleLink } from '../../../domain/console/ports.js';
 import { ValidationFailed } from '../../../errors.js';
-import {
-  checkCsrf,
-  formOf,
-  newToken,
-  type PageContext,
-  readCookies,
-  setCookie,
-} from '../../context.js';
+import { formOf, type PageContext } from '../../context.js';
 import { type Html, html } from '../../html.js';
 import { bare, orgPath } from '../../layout.js';
 import type { ConsoleRouter } from '../../router.js';
+import { cookieOptions } from '../../security.js';
 
 interface Helpers {
   signedIn(req: FastifyRequest): Promise<Viewer | null>;
-  pageContext(req: FastifyRequest, v: Viewer): Promise<PageContext>;
+  pageContext(req: FastifyRequest, reply: FastifyReply, v: Viewer): Promise<PageContext>;
   policy: SessionPolicy;
-  names: { session: string; preCsrf: string };
+  names: { session: string; csrf: string };
 }
 
 /** Only paths of this console: `next` never sends anyone elsewhere. */
@@ -42,16 +36,15 @@ export function accountRoutes(app: FastifyInstance, router: ConsoleRouter, h: He
   const now = () => new Date(deps.clock.now());
   const s = deps.console;
 
-  /** Forms shown before anyone is signed in carry a token from a cookie of their own. */
-  const preToken = (req: FastifyRequest, reply: FastifyReply): string => {
-    const existing = readCookies(req)[h.names.preCsrf];
-    if (existing && /^[A-Za-z0-9_-]{32}$/.test(existing)) return existing;
-    const t = newToken();
-    setCookie(reply, s, h.names.preCsrf, t);
-    return t;
+  const guarded = { preHandler: app.csrfProtection };
+  /**
+   * A new session cookie, and no CSRF secret: the next page makes a new one,
+   * so no token shown before this sign-in is accepted after it.
+   */
+  const startSession = (reply: FastifyReply, cookie: string) => {
+    reply.setCookie(h.names.session, cookie, cookieOptions(s));
+    reply.clearCookie(h.names.csrf, cookieOptions(s));
   };
-  const checkPre = (req: FastifyRequest, form: URLSearchParams) =>
-    checkCsrf(req, form, readCookies(req)[h.names.preCsrf] ?? '\0');
 
   const loginForm = (
     token: string,
@@ -82,12 +75,11 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
   app.get('/login', async (req, reply) => {
     const next = safeNext((req.query as { next?: string }).next);
     if (await h.signedIn(req)) return reply.redirect(next, 303);
-    return send(reply, loginForm(preToken(req, reply), next, ''));
+    return send(reply, loginForm(reply.generateCsrf(), next, ''));
   });
 
-  app.post('/login', async (req, reply) => {
+  app.post('/login', guarded, async (req, reply) => {
     const form = formOf(req);
-    checkPre(req, form);
     const email = (form.get('email') ?? '').slice(0, 320);
     const next = safeNext(form.get('next'));
     const result = await login(
@@ -98,10 +90,10 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
       now(),
     );
     if (result.ok) {
-      setCookie(reply, s, h.names.session, result.cookie);
+      startSession(reply, result.cookie);
       return reply.redirect(next, 303);
     }
-    const token = preToken(req, reply);
+    const token = reply.generateCsrf();
     if (result.reason === 'throttled') {
       reply.header('retry-after', String(result.retryAfterSeconds));
       const minutes = Math.ceil(result.retryAfterSeconds / 60);
@@ -114,17 +106,25 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
     return send(reply, loginForm(token, next, email, 'Wrong email or password.'), 401);
   });
 
+  const sessions = new WeakMap<FastifyRequest, Viewer>();
+  /** The token is checked only when there is a session to end; without one, logout only redirects. */
+  const guardSession: preHandlerHookHandler = function (req, reply, done) {
+    h.signedIn(req).then((viewer) => {
+      if (!viewer) return done();
+      sessions.set(req, viewer);
+      app.csrfProtection.call(this, req, reply, done);
+    }, done);
+  };
+
   for (const [path, everywhere] of [
     ['/logout', false],
     ['/logout-everywhere', true],
   ] as const) {
-    app.post(path, async (req, reply) => {
-      const viewer = await h.signedIn(req);
-      if (viewer) {
-        checkCsrf(req, formOf(req), viewer.session.csrfToken);
-        await logout(deps.repos, viewer, everywhere, now());
-      }
-      setCookie(reply, s, h.names.session, '', 0);
+    app.post(path, { preHandler: guardSession }, async (req, reply) => {
+      const viewer = sessions.get(req);
+      if (viewer) await logout(deps.repos, viewer, everywhere, now());
+      reply.clearCookie(h.names.session, cookieOptions(s));
+      reply.clearCookie(h.names.csrf, cookieOptions(s));
       return reply.redirect('/login', 303);
     });
   }
@@ -132,7 +132,7 @@ ${problem ? html`<p class="error" role="alert">${problem}</p>` : ''}
   app.get('/', async (req, reply) => {
     const viewer = await h.signedIn(req);
     if (!viewer) return reply.redirect('/login', 303);
-    const ctx = await h.pageContext(req, viewer);
+    const ctx = await h.pageContext(req, reply, viewer);
     const first = ctx.orgs[0];
     if (first) return reply.redirect(orgPath(first.id, 'overview'), 303);
     return reply.redirect(viewer.user.operator ? '/operator/orgs' : '/account', 303);
@@ -159,7 +159,7 @@ ${
       : html`<p class="empty">You have no organization yet. Ask an operator to invite you to one.</p>`
 }
 <form method="post" action="/logout-everywhere">
-  <input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">
+  <input type="hidden" name="_csrf" value="${ctx.csrf}">
   <button type="submit" class="secondary">Log out everywhere</button>
   <span class="hint">Ends every session of yours, on every device.</span>
 </form>
@@ -191,11 +191,10 @@ ${problemLine(problem)}
     const secret = (req.params as { secret: string }).secret;
     const link = await openLink(deps.repos, secret, now());
     if (link?.kind !== 'reset') return send(reply, gone, 404);
-    return send(reply, resetForm(preToken(req, reply), secret, link.email));
+    return send(reply, resetForm(reply.generateCsrf(), secret, link.email));
   });
-  app.post('/reset/:secret', async (req, reply) => {
+  app.post('/reset/:secret', guarded, async (req, reply) => {
     const body = formOf(req);
-    checkPre(req, body);
     const secret = (req.params as { secret: string }).secret;
     const link = await openLink(deps.repos, secret, now());
     if (link?.kind !== 'reset') return send(reply, gone, 404);
@@ -210,7 +209,7 @@ ${problemLine(problem)}
     } catch (err) {
       if (!(err instanceof ValidationFailed)) throw err;
       const msg = err.errors[0]?.msg.replace(/^Value error, /, '') ?? 'Not accepted.';
-      return send(reply, resetForm(preToken(req, reply), secret, link.email, msg), 422);
+      return send(reply, resetForm(reply.generateCsrf(), secret, link.email, msg), 422);
     }
     return reply.redirect('/login', 303);
   });
@@ -239,21 +238,21 @@ ${problemLine(problem)}
     let form: Html;
     if (account && viewer?.user.id === account.id) {
       form = html`<form method="post" action="/invite/${secret}" class="stack">
-  <input type="hidden" name="_csrf" value="${viewer.session.csrfToken}">
+  <input type="hidden" name="_csrf" value="${reply.generateCsrf()}">
   <button type="submit">Accept</button>
 </form>`;
     } else if (account) {
       form = html`${viewer ? html`<p>You are signed in as ${viewer.user.email}; this invitation is for another account.</p>` : ''}
 <p>${link.email} has an account: sign in as that account to accept.</p>
 <form method="post" action="/invite/${secret}" class="stack">
-  <input type="hidden" name="_csrf" value="${preToken(req, reply)}">
+  <input type="hidden" name="_csrf" value="${reply.generateCsrf()}">
   <label for="password">Password of ${link.email}</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
   <button type="submit">Sign in and accept</button>
 </form>`;
     } else {
       form = html`<form method="post" action="/invite/${secret}" class="stack">
-  <input type="hidden" name="_csrf" value="${preToken(req, reply)}">
+  <input type="hidden" name="_csrf" value="${reply.generateCsrf()}">
   <label for="password">Choose a password (at least ${MIN_PASSWORD_LENGTH} characters)</label>
   <input id="password" name="password" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required>
   <button type="submit">Accept</button>
@@ -275,7 +274,7 @@ ${form}`,
     return send(reply, await invitationPage(req, reply, secret, link));
   });
 
-  app.post('/invite/:secret', async (req, reply) => {
+  app.post('/invite/:secret', guarded, async (req, reply) => {
     const body = formOf(req);
     const secret = (req.params as { secret: string }).secret;
     const link = await openLink(deps.repos, secret, now());
@@ -289,11 +288,9 @@ ${form}`,
     let by: LinkUser;
     let cookie: string | null = null;
     if (account && viewer?.user.id === account.id) {
-      checkCsrf(req, body, viewer.session.csrfToken);
       by = { account: viewer.user };
     } else if (account) {
       // The account's password, checked as a sign-in is: throttled, audited.
-      checkPre(req, body);
       const result = await login(
         deps.repos,
         deps.limiter,
@@ -315,7 +312,6 @@ ${form}`,
       cookie = result.cookie;
       by = { account: result.user };
     } else {
-      checkPre(req, body);
       by = { password: body.get('password') ?? '' };
     }
     let user: Awaited<ReturnType<typeof useLink>>;
@@ -325,18 +321,13 @@ ${form}`,
       if (!(err instanceof ValidationFailed)) throw err;
       return again(422, err.errors[0]?.msg.replace(/^Value error, /, '') ?? 'Not accepted.');
     }
-    if (cookie) setCookie(reply, s, h.names.session, cookie);
+    if (cookie) startSession(reply, cookie);
     if (!user) return send(reply, gone, 404);
     // Someone made the account between the page and the form: sign in as it.
     if (user === 'sign_in')
       return again(409, `${link.email} has an account now: sign in as it to accept.`);
     if (!cookie && viewer?.user.id !== user.id)
-      setCookie(
-        reply,
-        s,
-        h.names.session,
-        await signInAfterLink(deps.repos, h.policy, user, now()),
-      );
+      startSession(reply, await signInAfterLink(deps.repos, h.policy, user, now()));
     return reply.redirect(link.orgId ? orgPath(link.orgId, 'overview') : '/', 303);
   });
 }

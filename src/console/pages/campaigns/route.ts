@@ -81,8 +81,7 @@ export function campaignPages(router: ConsoleRouter): void {
     requestId,
     actor: actorOf(ctx.viewer.user),
   });
-  const csrf = (ctx: OrgContext) =>
-    html`<input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">`;
+  const csrf = (ctx: OrgContext) => html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
   const canChange = (ctx: OrgContext) => ctx.role !== 'viewer';
 
   const createForm = (ctx: OrgContext, path: string, f: FormState) => {

@@ -25,7 +25,7 @@ const NOTICES: Record<string, string> = {
 };
 
 const csrfField = (ctx: PageContext) =>
-  html`<input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">`;
+  html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
 
 export function operatorPages(router: ConsoleRouter): void {
   const { deps } = router;

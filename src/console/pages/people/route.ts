@@ -75,7 +75,7 @@ ${
   manager
     ? html`<section class="card"><h2>Invite someone to ${ctx.org.name}</h2>
 <form method="post" action="${orgPath(ctx.org.id, 'people/invitations')}" class="grid-form">
-<input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
 <label>Email <input name="email" type="email" required maxlength="320" autocomplete="off"></label>
 <label>Role <select name="role"><option value="viewer">viewer: read only</option><option value="manager">manager: also campaigns, numbers, webhooks</option></select></label>
 <div><button type="submit">Make invitation link</button></div>

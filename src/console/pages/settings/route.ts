@@ -39,7 +39,7 @@ export function settingsPages(router: ConsoleRouter): void {
 ${formProblems(f)}
 ${
   canChange
-    ? html`<form method="post" action="${orgPath(ctx.org.id, 'settings')}" class="grid-form pairs" novalidate><input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">
+    ? html`<form method="post" action="${orgPath(ctx.org.id, 'settings')}" class="grid-form pairs" novalidate><input type="hidden" name="_csrf" value="${ctx.csrf}">
 <label for="o-zone">Time zone</label>
 <div class="field"><select id="o-zone" name="time_zone"${invalid(f, 'time_zone', 'o-zone')}>${ZONES.map(
         (z) => html`<option value="${z}"${z === zone ? html` selected` : ''}>${z}</option>`,

@@ -55,7 +55,7 @@ export function webhookPages(router: ConsoleRouter): void {
     type E = (typeof endpoints)[number];
     type D = (typeof deliveries)[number];
     const manager = ctx.role !== 'viewer';
-    const csrf = html`<input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">`;
+    const csrf = html`<input type="hidden" name="_csrf" value="${ctx.csrf}">`;
     const endpointColumns: Column<E>[] = [
       { label: 'URL', value: (e) => e.url },
       { label: 'Events', value: (e) => e.events.join(' ') },
