@@ -41,13 +41,27 @@ export function compliancePages(router: ConsoleRouter): void {
 
   router.orgPage('/compliance', 'compliance', async (ctx): Promise<PageResult> => {
     const q = { kind: 'touches' as const, ...reportRange(ctx), bucket: 'none' as const };
-    const optOutFilter = { kind: 'opt_out', since: ctx.range.since, until: ctx.range.until };
-    const [byReason, byChannel, byState, optOuts, optOutCount, lists] = await Promise.all([
+    const inRange = { since: ctx.range.since, until: ctx.range.until };
+    const optOutFilter = { kind: 'opt_out', ...inRange };
+    const [
+      byReason,
+      byChannel,
+      byState,
+      optOuts,
+      optOutCount,
+      pendingCount,
+      clarifiedCount,
+      lists,
+    ] = await Promise.all([
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['reason'] }),
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['channel'] }),
       reports.touchReport(ctx.org.id, { ...q, groupBy: ['state'] }),
       activity.listConsentEvents(ctx.org.id, { limit: OPT_OUTS_SHOWN, ...optOutFilter }),
       activity.countConsentEvents(ctx.org.id, optOutFilter),
+      // A doubtful reply that was asked about: an opt-out until the person answers.
+      activity.countConsentEvents(ctx.org.id, { kind: 'opt_out_pending', ...inRange }),
+      // The answer to that question: the person wants messages.
+      activity.countConsentEvents(ctx.org.id, { kind: 'clarified', ...inRange }),
       reads.suppressionSummary(ctx.org.id),
     ]);
     const t = byChannel.totals.metrics;
@@ -68,14 +82,16 @@ export function compliancePages(router: ConsoleRouter): void {
     ];
     type List = (typeof lists)[number];
     const today = ctx.now.getTime();
+    // A national registry binds the numbers of its country: Canada's the Canadian ones.
+    const bound = (l: List) => (l.list === 'national_ca' ? ' to Canadian numbers' : '');
     const freshness = (l: List) => {
-      if (l.list !== 'national')
+      if (l.list !== 'national' && l.list !== 'national_ca')
         return l.imported_at ? 'kept current by imports and changes' : 'no import yet';
       if (!l.listed_on)
-        return 'never imported: marketing touches below pewc are blocked (dnc_list_stale)';
+        return `never imported: marketing touches${bound(l)} below pewc are blocked (dnc_list_stale)`;
       const age = Math.floor((today - Date.parse(`${l.listed_on}T00:00:00Z`)) / DAY);
       return age > NATIONAL_LIST_MAX_AGE_DAYS
-        ? `stale: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS}); marketing touches below pewc are blocked`
+        ? `stale: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS}); marketing touches${bound(l)} below pewc are blocked`
         : `fresh: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS})`;
     };
     const listColumns: Column<List>[] = [
@@ -106,6 +122,8 @@ export function compliancePages(router: ConsoleRouter): void {
 <div class="kpi"><div class="label">Placed</div><div class="value" data-metric="placed">${ctx.num(t.placed)}</div></div>
 <div class="kpi"><div class="label">Blocked</div><div class="value" data-metric="blocked">${ctx.num(t.blocked)}</div></div>
 <div class="kpi"><div class="label">Opt-outs received</div><div class="value" data-metric="opt_outs">${ctx.num(optOutCount)}</div></div>
+<div class="kpi"><div class="label">Unclear replies asked about (opt-outs until answered)</div><div class="value" data-metric="opt_outs_pending">${ctx.num(pendingCount)}</div></div>
+<div class="kpi"><div class="label">Answered: wants messages</div><div class="value" data-metric="clarified">${ctx.num(clarifiedCount)}</div></div>
 </section>
 ${table({ caption: 'Touches by reason', columns: touchColumns(ctx, 'reason', 'Reason'), rows: reasons, csv: csvLink(keep, path, 'reasons'), empty: emptyTouches })}
 <div class="cards">
