@@ -1,7 +1,7 @@
 import { NATIONAL_LIST_MAX_AGE_DAYS } from '../../../domain/compliance/index.js';
 import type { TouchRow } from '../../../domain/reports/types.js';
 import type { TouchGroup } from '../../../domain/reports/vocabulary.js';
-import { type OrgContext, reportRange } from '../../context.js';
+import { type ConsoleDeps, type OrgContext, reportRange } from '../../context.js';
 import { html } from '../../html.js';
 import {
   type Column,
@@ -32,6 +32,50 @@ function touchColumns(ctx: OrgContext, key: TouchGroup, label: string): Column<T
     n('touches'),
     n('placed'),
     n('blocked'),
+  ];
+}
+
+type OptOut = Awaited<ReturnType<ConsoleDeps['queries']['activity']['listConsentEvents']>>[number];
+type List = Awaited<ReturnType<ConsoleDeps['queries']['console']['suppressionSummary']>>[number];
+
+/** The opt-outs received, with the contact's own words where a carrier kept them. */
+function optOutColumnsOf(ctx: OrgContext): Column<OptOut>[] {
+  return [
+    timeColumn('Received', (e) => e.recordedAt, ctx.zone),
+    { label: 'Number', value: (e) => e.e164 },
+    { label: 'How', value: (e) => e.source ?? '' },
+    // A carrier opt-out keeps the contact's own words as evidence; an admin one its reason.
+    {
+      label: 'What they said',
+      value: (e) => {
+        const body = (e.evidence as { body?: unknown } | null)?.body;
+        return typeof body === 'string' ? body : (e.reason ?? '');
+      },
+    },
+  ];
+}
+
+/** The suppression lists, and whether a national registry's copy is fresh enough to use. */
+function listColumnsOf(ctx: OrgContext): Column<List>[] {
+  const today = ctx.now.getTime();
+  // A national registry binds the numbers of its country: Canada's the Canadian ones.
+  const bound = (l: List) => (l.list === 'national_ca' ? ' to Canadian numbers' : '');
+  const freshness = (l: List) => {
+    if (l.list !== 'national' && l.list !== 'national_ca')
+      return l.imported_at ? 'kept current by imports and changes' : 'no import yet';
+    if (!l.listed_on)
+      return `never imported: marketing touches${bound(l)} below pewc are blocked (dnc_list_stale)`;
+    const age = Math.floor((today - Date.parse(`${l.listed_on}T00:00:00Z`)) / DAY);
+    return age > NATIONAL_LIST_MAX_AGE_DAYS
+      ? `stale: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS}); marketing touches${bound(l)} below pewc are blocked`
+      : `fresh: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS})`;
+  };
+  return [
+    { label: 'List', value: (l) => l.list },
+    numberColumn('Entries', (l) => l.entries, ctx.num),
+    { label: 'List date', value: (l) => l.listed_on ?? '', cell: (l) => dayCell(l.listed_on) },
+    timeColumn('Last import', (l) => (l.imported_at ? new Date(l.imported_at) : null), ctx.zone),
+    { label: 'Freshness', value: freshness },
   ];
 }
 
@@ -66,41 +110,8 @@ export function compliancePages(router: ConsoleRouter): void {
     ]);
     const t = byChannel.totals.metrics;
     const sorted = (rows: TouchRow[]) => rows.sort((a, b) => b.metrics.touches - a.metrics.touches);
-    type OptOut = (typeof optOuts)[number];
-    const optOutColumns: Column<OptOut>[] = [
-      timeColumn('Received', (e) => e.recordedAt, ctx.zone),
-      { label: 'Number', value: (e) => e.e164 },
-      { label: 'How', value: (e) => e.source ?? '' },
-      // A carrier opt-out keeps the contact's own words as evidence; an admin one its reason.
-      {
-        label: 'What they said',
-        value: (e) => {
-          const body = (e.evidence as { body?: unknown } | null)?.body;
-          return typeof body === 'string' ? body : (e.reason ?? '');
-        },
-      },
-    ];
-    type List = (typeof lists)[number];
-    const today = ctx.now.getTime();
-    // A national registry binds the numbers of its country: Canada's the Canadian ones.
-    const bound = (l: List) => (l.list === 'national_ca' ? ' to Canadian numbers' : '');
-    const freshness = (l: List) => {
-      if (l.list !== 'national' && l.list !== 'national_ca')
-        return l.imported_at ? 'kept current by imports and changes' : 'no import yet';
-      if (!l.listed_on)
-        return `never imported: marketing touches${bound(l)} below pewc are blocked (dnc_list_stale)`;
-      const age = Math.floor((today - Date.parse(`${l.listed_on}T00:00:00Z`)) / DAY);
-      return age > NATIONAL_LIST_MAX_AGE_DAYS
-        ? `stale: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS}); marketing touches${bound(l)} below pewc are blocked`
-        : `fresh: ${age} days old (limit ${NATIONAL_LIST_MAX_AGE_DAYS})`;
-    };
-    const listColumns: Column<List>[] = [
-      { label: 'List', value: (l) => l.list },
-      numberColumn('Entries', (l) => l.entries, ctx.num),
-      { label: 'List date', value: (l) => l.listed_on ?? '', cell: (l) => dayCell(l.listed_on) },
-      timeColumn('Last import', (l) => (l.imported_at ? new Date(l.imported_at) : null), ctx.zone),
-      { label: 'Freshness', value: freshness },
-    ];
+    const optOutColumns = optOutColumnsOf(ctx);
+    const listColumns = listColumnsOf(ctx);
     const path = orgPath(ctx.org.id, 'compliance');
     const keep = { from: ctx.range.from, to: ctx.range.to };
     const reasons = sorted(byReason.rows);
