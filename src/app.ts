@@ -52,7 +52,16 @@ class AccessLog extends LogController {
   }
 }
 
-function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
+/**
+ * `bodies`: 'raw' for the APIs, whose routes read the raw bytes and the sent
+ * Content-Type themselves (FastAPI's rules); 'forms' for the console, which
+ * parses its posted forms with @fastify/formbody.
+ */
+function baseInstance(
+  logger: Logger,
+  limits: HttpLimits,
+  bodies: 'raw' | 'forms' = 'raw',
+): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger,
     genReqId: requestIdFor,
@@ -82,7 +91,7 @@ function baseInstance(logger: Logger, limits: HttpLimits): FastifyInstance {
   // Keep the raw bytes: FastAPI's rules for content types and bad JSON apply.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-  keepContentType(app);
+  if (bodies === 'raw') keepContentType(app);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // HTTP/1.1 requires Host (RFC 9112 §3.2): 400, and the socket closes.

@@ -64,7 +64,7 @@ function topBar(ctx: PageContext, org: OrgContext | null, shows: string | null):
   <nav class="account" aria-label="Account">
     <a href="/account">${ctx.viewer.user.email}</a>
     <form method="post" action="/logout" class="inline">
-      <input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">
+      <input type="hidden" name="_csrf" value="${ctx.csrf}">
       <button type="submit" class="link">Log out</button>
     </form>
   </nav>

@@ -12,6 +12,7 @@ import { createTenant, useHarness } from '../helpers/harness.js';
 
 const h = useHarness();
 const c = useConsole(h);
+const secure = useConsole(h, { settings: { secureCookies: true } });
 
 describe('login', () => {
   it('sends anyone not signed in to a login form with email and password fields', async () => {
@@ -62,6 +63,35 @@ describe('login', () => {
     expect(a.jar.console_session).toBeUndefined();
     h.clock.advance(15 * 60);
     expect((await a.post('/login', { email: u.email, password: PASSWORD })).statusCode).toBe(303);
+  });
+
+  it('with Secure configured, both cookies are __Host- cookies with Secure', async () => {
+    const u = await makeUser(h, 'operator');
+    const a = client(secure.app);
+    const form = await a.get('/login');
+    expect(String(form.headers['set-cookie'])).toMatch(
+      /^__Host-console_csrf=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+    );
+    a.csrf = csrfOf(form.body);
+    const res = await a.post('/login', { email: u.email, password: PASSWORD });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers['set-cookie']).toContainEqual(
+      expect.stringMatching(
+        /^__Host-console_session=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      ),
+    );
+    expect((await a.get('/account')).body).toContain(u.email);
+  });
+
+  it('refuses a login post with a forged token, and signs nobody in', async () => {
+    const u = await makeUser(h, 'operator');
+    const a = client(c.app);
+    const real = csrfOf((await a.get('/login')).body);
+    a.csrf = `${real.slice(0, -2)}${real.endsWith('AA') ? 'BB' : 'AA'}`;
+    const res = await a.post('/login', { email: u.email, password: PASSWORD });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('The form was stale or came from elsewhere.');
+    expect(a.jar.console_session).toBeUndefined();
   });
 
   it('refuses a login post without the form token, and signs nobody in', async () => {
@@ -122,6 +152,17 @@ describe('sessions', () => {
     expect((await s.get('/account')).statusCode).toBe(303);
   });
 
+  it('a token shown before signing in is refused after it', async () => {
+    const u = await makeUser(h, 'operator');
+    const a = client(c.app);
+    a.csrf = csrfOf((await a.get('/login')).body);
+    expect((await a.post('/login', { email: u.email, password: PASSWORD })).statusCode).toBe(303);
+    expect((await a.get('/account')).statusCode).toBe(200);
+    // a.csrf is still the login form's token.
+    expect((await a.post('/logout-everywhere', {})).statusCode).toBe(403);
+    expect((await a.get('/account')).statusCode).toBe(200);
+  });
+
   it('a state change without the CSRF token changes nothing', async () => {
     const u = await makeUser(h, 'operator');
     const s = await signIn(c.app, u.email);
@@ -148,6 +189,11 @@ describe('headers', () => {
       expect(res.headers['content-security-policy'], url).toContain("script-src 'self'");
       expect(res.headers['content-security-policy'], url).not.toContain('unsafe-inline');
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      // Nothing from another origin: every source is 'self' or 'none'.
+      expect(res.headers['content-security-policy'], url).toBe(
+        "default-src 'none';script-src 'self';style-src 'self';img-src 'self';connect-src 'self';form-action 'self';frame-ancestors 'none';base-uri 'none'",
+      );
     }
   });
 });

@@ -57,7 +57,10 @@ function callAudit(ex: Db, orgId: string, subjectIds: string[]) {
     .limit(200);
 }
 
-/** Each suppression list of the organization: entries, and its newest import (freshness). */
+/**
+ * Each suppression list of the organization (SUPPRESSION_LISTS: the US and Canadian national
+ * registries apart): entries, and its newest import (freshness).
+ */
 function suppressionSummary(ex: Db, orgId: string) {
   return rowsOf<{
     list: string;
@@ -70,7 +73,7 @@ function suppressionSummary(ex: Db, orgId: string) {
           (select count(*)::int from suppression_entries e where e.org_id = ${orgId} and e.list = l.list) as entries,
           (select max(listed_on)::text from suppression_imports i where i.org_id = ${orgId} and i.list = l.list) as listed_on,
           (select max(finished_at) from suppression_imports i where i.org_id = ${orgId} and i.list = l.list) as imported_at
-        from (values ('internal'), ('national'), ('state'), ('litigator')) as l(list)`,
+        from (values ('internal'), ('national'), ('national_ca'), ('state'), ('litigator')) as l(list)`,
   );
 }
 

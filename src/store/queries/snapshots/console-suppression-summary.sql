@@ -5,4 +5,4 @@ select l.list,
           (select count(*)::int from suppression_entries e where e.org_id = $1 and e.list = l.list) as entries,
           (select max(listed_on)::text from suppression_imports i where i.org_id = $2 and i.list = l.list) as listed_on,
           (select max(finished_at) from suppression_imports i where i.org_id = $3 and i.list = l.list) as imported_at
-        from (values ('internal'), ('national'), ('state'), ('litigator')) as l(list);
+        from (values ('internal'), ('national'), ('national_ca'), ('state'), ('litigator')) as l(list);

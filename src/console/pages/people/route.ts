@@ -1,11 +1,11 @@
-import type { OrgMemberRow } from '../../domain/admin/queries.js';
-import type { ConsoleLink, OrgRole } from '../../domain/console/ports.js';
-import { errors } from '../../errors.js';
-import type { OrgContext } from '../context.js';
-import { type Html, html } from '../html.js';
-import { orgPath, table, timeColumn } from '../layout.js';
-import { makeLink } from '../links.js';
-import type { ConsoleRouter, PageResult, TableData } from '../router.js';
+import type { OrgMemberRow } from '../../../domain/admin/queries.js';
+import type { ConsoleLink, OrgRole } from '../../../domain/console/ports.js';
+import { errors } from '../../../errors.js';
+import type { OrgContext } from '../../context.js';
+import { type Html, html } from '../../html.js';
+import { orgPath, table, timeColumn } from '../../layout.js';
+import { makeLink } from '../../links.js';
+import type { ConsoleRouter, PageResult, TableData } from '../../router.js';
 
 /**
  * The role an invitation made inside an organization may carry. Contract §9
@@ -75,7 +75,7 @@ ${
   manager
     ? html`<section class="card"><h2>Invite someone to ${ctx.org.name}</h2>
 <form method="post" action="${orgPath(ctx.org.id, 'people/invitations')}" class="grid-form">
-<input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">
+<input type="hidden" name="_csrf" value="${ctx.csrf}">
 <label>Email <input name="email" type="email" required maxlength="320" autocomplete="off"></label>
 <label>Role <select name="role"><option value="viewer">viewer: read only</option><option value="manager">manager: also campaigns, numbers, webhooks</option></select></label>
 <div><button type="submit">Make invitation link</button></div>

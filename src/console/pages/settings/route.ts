@@ -1,13 +1,13 @@
 import { getCountries } from 'libphonenumber-js/max';
-import { updateOrg } from '../../domain/admin/orgs-keys.js';
-import { actorOf } from '../../domain/console/accounts.js';
-import { checks } from '../../http/validate.js';
-import type { OrgContext } from '../context.js';
-import { emptyForm, type FormState, fieldError, formProblems, invalid } from '../forms.js';
-import { html } from '../html.js';
-import { orgPath } from '../layout.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
-import { localTime } from '../time.js';
+import { updateOrg } from '../../../domain/admin/orgs-keys.js';
+import { actorOf } from '../../../domain/console/accounts.js';
+import { checks } from '../../../http/validate.js';
+import type { OrgContext } from '../../context.js';
+import { emptyForm, type FormState, fieldError, formProblems, invalid } from '../../forms.js';
+import { html } from '../../html.js';
+import { orgPath } from '../../layout.js';
+import type { ConsoleRouter, PageResult } from '../../router.js';
+import { localTime } from '../../time.js';
 
 /** Every zone this runtime knows, UTC first: the choices of the zone field. */
 const ZONES = ['UTC', ...Intl.supportedValuesOf('timeZone').filter((z) => z !== 'UTC')];
@@ -39,7 +39,7 @@ export function settingsPages(router: ConsoleRouter): void {
 ${formProblems(f)}
 ${
   canChange
-    ? html`<form method="post" action="${orgPath(ctx.org.id, 'settings')}" class="grid-form pairs" novalidate><input type="hidden" name="_csrf" value="${ctx.viewer.session.csrfToken}">
+    ? html`<form method="post" action="${orgPath(ctx.org.id, 'settings')}" class="grid-form pairs" novalidate><input type="hidden" name="_csrf" value="${ctx.csrf}">
 <label for="o-zone">Time zone</label>
 <div class="field"><select id="o-zone" name="time_zone"${invalid(f, 'time_zone', 'o-zone')}>${ZONES.map(
         (z) => html`<option value="${z}"${z === zone ? html` selected` : ''}>${z}</option>`,

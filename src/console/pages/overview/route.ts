@@ -1,13 +1,13 @@
-import type { TrafficRow } from '../../domain/reports/types.js';
-import type { TrafficGroup } from '../../domain/reports/vocabulary.js';
-import { lineChart } from '../chart.js';
-import { type OrgContext, reportRange } from '../context.js';
-import { type Html, html } from '../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table } from '../layout.js';
-import type { ConsoleRouter, PageResult } from '../router.js';
-import { addDays, type DayRange, dayCell, previousRange } from '../time.js';
-import { versionWarnings } from '../version-warnings.js';
-import { callOutcomes } from './outcomes.js';
+import type { TrafficRow } from '../../../domain/reports/types.js';
+import type { TrafficGroup } from '../../../domain/reports/vocabulary.js';
+import { lineChart } from '../../chart.js';
+import { type OrgContext, reportRange } from '../../context.js';
+import { type Html, html } from '../../html.js';
+import { type Column, csvLink, numberColumn, orgPath, table } from '../../layout.js';
+import type { ConsoleRouter, PageResult } from '../../router.js';
+import { addDays, type DayRange, dayCell, previousRange } from '../../time.js';
+import { versionWarnings } from '../../version-warnings.js';
+import { callOutcomes } from '../shared/outcomes.js';
 
 const COLOURS = { sessions: '#1d4ed8', calls: '#b45309', success: '#047857' } as const;
 

@@ -1,7 +1,7 @@
-import type { CallUploadRow, ConversionQueries } from '../../domain/conversions/queries.js';
-import type { OrgContext } from '../context.js';
-import type { Column } from '../layout.js';
-import { timeCell } from '../time.js';
+import type { CallUploadRow, ConversionQueries } from '../../../domain/conversions/queries.js';
+import type { OrgContext } from '../../context.js';
+import type { Column } from '../../layout.js';
+import { timeCell } from '../../time.js';
 
 /** A destination with its counts, as the admin API's `GET …/conversion-destinations/{id}`. */
 export interface DestinationRow {
