@@ -16,7 +16,7 @@ import { newId } from '../src/domain/ids.js';
 import type { TouchQuery, TrafficQuery } from '../src/domain/reports/types.js';
 import { openStore, type Store } from '../src/store/db.js';
 import { touchReport, trafficReport } from '../src/store/queries/reports.js';
-import { openSessions } from '../src/store/repos/dni.js';
+import { openSessions, REQUEST_ARGS, requestArrays } from '../src/store/repos/dni.js';
 import { benchConsolePages } from './console-pages.js';
 import { seededBefore, seedReports } from './reports-seed.js';
 
@@ -72,7 +72,12 @@ async function dniPhase(
         newSessionId: newId('ds', now),
         attrs: { utm_source: seq % 2 ? 'google' : null, landing_url: `https://ex.org/p${seq % 9}` },
       }));
-      await openSessions(store, requests as never, rollups ? undefined : 'dni_open_sessions');
+      // With the counters, the service's statement; without, dni_open_sessions alone.
+      if (rollups) await openSessions(store, requests as never);
+      else {
+        const sql = `select * from dni_open_sessions(${REQUEST_ARGS})`;
+        await store.query(sql, requestArrays(requests as never));
+      }
       done += requests.length;
     }
   };

@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import type { SessionOpenRequest, SessionOpenResult } from '../src/domain/dni/ports.js';
 import type { Store } from '../src/store/db.js';
-import { openSessions } from '../src/store/repos/dni.js';
+import {
+  type BatchRow,
+  batchResults,
+  openSessions,
+  REQUEST_ARGS,
+  requestArrays,
+} from '../src/store/repos/dni.js';
 
 /**
  * Allocation policies the simulator can replay a trace with: the service's own
@@ -35,5 +41,9 @@ export async function openSessionsWith(
 ): Promise<SessionOpenResult[]> {
   if (policy === 'clock') return openSessions(store, requests);
   await installPolicies(store);
-  return openSessions(store, requests, `dni_open_sessions_${policy}`);
+  const rows = await store.query<BatchRow>(
+    `select * from dni_open_sessions_${policy}(${REQUEST_ARGS})`,
+    requestArrays(requests),
+  );
+  return batchResults(requests.length, rows);
 }

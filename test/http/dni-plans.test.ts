@@ -215,7 +215,7 @@ describe.skipIf(storeKind !== 'postgres')(
         expectIndexLookups(plansRead);
         // The 16 slots under the hand as one range of the slot index, in the order to share
         // them, locked in that order until one is free of other transactions' locks.
-        const share = plansRead.find((p) => p.includes('slot BETWEEN v_slot AND v_slot + 15 AND'));
+        const share = plansRead.find((p) => p.includes('slot BETWEEN p_slot AND p_slot + 15 AND'));
         expect(share?.match(/Index Scan using tracking_numbers_slot_idx/g)).toHaveLength(1);
         expect(share).toMatch(/Index Cond: \(\(campaign_id = \$\d+\) AND \(slot >= \$\d+\) AND/);
         expect(share).toMatch(/LockRows[\s\S]*Sort[\s\S]*Index Scan/);

@@ -10,7 +10,8 @@ import { sessionReportKeys } from '../../domain/reports/session-keys.js';
 import type { Store } from '../db.js';
 import { classifyStoreError } from '../errors.js';
 
-interface BatchRow extends Record<string, unknown> {
+/** A row of dni_open_sessions (and of every function with its result). */
+export interface BatchRow extends Record<string, unknown> {
   ord: number;
   session_id: string | null;
   tracking_number: string | null;
@@ -19,27 +20,19 @@ interface BatchRow extends Record<string, unknown> {
   campaign_id: string | null;
 }
 
-/** The service's batch function: dni_open_sessions with the report counters. */
-export const COUNTED = 'dni_open_sessions_counted';
+/** dni_open_sessions' arguments as placeholders, the parameters requestArrays makes. */
+export const REQUEST_ARGS =
+  '$1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[]';
 
-/**
- * The batch statement of `fn`: the service's (COUNTED, whose $7–$10 are the requests' report
- * keys: openManyParams), or one with dni_open_sessions's arguments alone: dni_open_sessions
- * itself (npm run bench -- reports measures what the counters cost) or, in the simulator, a
- * policy to compare with.
- */
-export const openManySql = (fn: string = COUNTED) =>
-  `select * from ${fn}($1::text[], $2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::jsonb[]${
-    fn === COUNTED ? ', $7::text[], $8::text[], $9::text[], $10::text[]' : ''
-  })`;
-const OPEN_MANY_SQL = openManySql();
+/** The batch statement: dni_open_sessions_counted, the requests then their report keys. */
+const OPEN_MANY_SQL = `select * from dni_open_sessions_counted(${REQUEST_ARGS}, $7::text[], $8::text[], $9::text[], $10::text[])`;
 
-/** The batch statement's parameters: the requests, then (for COUNTED) their report keys. */
-export function openManyParams(
-  requests: readonly SessionOpenRequest[],
-  fn: string = COUNTED,
-): unknown[] {
-  const params: unknown[] = [
+/** The statement openSessions sends (test/http/dni-plans.test.ts reads its plans). */
+export const openManySql = (): string => OPEN_MANY_SQL;
+
+/** dni_open_sessions' arguments: one array per field of the requests, in request order. */
+export function requestArrays(requests: readonly SessionOpenRequest[]): unknown[] {
+  return [
     requests.map((r) => r.orgId),
     requests.map((r) => r.campaignCode),
     requests.map((r) => r.visitorId),
@@ -47,10 +40,13 @@ export function openManyParams(
     requests.map((r) => r.newSessionId),
     requests.map((r) => JSON.stringify(r.attrs)),
   ];
-  if (fn !== COUNTED) return params;
+}
+
+/** The batch statement's parameters: the requests, then their report keys. */
+export function openManyParams(requests: readonly SessionOpenRequest[]): unknown[] {
   const keys = requests.map((r) => sessionReportKeys(r.attrs));
   return [
-    ...params,
+    ...requestArrays(requests),
     keys.map((k) => k.source),
     keys.map((k) => k.medium),
     keys.map((k) => k.utmCampaign),
@@ -58,22 +54,9 @@ export function openManyParams(
   ];
 }
 
-/**
- * Many DNI requests (any organizations and campaigns) in one statement and
- * one transaction: the batch commits before any of its answers is used. One
- * result per request, in order; each request sees those before it (a visitor
- * twice in a batch gets one session). See dni_open_sessions and dni_open_sessions_counted
- * (src/store/sql).
- */
-export async function openSessions(
-  store: Store,
-  requests: readonly SessionOpenRequest[],
-  /** Bench and simulator only: a function with dni_open_sessions's arguments (openManySql). */
-  fn: string = COUNTED,
-): Promise<SessionOpenResult[]> {
-  const text = fn === COUNTED ? OPEN_MANY_SQL : openManySql(fn);
-  const rows = await store.query<BatchRow>(text, openManyParams(requests, fn));
-  const results: SessionOpenResult[] = new Array(requests.length);
+/** The batch's rows (one per request, any order) as its results, in request order. */
+export function batchResults(count: number, rows: readonly BatchRow[]): SessionOpenResult[] {
+  const results: SessionOpenResult[] = new Array(count);
   for (const r of rows) {
     results[r.ord - 1] =
       r.outcome === 'campaign_not_found' || r.outcome === 'no_numbers'
@@ -87,6 +70,21 @@ export async function openSessions(
           };
   }
   return results;
+}
+
+/**
+ * Many DNI requests (any organizations and campaigns) in one statement and
+ * one transaction: the batch commits before any of its answers is used. One
+ * result per request, in order; each request sees those before it (a visitor
+ * twice in a batch gets one session). See dni_open_sessions and dni_open_sessions_counted
+ * (src/store/sql).
+ */
+export async function openSessions(
+  store: Store,
+  requests: readonly SessionOpenRequest[],
+): Promise<SessionOpenResult[]> {
+  const rows = await store.query<BatchRow>(OPEN_MANY_SQL, openManyParams(requests));
+  return batchResults(requests.length, rows);
 }
 
 /** The DNI domain's store: batches go through openSessions. */

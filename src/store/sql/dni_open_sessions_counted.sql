@@ -16,10 +16,7 @@
 --
 -- A function, not a statement the server sends: planning this statement cost
 -- more than running it (on PGlite, the counters sent as a statement took 0.18
--- of the DNI batches' throughput, and 0.04 as this function: bench/README.md);
--- PL/pgSQL keeps its plan for the connection's lifetime, and
--- the settings below make that plan the intended one whatever the statistics
--- (as dni_open_sessions's header says).
+-- of the DNI batches' throughput, and 0.04 as this function: bench/README.md).
 CREATE OR REPLACE FUNCTION dni_open_sessions_counted(
   p_orgs text[], p_codes text[], p_visitors text[], p_nows timestamptz[], p_ids text[], p_attrs jsonb[],
   p_sources text[], p_mediums text[], p_utm_campaigns text[], p_paths text[]
@@ -27,9 +24,14 @@ CREATE OR REPLACE FUNCTION dni_open_sessions_counted(
   ord integer, session_id text, tracking_number text, expires_at timestamptz, outcome text, campaign_id text
 )
 LANGUAGE plpgsql
+-- dni_open_sessions' planner settings, for the reason its header gives: a SET
+-- clause holds for one call, and this function's own statement is planned
+-- in this one.
 SET plan_cache_mode = force_generic_plan
 SET enable_seqscan = off
 SET enable_bitmapscan = off
+SET enable_mergejoin = off
+SET enable_hashjoin = off
 AS $$
 #variable_conflict use_column
 BEGIN
