@@ -1,5 +1,5 @@
 import { csvText } from '../domain/text/csv.js';
-import type { Column } from './layout.js';
+import type { Column } from './table.js';
 
 /** A console table as CSV, through the service's one writer (src/domain/text/csv.ts). */
 export function toCsv<T>(columns: Column<T>[], rows: T[]): string {

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ReportQueries } from '../domain/reports/ports.js';
 import type { ConsoleDeps, OrgContext, PageContext } from './context.js';
 import type { Html } from './html.js';
-import type { Column } from './layout.js';
+import type { Column } from './table.js';
 
 /** A table of a page: rendered in its HTML and downloadable as CSV (`?format=csv&table=`). */
 export interface TableData<T = never> {

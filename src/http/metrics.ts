@@ -13,6 +13,17 @@ export function createMetrics(
 ): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  complianceGauges(registry, listNotes, now);
+  poolGauges(registry, poolUsage, poolSizing);
+  return { registry, ...requestMetrics(registry), ...deliveryMetrics(registry) };
+}
+
+/** Gauges read at scrape time: the national do-not-call copy's age, the compliance tables' gaps. */
+function complianceGauges(
+  registry: Registry,
+  listNotes: () => Promise<{ org_id: string; age_days: number }[]>,
+  now: () => number,
+): void {
   new Gauge({
     name: 'suppression_national_list_age_days',
     help: 'Age of the newest national do-not-call copy, for organizations within a week of the 31-day limit or past it',
@@ -31,6 +42,14 @@ export function createMetrics(
       this.set(tableCoverageGaps(now()).length);
     },
   });
+}
+
+/** Per-campaign pool gauges: numbers and held numbers per scrape, peak and recommended size. */
+function poolGauges(
+  registry: Registry,
+  poolUsage: () => Promise<PoolUsage[]>,
+  poolSizing: () => Promise<PoolSizingGauge[]>,
+): void {
   const labels = ['campaign_id', 'org_id', 'code'] as const;
   // prom-client collects gauges concurrently, so both read one shared query per scrape.
   let scrape: Promise<PoolUsage[]> | null = null;
@@ -77,8 +96,16 @@ export function createMetrics(
     'Pool size the sizing model recommends for 99% attribution accuracy over 30 days (docs/pool-sizing.md); absent without traffic',
     (g) => g.recommended,
   );
+}
+
+type RequestMetrics = Pick<
+  Metrics,
+  'httpRequests' | 'httpDuration' | 'rateLimited' | 'dniSessions' | 'dniBatchSize' | 'poolExhausted'
+>;
+
+/** Requests by route, 429 refusals, and DNI sessions with their batching and pool exhaustion. */
+function requestMetrics(registry: Registry): RequestMetrics {
   return {
-    registry,
     httpRequests: new Counter({
       name: 'http_requests_total',
       help: 'Requests by route and status',
@@ -116,6 +143,14 @@ export function createMetrics(
       labelNames: ['campaign_id', 'fallback'],
       registers: [registry],
     }),
+  };
+}
+
+type DeliveryMetrics = Omit<Metrics, 'registry' | keyof RequestMetrics>;
+
+/** Outbound work: touch answers, carrier hand-overs, webhook deliveries, conversion uploads. */
+function deliveryMetrics(registry: Registry): DeliveryMetrics {
+  return {
     outboundTouches: new Counter({
       name: 'outbound_touches_total',
       help: 'Outbound touch answers by status (queued, blocked, would_queue, would_block)',

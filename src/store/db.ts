@@ -165,13 +165,10 @@ function pooledTransactions(pool: pg.Pool): Db['transaction'] {
 const SESSION_OPTIONS = '-c jit=off';
 
 /**
- * PostgreSQL through node-postgres. postgres.js 3.4.9 crashes the process when
- * a backend is terminated under load (porsager/postgres#1154, #1208): a write
- * scheduled on a socket that closed meanwhile throws outside every promise.
- * node-postgres fails the query instead, drops the broken client from the
- * pool, and opens a new one for the next request.
+ * The pool of openPostgres, with the service's session settings, its two timeouts and a
+ * listener for every connection error.
  */
-async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
+function createPool(url: string, options: StoreOptions): pg.Pool {
   const connectTimeoutMs = options.connectTimeoutMs ?? 3_000;
   // node-postgres's pool uses one timeout for two waits: for a free client when all are busy,
   // and for a new connection. A busy pool is load, not an outage: a burst of carrier webhooks
@@ -200,6 +197,18 @@ async function openPostgres(url: string, options: StoreOptions): Promise<Store> 
   // A checked-out client between two queries has no listener of the pool's:
   // without this one, its connection error would be an uncaught exception.
   pool.on('connect', (client) => client.on('error', onError));
+  return pool;
+}
+
+/**
+ * PostgreSQL through node-postgres. postgres.js 3.4.9 crashes the process when
+ * a backend is terminated under load (porsager/postgres#1154, #1208): a write
+ * scheduled on a socket that closed meanwhile throws outside every promise.
+ * node-postgres fails the query instead, drops the broken client from the
+ * pool, and opens a new one for the next request.
+ */
+async function openPostgres(url: string, options: StoreOptions): Promise<Store> {
+  const pool = createPool(url, options);
   const db = drizzlePostgres(pool, { schema }) as unknown as Db;
   db.transaction = pooledTransactions(pool);
   return {

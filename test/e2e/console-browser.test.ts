@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE_CARDS } from '../../src/console/layout.js';
+import { PHONE_CARDS } from '../../src/console/table.js';
 import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
 import { freshEmail, makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { ADMIN_TOKEN, adminCall, freshNumbers, useHarness } from '../helpers/harness.js';

@@ -49,6 +49,23 @@ const one = (params: Params, name: string): string | undefined => {
   return typeof v === 'string' && v !== '' ? v : undefined;
 };
 
+type SignedForm<K extends string> = Record<K, string> & Record<string, string | undefined>;
+
+/** What every Twilio webhook shares: the signature check, the domain context, the routing TwiML. */
+interface TwilioHooks {
+  deps: AppDeps;
+  /** The signed form's single values by name; 422 unless every one of `needed` is there. */
+  signedForm: <K extends string>(request: FastifyRequest, needed: readonly K[]) => SignedForm<K>;
+  ctx: (request: FastifyRequest) => {
+    carrier: 'twilio';
+    requestId: string;
+    now: Date;
+    random: () => number;
+  };
+  /** The TwiML of a routing decision; the Dial's action is absolute, as Twilio signs it. */
+  routedTwiml: (answer: RouteAnswer) => string;
+}
+
 /**
  * Twilio's webhooks, on the public listener but outside the tenant API: the
  * X-Twilio-Signature (HMAC of the full URL and the form parameters with the
@@ -56,6 +73,15 @@ const one = (params: Params, name: string): string | undefined => {
  * before it checks out.
  */
 export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const hooks = twilioHooks(deps);
+  voiceWebhook(app, hooks);
+  dialWebhook(app, hooks);
+  statusWebhook(app, hooks);
+  messageWebhook(app, hooks);
+  keypressOptOutWebhook(app, hooks);
+}
+
+function twilioHooks(deps: AppDeps): TwilioHooks {
   const settings = deps.twilio;
   const missing = [
     ...(settings?.authToken ? [] : ['TWILIO_AUTH_TOKEN']),
@@ -85,22 +111,20 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
     return params;
   };
-  /** The signed form's single values by name; 422 unless every one of `needed` is there. */
   const signedForm = <K extends string>(request: FastifyRequest, needed: readonly K[]) => {
     const params = verified(request);
     const absent = needed.filter((n) => one(params, n) === undefined);
     if (absent.length > 0) throw errors.invalidCarrierRequest(absent);
     const form: Record<string, string | undefined> = {};
     for (const name of Object.keys(params)) form[name] = one(params, name);
-    return form as Record<K, string> & Record<string, string | undefined>;
+    return form as SignedForm<K>;
   };
   const ctx = (request: FastifyRequest) => ({
-    carrier: 'twilio',
+    carrier: 'twilio' as const,
     requestId: request.id,
     now: new Date(deps.clock.now()),
     random: deps.random ?? Math.random,
   });
-  /** The TwiML of a routing decision; the Dial's action is absolute, as Twilio signs it. */
   const routedTwiml = (answer: RouteAnswer): string => {
     switch (answer.kind) {
       case 'dial':
@@ -115,10 +139,15 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
         return hangupTwiml();
     }
   };
+  return { deps, signedForm, ctx, routedTwiml };
+}
 
+/** The inbound call: record it and answer the TwiML that routes it. */
+function voiceWebhook(app: FastifyInstance, hooks: TwilioHooks): void {
+  const { deps } = hooks;
   app.post(TWILIO_VOICE_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const f = signedForm(request, ['CallSid', 'To', 'From']);
-    const answer = await acceptInboundCall(deps.repos, ctx(request), {
+    const f = hooks.signedForm(request, ['CallSid', 'To', 'From']);
+    const answer = await acceptInboundCall(deps.repos, hooks.ctx(request), {
       callSid: f.CallSid,
       to: f.To,
       from: f.From,
@@ -129,21 +158,24 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
     const xml =
       answer.kind === 'routed'
-        ? routedTwiml(answer.answer)
+        ? hooks.routedTwiml(answer.answer)
         : answer.kind === 'forward'
           ? forwardTwiml(answer.forwardTo)
           : goodbyeTwiml(answer.kind === 'unknown_number' ? NOT_IN_SERVICE : NO_ONE_AVAILABLE);
     return reply.type('text/xml').send(xml);
   });
+}
 
-  // Twilio's <Dial> action: DialCallStatus and DialCallDuration of the buyer's leg.
+/** Twilio's <Dial> action: DialCallStatus and DialCallDuration of the buyer's leg. */
+function dialWebhook(app: FastifyInstance, hooks: TwilioHooks): void {
+  const { deps } = hooks;
   app.post(TWILIO_DIAL_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const f = signedForm(request, ['CallSid', 'DialCallStatus']);
+    const f = hooks.signedForm(request, ['CallSid', 'DialCallStatus']);
     const offerId = (request.query as Record<string, unknown>).offer;
     if (typeof offerId !== 'string' || offerId === '')
       throw errors.invalidCarrierRequest(['offer']);
     const duration = Number(f.DialCallDuration);
-    const outcome = await acceptDialResult(deps.repos, ctx(request), {
+    const outcome = await acceptDialResult(deps.repos, hooks.ctx(request), {
       callSid: f.CallSid,
       offerId,
       dialCallStatus: f.DialCallStatus,
@@ -156,13 +188,17 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     if (outcome.ended.kind === 'unknown_offer') {
       request.log.warn({ offer: offerId }, 'Twilio Dial result for an offer the call never had');
     }
-    return reply.type('text/xml').send(routedTwiml(outcome.answer));
+    return reply.type('text/xml').send(hooks.routedTwiml(outcome.answer));
   });
+}
 
+/** A call's status callback: its status and, once over, its duration. */
+function statusWebhook(app: FastifyInstance, hooks: TwilioHooks): void {
+  const { deps } = hooks;
   app.post(TWILIO_STATUS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const f = signedForm(request, ['CallSid', 'CallStatus']);
+    const f = hooks.signedForm(request, ['CallSid', 'CallStatus']);
     const duration = Number(f.CallDuration);
-    const outcome = await recordCallStatus(deps.repos, ctx(request), {
+    const outcome = await recordCallStatus(deps.repos, hooks.ctx(request), {
       callSid: f.CallSid,
       status: f.CallStatus,
       durationSeconds: Number.isInteger(duration) && duration >= 0 ? duration : null,
@@ -172,10 +208,14 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     }
     return reply.code(204).send();
   });
+}
 
+/** An inbound SMS: a reply that changes consent is recorded in the consent history. */
+function messageWebhook(app: FastifyInstance, hooks: TwilioHooks): void {
+  const { deps } = hooks;
   app.post(TWILIO_MESSAGE_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const f = signedForm(request, ['MessageSid', 'From', 'To']);
-    const outcome = await acceptInboundMessage(deps.repos, ctx(request), {
+    const f = hooks.signedForm(request, ['MessageSid', 'From', 'To']);
+    const outcome = await acceptInboundMessage(deps.repos, hooks.ctx(request), {
       messageSid: f.MessageSid,
       from: f.From,
       to: f.To,
@@ -192,14 +232,18 @@ export function twilioRoutes(app: FastifyInstance, deps: AppDeps): void {
     // An empty answer: the service (or Twilio's own opt-out handling) does the replying.
     return reply.type('text/xml').send(emptyMessagingTwiml());
   });
+}
 
+/** The keypress opt-out's <Gather> action on an outbound call. */
+function keypressOptOutWebhook(app: FastifyInstance, hooks: TwilioHooks): void {
+  const { deps } = hooks;
   app.post(TWILIO_OPTOUT_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const f = signedForm(request, []);
+    const f = hooks.signedForm(request, []);
     const touchId = (request.query as Record<string, unknown>).touch;
     if (typeof touchId !== 'string' || touchId === '')
       throw errors.invalidCarrierRequest(['touch']);
     if (f.CallSid === undefined) throw errors.invalidCarrierRequest(['CallSid']);
-    const outcome = await acceptKeypress(deps.repos, ctx(request), {
+    const outcome = await acceptKeypress(deps.repos, hooks.ctx(request), {
       touchId,
       callSid: f.CallSid,
       digits: f.Digits ?? '',

@@ -3,8 +3,9 @@ import type { Buyer, Usage } from '../../../domain/routing/types.js';
 import type { CapName } from '../../../domain/routing/vocabulary.js';
 import type { OrgContext } from '../../context.js';
 import { html } from '../../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table } from '../../layout.js';
+import { orgPath } from '../../layout.js';
 import type { ConsoleRouter, PageResult } from '../../router.js';
+import { type Column, csvLink, numberColumn, table } from '../../table.js';
 import { dayOf, startOfDay } from '../../time.js';
 
 /** One buyer as the page shows it: its caps used now and today's calls, billable and revenue. */

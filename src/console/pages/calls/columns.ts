@@ -1,7 +1,8 @@
 import type { ConsoleCallRow } from '../../../domain/admin/queries.js';
 import type { OrgContext } from '../../context.js';
 import { html } from '../../html.js';
-import { type Column, orgPath, timeColumn } from '../../layout.js';
+import { orgPath } from '../../layout.js';
+import { type Column, timeColumn } from '../../table.js';
 import { timeCell } from '../../time.js';
 import type { OutcomeFilter } from '../shared/outcomes.js';
 

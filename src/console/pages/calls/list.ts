@@ -4,8 +4,9 @@ import { AppError } from '../../../errors.js';
 import { decodeCursor, encodeCursor, ID_SHAPE } from '../../../http/paging.js';
 import type { OrgContext } from '../../context.js';
 import { type Html, html } from '../../html.js';
-import { csvLink, orgPath, table } from '../../layout.js';
+import { orgPath } from '../../layout.js';
 import type { ConsoleRouter, PageHandler, Query } from '../../router.js';
+import { csvLink, table } from '../../table.js';
 import { OUTCOME_FILTERS } from '../shared/outcomes.js';
 import { callColumns } from './columns.js';
 

@@ -2,8 +2,9 @@ import { createCampaign } from '../../../domain/admin/campaigns.js';
 import type { OrgContext } from '../../context.js';
 import { emptyForm, type FormState, fieldError, formProblems, invalid } from '../../forms.js';
 import { html } from '../../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table } from '../../layout.js';
+import { orgPath } from '../../layout.js';
 import type { ActionHandler, ConsoleRouter, PageResult } from '../../router.js';
+import { type Column, csvLink, numberColumn, table } from '../../table.js';
 import { adminOf, csrfField } from '../shared/admin.js';
 import {
   COUNTRY_HINT,

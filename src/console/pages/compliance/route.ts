@@ -3,16 +3,9 @@ import type { TouchRow } from '../../../domain/reports/types.js';
 import type { TouchGroup } from '../../../domain/reports/vocabulary.js';
 import { type ConsoleDeps, type OrgContext, reportRange } from '../../context.js';
 import { html } from '../../html.js';
-import {
-  type Column,
-  codeWord,
-  csvLink,
-  numberColumn,
-  orgPath,
-  table,
-  timeColumn,
-} from '../../layout.js';
+import { orgPath } from '../../layout.js';
 import type { ConsoleRouter, PageResult } from '../../router.js';
+import { type Column, codeWord, csvLink, numberColumn, table, timeColumn } from '../../table.js';
 import { dayCell } from '../../time.js';
 
 const DAY = 86_400_000;

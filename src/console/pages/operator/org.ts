@@ -8,9 +8,9 @@ import {
 import { AppError, errors } from '../../../errors.js';
 import { type ConsoleDeps, type PageContext, requireOperator } from '../../context.js';
 import { type Html, html } from '../../html.js';
-import { type Column, table, timeColumn } from '../../layout.js';
 import { makeLink, shownOnce } from '../../links.js';
 import type { ActionHandler, ConsoleRouter, PageResult } from '../../router.js';
+import { type Column, table, timeColumn } from '../../table.js';
 import { accessTables } from '../people/route.js';
 import { adminOf, csrfField } from '../shared/admin.js';
 

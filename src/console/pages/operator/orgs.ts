@@ -1,8 +1,8 @@
 import { createOrg } from '../../../domain/admin/orgs-keys.js';
 import { type PageContext, requireOperator } from '../../context.js';
 import { html } from '../../html.js';
-import { type Column, table, timeColumn } from '../../layout.js';
 import { type ActionHandler, type ConsoleRouter, own, type PageHandler } from '../../router.js';
+import { type Column, table, timeColumn } from '../../table.js';
 import { adminOf, csrfField } from '../shared/admin.js';
 import { NOTICES } from './notices.js';
 

@@ -1,9 +1,9 @@
 import type { ConsoleLink } from '../../../domain/console/ports.js';
 import { type PageContext, requireOperator } from '../../context.js';
 import { type Html, html } from '../../html.js';
-import { type Column, table, timeColumn } from '../../layout.js';
 import { makeLink } from '../../links.js';
 import type { ActionHandler, ConsoleRouter, PageResult } from '../../router.js';
+import { type Column, table, timeColumn } from '../../table.js';
 import { csrfField } from '../shared/admin.js';
 
 /** Every user and every invitation and reset link, with the forms that make links. */

@@ -3,9 +3,10 @@ import type { ConsoleLink, OrgRole } from '../../../domain/console/ports.js';
 import { errors } from '../../../errors.js';
 import type { OrgContext } from '../../context.js';
 import { type Html, html } from '../../html.js';
-import { orgPath, table, timeColumn } from '../../layout.js';
+import { orgPath } from '../../layout.js';
 import { makeLink } from '../../links.js';
 import type { ConsoleRouter, PageResult, TableData } from '../../router.js';
+import { table, timeColumn } from '../../table.js';
 
 /**
  * The role an invitation made inside an organization may carry. Contract §9

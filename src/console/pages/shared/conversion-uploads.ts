@@ -1,6 +1,6 @@
 import type { CallUploadRow, ConversionQueries } from '../../../domain/conversions/queries.js';
 import type { OrgContext } from '../../context.js';
-import type { Column } from '../../layout.js';
+import type { Column } from '../../table.js';
 import { timeCell } from '../../time.js';
 
 /** A destination with its counts, as the admin API's `GET …/conversion-destinations/{id}`. */

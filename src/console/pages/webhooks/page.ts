@@ -1,7 +1,8 @@
 import type { OrgContext } from '../../context.js';
 import { type Html, html } from '../../html.js';
-import { type Column, csvLink, numberColumn, orgPath, table, timeColumn } from '../../layout.js';
+import { orgPath } from '../../layout.js';
 import { type ConsoleRouter, own, type PageHandler } from '../../router.js';
+import { type Column, csvLink, numberColumn, table, timeColumn } from '../../table.js';
 import { csrfField } from '../shared/admin.js';
 import { conversionColumns, destinationRows } from '../shared/conversion-uploads.js';
 
