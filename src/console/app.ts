@@ -29,6 +29,7 @@ import { compliancePages } from './pages/compliance.js';
 import { operatorPages } from './pages/operator.js';
 import { overviewPage } from './pages/overview.js';
 import { peoplePages } from './pages/people.js';
+import { routingPlanPages } from './pages/routing-plan.js';
 import { settingsPages } from './pages/settings.js';
 import { webhookPages } from './pages/webhooks.js';
 import { type ConsoleRouter, own, type PageResult, type Query, readQuery } from './router.js';
@@ -249,6 +250,7 @@ export async function buildConsoleApp(
   overviewPage(router);
   callPages(router);
   campaignPages(router);
+  routingPlanPages(router);
   buyerPages(router);
   compliancePages(router);
   webhookPages(router);

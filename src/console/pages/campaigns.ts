@@ -279,7 +279,7 @@ ${canChange(ctx) ? createForm(ctx, path, f) : ''}`,
       range: true,
       notice,
       tables: { numbers: { columns: numberColumns, rows: numbers } },
-      body: html`<p><a href="${orgPath(ctx.org.id, 'campaigns')}">← All campaigns</a></p>
+      body: html`<p><a href="${orgPath(ctx.org.id, 'campaigns')}">← All campaigns</a> · <a href="${base}/routing">Routing plan: which buyers take its calls</a></p>
 ${
   c.forwardTo
     ? ''
