@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
@@ -14,6 +16,9 @@ import { dialEnded, ring } from '../helpers/voice.js';
  * page's drill-down: each buyer's calls are the calls that buyer answered, as the raw rows say.
  */
 if (browserMissing) console.warn('console-routing-browser: skipped, /usr/bin/chromium is missing');
+
+/** CONSOLE_SCREENSHOTS=dir saves the pages of this test at 1280 and 390 px. */
+const SHOTS = process.env.CONSOLE_SCREENSHOTS;
 
 const h = useHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
 const c = useConsole(h, { listen: true });
@@ -137,6 +142,20 @@ describe.skipIf(browserMissing)('routing plans in the console', { timeout: 180_0
         .locator('table tbody tr')
         .evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[2]?.textContent?.trim()));
       expect(callers).toEqual(raw.map((r) => r.from_number));
+    }
+    if (SHOTS) {
+      mkdirSync(SHOTS, { recursive: true });
+      for (const [name, p] of [
+        ['routing', `campaigns/${t.code}/routing`],
+        ['buyers', 'buyers'],
+        ['buyer-calls', `calls?buyer=${first.buyer_id}`],
+      ] as const) {
+        for (const width of [1280, 390]) {
+          await page.setViewportSize({ width, height: 900 });
+          await page.goto(`${c.url}/orgs/${t.orgId}/${p}`);
+          await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true });
+        }
+      }
     }
     // A buyer of no organization the person sees: 404, as anything that does not exist.
     const other = await createTenant(h);

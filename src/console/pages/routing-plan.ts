@@ -109,7 +109,7 @@ export function routingPlanPages(router: ConsoleRouter): void {
     const rows = buyers.map((b, i) => {
       const p = `r-p${i}`;
       const w = `r-w${i}`;
-      return html`<div class="routing-buyer"><strong>${b.name}</strong><span class="hint">${b.forwardTo}${b.status === 'paused' ? ', paused: not offered until resumed' : ''}</span></div>
+      return html`<div class="routing-buyer"><strong>${b.name}</strong><br><span class="hint">${b.forwardTo}${b.status === 'paused' ? ', paused: not offered until resumed' : ''}</span></div>
 <div class="field">
 <label for="${p}">Priority for ${b.name}</label><input id="${p}" name="${priorityField(b)}" inputmode="numeric" value="${v[priorityField(b)] ?? ''}" aria-describedby="r-priority-hint"${invalid(f, priorityField(b), p)}>${fieldError(f, priorityField(b), p)}
 <label for="${w}">Weight for ${b.name}</label><input id="${w}" name="${weightField(b)}" inputmode="numeric" value="${v[weightField(b)] ?? ''}" aria-describedby="r-weight-hint"${invalid(f, weightField(b), w)}>${fieldError(f, weightField(b), w)}
