@@ -12,6 +12,7 @@ import { compliancePages } from './pages/compliance/route.js';
 import { operatorPages } from './pages/operator/route.js';
 import { overviewPage } from './pages/overview/route.js';
 import { peoplePages } from './pages/people/route.js';
+import { routingPlanPages } from './pages/routing/route.js';
 import { settingsPages } from './pages/settings/route.js';
 import { webhookPages } from './pages/webhooks/route.js';
 import { consoleRouter } from './routing.js';
@@ -40,6 +41,7 @@ export async function buildConsoleApp(
   overviewPage(router);
   callPages(router);
   campaignPages(router);
+  routingPlanPages(router);
   buyerPages(router);
   compliancePages(router);
   webhookPages(router);

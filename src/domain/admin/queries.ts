@@ -314,6 +314,8 @@ export interface CallSearch {
   campaignId?: string | undefined;
   outcome?: CallOutcome | undefined;
   source?: string | undefined;
+  /** The buyer that answered the call (contract §11). */
+  buyerId?: string | undefined;
   limit: number;
   /** The id of the last call of the previous page. */
   after?: string | undefined;

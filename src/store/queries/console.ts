@@ -33,7 +33,11 @@ function matchOf(q: string): SQL | undefined {
 }
 
 function searchCalls(db: Db, orgId: string, s: CallSearch) {
-  return callsQuery(db, orgId, [...callFilters(orgId, s), s.q ? matchOf(s.q) : undefined])
+  return callsQuery(db, orgId, [
+    ...callFilters(orgId, s),
+    s.buyerId === undefined ? undefined : eq(calls.buyerId, s.buyerId),
+    s.q ? matchOf(s.q) : undefined,
+  ])
     .orderBy(...callOrder)
     .limit(s.limit);
 }

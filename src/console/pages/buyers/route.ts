@@ -79,7 +79,11 @@ export function buyerPages(router: ConsoleRouter): void {
       { label: 'Status', value: (l) => l.buyer.status },
       { label: 'Takes calls now', value: (l) => (l.open ? 'open' : 'closed') },
       ...CAPS.map(([cap, label]) => ({ label, value: (l: BuyerLine) => used(l, cap) })),
-      numberColumn('Calls today', (l) => l.calls, ctx.num),
+      {
+        ...numberColumn('Calls today', (l) => l.calls, ctx.num),
+        cell: (l) =>
+          html`<a href="${orgPath(ctx.org.id, 'calls')}?${new URLSearchParams({ from: dayOf(ctx.now, ctx.zone), to: dayOf(ctx.now, ctx.zone), buyer: l.buyer.id }).toString()}" aria-label="Calls ${l.buyer.name} answered today">${ctx.num(l.calls)}</a>`,
+      },
       numberColumn('Billable today', (l) => l.billable, ctx.num),
       {
         label: `Revenue today (${currency})`,

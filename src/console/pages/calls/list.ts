@@ -18,12 +18,18 @@ function filtersForm(
   base: string,
   q: Query,
   campaigns: CampaignSummaryRow[],
-  picked: { code: string | undefined; status: string | undefined; source: string | undefined },
+  picked: {
+    code: string | undefined;
+    status: string | undefined;
+    source: string | undefined;
+    buyerId: string | undefined;
+  },
 ): Html {
-  const { code, status, source } = picked;
+  const { code, status, source, buyerId } = picked;
   return html`<form method="get" action="${base}" class="filters" role="search">
 <input type="hidden" name="from" value="${ctx.range.from}">
 <input type="hidden" name="to" value="${ctx.range.to}">
+${buyerId ? html`<input type="hidden" name="buyer" value="${buyerId}">` : ''}
 <label>Search <input type="search" name="q" value="${q.q ?? ''}" placeholder="caller number, call id, UTM or landing page"></label>
 <label>Campaign <select name="campaign"><option value="">All campaigns</option>${campaigns.map(
     ({ campaign: c }) =>
@@ -48,6 +54,11 @@ export const callsPage =
     if (code && !campaign) throw new AppError('Not Found');
     const status = OUTCOME_FILTERS.find(([k]) => k === q.status)?.[0];
     const source = q.source?.trim().slice(0, 200) || undefined;
+    // The Buyers page's drill-down: the calls a buyer answered.
+    const buyerId = q.buyer?.trim().slice(0, 100) || undefined;
+    const { db, buyers } = router.deps.repos;
+    const buyer = buyerId ? await buyers.getBuyer(db, ctx.org.id, buyerId) : null;
+    if (buyerId && !buyer) throw new AppError('Not Found');
     const csv = q.format === 'csv';
     const rows = await reads.searchCalls(ctx.org.id, {
       since: ctx.range.since,
@@ -56,6 +67,7 @@ export const callsPage =
       campaignId: campaign?.id,
       outcome: status,
       source: source === undefined ? undefined : foldSource(source),
+      buyerId: buyer?.id,
       // A download holds every call of the range, up to a bound a spreadsheet can take.
       limit: csv ? 50_000 : PAGE + 1,
       after: csv ? undefined : decodeCursor(q.cursor, ID_SHAPE),
@@ -72,17 +84,19 @@ export const callsPage =
       campaign: code,
       status,
       source,
+      buyer: buyer?.id,
     };
     const nextQuery = new URLSearchParams(
       Object.entries({ ...keep, cursor: more ? encodeCursor(shown.at(-1)!.call.id) : '' }).filter(
         (e): e is [string, string] => !!e[1],
       ),
     );
-    const filtered = !!(q.q || code || status || source);
+    const filtered = !!(q.q || code || status || source || buyer);
     return {
       title: 'Calls',
       tables: { calls: { columns, rows: shown } },
-      body: html`${filtersForm(ctx, base, q, campaigns, { code, status, source })}
+      body: html`${filtersForm(ctx, base, q, campaigns, { code, status, source, buyerId: buyer?.id })}
+${buyer ? html`<p data-buyer-filter>Calls answered by <strong>${buyer.name}</strong> · <a href="${base}?${new URLSearchParams({ from: ctx.range.from, to: ctx.range.to }).toString()}">all calls</a></p>` : ''}
 ${table({
   caption: 'Calls, latest start first',
   columns,

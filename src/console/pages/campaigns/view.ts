@@ -148,7 +148,7 @@ export function campaignView(
     range: true,
     notice,
     tables: { numbers: { columns, rows: numbers } },
-    body: html`<p><a href="${orgPath(ctx.org.id, 'campaigns')}">← All campaigns</a></p>
+    body: html`<p><a href="${orgPath(ctx.org.id, 'campaigns')}">← All campaigns</a> · <a href="${base}/routing">Routing plan: which buyers take its calls</a></p>
 ${
   c.forwardTo
     ? ''
