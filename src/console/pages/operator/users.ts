@@ -64,35 +64,16 @@ ${table({ caption: 'Invitation and reset links', columns: linkColumns, rows: lin
   };
 }
 
-export const operatorInviteAction =
-  (router: ConsoleRouter): ActionHandler<PageContext> =>
+/** A link for the email in the form: an operator's invitation, or a password reset. */
+const linkAction =
+  (router: ConsoleRouter, kind: 'invitation' | 'reset'): ActionHandler<PageContext> =>
   async (ctx, form, _p, req) => {
     requireOperator(ctx);
     const email = (form.get('email') ?? '').trim();
-    return usersPage(
-      router,
-      ctx,
-      await makeLink(
-        router.deps,
-        ctx,
-        { kind: 'invitation', email, role: 'operator', orgId: null },
-        req.id,
-      ),
-    );
+    const role = kind === 'invitation' ? 'operator' : 'viewer';
+    const link = await makeLink(router.deps, ctx, { kind, email, role, orgId: null }, req.id);
+    return usersPage(router, ctx, link);
   };
-export const resetLinkAction =
-  (router: ConsoleRouter): ActionHandler<PageContext> =>
-  async (ctx, form, _p, req) => {
-    requireOperator(ctx);
-    const email = (form.get('email') ?? '').trim();
-    return usersPage(
-      router,
-      ctx,
-      await makeLink(
-        router.deps,
-        ctx,
-        { kind: 'reset', email, role: 'viewer', orgId: null },
-        req.id,
-      ),
-    );
-  };
+
+export const operatorInviteAction = (router: ConsoleRouter) => linkAction(router, 'invitation');
+export const resetLinkAction = (router: ConsoleRouter) => linkAction(router, 'reset');
