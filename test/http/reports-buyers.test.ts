@@ -152,6 +152,25 @@ describe('traffic report by buyer', () => {
     expect(body.totals).toMatchObject({ calls: 0, revenue: '0.00' });
   });
 
+  it('a call moved to its buyer leaves no group behind: none is folded or ranked', async () => {
+    const { t, a } = await setup();
+    // Recorded with no buyer, each call moves to its buyer's row when the leg ends: the
+    // cells with no buyer net to nothing, which is no group.
+    await routed(t, '+12125550031', ['completed'], 90);
+    h.clock.advance(60);
+    await routed(t, '+12125550032', ['completed'], 90);
+    h.clock.advance(60);
+    await routed(t, '+12125550033', ['busy', 'completed'], 90);
+    const body = json(await traffic(t.orgId, 'bucket=none&group_by=buyer&groups=1'));
+    const rows = (body.rows as Row[]).map((r) => [r.buyer, r.other ?? false, r.calls]);
+    expect(rows).toEqual([
+      [a, false, 2],
+      [null, true, 1],
+    ]);
+    expect([body.groups_listed, body.groups_folded]).toEqual([1, 1]);
+    expect(body.rows.find((r: Row) => r.other).calls_answered_by_buyer).toBe(1);
+  });
+
   it('a grouping that is not a key is a 422 naming group_by', async () => {
     const { t } = await setup();
     const res = await traffic(t.orgId, 'group_by=buyer,buyer_name');

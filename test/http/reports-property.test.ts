@@ -506,7 +506,16 @@ describe('every report equals the same aggregate of the raw rows', () => {
           await retention.stop();
         }
       }),
-      { numRuns: Number(process.env.REPORT_PROPERTY_RUNS ?? 6), endOnFailure: true },
+      {
+        numRuns: Number(process.env.REPORT_PROPERTY_RUNS ?? 6),
+        endOnFailure: true,
+        ...(process.env.REPORT_PROPERTY_SEED
+          ? {
+              seed: Number(process.env.REPORT_PROPERTY_SEED),
+              path: process.env.REPORT_PROPERTY_PATH,
+            }
+          : {}),
+      },
     );
   });
 });

@@ -336,6 +336,30 @@ describe('many groups', () => {
     const all = json(await get(q.replace('&groups=1', '')));
     expect([all.rows.length, all.groups_folded]).toEqual([3, 0]);
   });
+
+  it('ranks a group with a call above one without, before the fold', async () => {
+    const t = await createTenant(h, { numbers: 5 });
+    // Not folded yet, a session's delta leaves the call counters null: /a's calls sum to
+    // nothing, which ranks as none, so /b (a call) is larger though /a comes first by key.
+    await session(h, t, '2026-03-10T12:00:00Z', 'a', 'https://ex.org/a');
+    const nb = await session(h, t, '2026-03-10T12:05:00Z', 'b', 'https://ex.org/b');
+    await recordCall(h, t, { to: nb, from: '+12125550001', startedAt: '2026-03-10T12:10:00Z' });
+    const body = json(
+      await get(
+        `/admin/orgs/${t.orgId}/reports/traffic?from=2026-03-10T00:00:00Z&to=2026-03-11T00:00:00Z&group_by=landing_path&groups=1`,
+      ),
+    );
+    const rows = body.rows.map((r: Record<string, unknown>) => [
+      r.landing_path,
+      r.other ?? false,
+      r.sessions,
+      r.calls,
+    ]);
+    expect(rows).toEqual([
+      ['/b', false, 1, 1],
+      [null, true, 1, 0],
+    ]);
+  });
 });
 
 describe('CSV', () => {

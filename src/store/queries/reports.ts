@@ -208,7 +208,11 @@ async function rangeRepeats(
  * bucket's groups are summed into one row with null keys and `other` true. The database folds,
  * so an answer never carries more than buckets × (listed + 1) rows whatever the visitors sent
  * (a million landing paths are a million cells, not a million rows here). `groups` is how many
- * groups the range has.
+ * groups the range has. Deltas not folded yet leave counters null (a DNI batch's call
+ * counters), so a group's sums are null when none of its cells counted: they rank as 0, not
+ * first (a descending order puts nulls first). A bucket's cells of a group can net to nothing
+ * (a call moved to its buyer's row leaves +1 and −1 under no buyer): such a row is not counted,
+ * and a group with no other row is no group, neither ranked nor folded.
  */
 function foldedCells(s: ReturnType<typeof shape>, cells: string, listed: number) {
   const sums = TRAFFIC_CELL_COUNTERS.map((m) => `sum(${m}::float8) as ${m}`).join(', ');
@@ -222,11 +226,15 @@ function foldedCells(s: ReturnType<typeof shape>, cells: string, listed: number)
   const n = `$${s.params.push(listed)}::int`;
   const kept = s.keys.map((k) => `case when g_rank <= ${n} then ${k} end as ${k}`).join(', ');
   const folded = TRAFFIC_CELL_COUNTERS.map((m) => `sum(${m}) as ${m}`).join(', ');
+  // A null sum (no cell counted) is not true here either.
+  const counted = TRAFFIC_CELL_COUNTERS.map((m) => `sum(${m}) <> 0`).join(' or ');
   return `with c as (
-      select bucket_start, ${keys}, ${sums} from (${cells}) c group by ${positions}),
+      select bucket_start, ${keys}, ${sums} from (${cells}) c group by ${positions}
+      having ${counted}),
     ranked as (
       select c.*, dense_rank() over (order by g_sessions desc, g_calls desc, ${keys}) as g_rank
-        from (select c.*, sum(sessions) over g as g_sessions, sum(calls) over g as g_calls
+        from (select c.*, coalesce(sum(sessions) over g, 0) as g_sessions,
+                     coalesce(sum(calls) over g, 0) as g_calls
                 from c window g as (partition by ${keys})) c)
     select bucket_start, ${kept}, g_rank > ${n} as other, ${folded},
            max(max(g_rank)) over () as groups
