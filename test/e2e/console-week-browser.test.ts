@@ -101,6 +101,38 @@ describe.skipIf(browserMissing)('a firm’s week in the console', { timeout: 240
     expect(doc.children[0]!.text).toBe(office);
   });
 
+  it('changes where a campaign rings: Campaigns and pools → the campaign → Save settings', async () => {
+    const branch = freshNumbers(1)[0]!;
+    await overview();
+    await nav('Campaigns and pools');
+    await page.getByRole('link', { name: 'OF', exact: true }).click();
+    await page.waitForURL(/\/campaigns\/OF/);
+    // A mistyped number is refused next to its field, the input kept, nothing changed.
+    await page.locator('#s-forward').fill('555-01');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    expect(await page.locator('#s-forward').inputValue()).toBe('555-01');
+    const kept = await h.store.query<{ forward_to: string }>(
+      "select forward_to from campaigns where org_id = $1 and code = 'OF'",
+      [orgId],
+    );
+    expect(kept[0]!.forward_to).toBe(office);
+    await page.locator('#s-forward').fill(typed(branch));
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/\/campaigns\/OF/);
+    expect(await page.locator('#s-forward').inputValue()).toBe(branch);
+
+    const [row] = await h.store.query<{ forward_to: string }>(
+      "select forward_to from campaigns where org_id = $1 and code = 'OF'",
+      [orgId],
+    );
+    expect(row!.forward_to).toBe(branch);
+    const res = await twilioPost(h, '/carrier/twilio/voice', voice(pool[1]!, '+12125550101'));
+    expect(res.statusCode).toBe(200);
+    const doc = parseXml(res.body);
+    expect(doc.children.map((x) => x.name)).toEqual(['Dial']);
+    expect(doc.children[0]!.text).toBe(branch);
+  });
+
   it('traffic of two weeks: sources fold, missed calls are found, the pool page follows its range', async () => {
     const api = (body: object) =>
       fetch(`${h.url}/dni/session`, {
