@@ -82,7 +82,7 @@ export function buyerPages(router: ConsoleRouter): void {
       {
         ...numberColumn('Calls today', (l) => l.calls, ctx.num),
         cell: (l) =>
-          html`<a href="${orgPath(ctx.org.id, 'calls')}?${new URLSearchParams({ from: dayOf(ctx.now, ctx.zone), to: dayOf(ctx.now, ctx.zone), buyer: l.buyer.id }).toString()}" aria-label="Calls ${l.buyer.name} answered today">${ctx.num(l.calls)}</a>`,
+          html`<a href="${orgPath(ctx.org.id, 'calls')}?${new URLSearchParams({ from: dayOf(ctx.now, ctx.zone), to: dayOf(ctx.now, ctx.zone), buyer: l.buyer.id }).toString()}" aria-label="Calls ${l.buyer.name} answered today: ${ctx.num(l.calls)}">${ctx.num(l.calls)}</a>`,
       },
       numberColumn('Billable today', (l) => l.billable, ctx.num),
       {
