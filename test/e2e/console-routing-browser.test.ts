@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
+import { browserMissing, launch, seriousViolations, signInBrowser } from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { createTenant, json, useHarness } from '../helpers/harness.js';
 import { admin, createBuyer } from '../helpers/routing.js';
@@ -32,13 +32,7 @@ describe.skipIf(browserMissing)('routing plans in the console', { timeout: 180_0
     await browser?.close();
   });
 
-  async function signIn(page: Page, email: string) {
-    await page.goto(`${c.url}/`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/overview/);
-  }
+  const signIn = (page: Page, email: string) => signInBrowser(page, c.url, email, PASSWORD);
 
   it('a manager sets the plan; the next call rings its buyer, and each buyer’s calls are its own', async () => {
     h.clock.set('2026-03-02T15:00:00Z');

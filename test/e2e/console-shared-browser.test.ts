@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
+import { browserMissing, launch, seriousViolations, signInBrowser } from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { ADMIN_TOKEN, createTenant, dni, json, useHarness } from '../helpers/harness.js';
 import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
@@ -29,13 +29,7 @@ describe.skipIf(browserMissing)(
       await browser?.close();
     });
 
-    async function signIn(page: Page, email: string) {
-      await page.goto(`${c.url}/`);
-      await page.getByLabel('Email').fill(email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL(/\/overview/);
-    }
+    const signIn = (page: Page, email: string) => signInBrowser(page, c.url, email, PASSWORD);
 
     const metric = async (page: Page, name: string) =>
       (await page.locator(`[data-metric="${name}"]`).first().textContent())!.trim();

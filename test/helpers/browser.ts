@@ -63,3 +63,17 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   )) as { violations: AxeViolation[] };
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
+
+/** Signs in on the console at `consoleUrl` and waits for the Overview. */
+export async function signInBrowser(
+  page: Page,
+  consoleUrl: string,
+  email: string,
+  password: string,
+): Promise<void> {
+  await page.goto(`${consoleUrl}/`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/overview/);
+}
