@@ -91,7 +91,7 @@ export interface StoreOptions {
 const MIGRATION_LOCK = 7_350_001;
 
 /** Dates travel as ISO strings, the same text on both drivers. */
-function wire(params: unknown[]): unknown[] {
+export function wire(params: readonly unknown[]): unknown[] {
   return params.map((p) => (p instanceof Date ? p.toISOString() : p));
 }
 
@@ -113,7 +113,7 @@ function retryingTransactions(db: Db): Db {
 
 // A statement's name for the server-side prepared-statement cache, per text.
 const statementNames = new Map<string, string>();
-function statementName(text: string): string {
+export function statementName(text: string): string {
   let name = statementNames.get(text);
   if (!name) {
     name = `s${statementNames.size}`;

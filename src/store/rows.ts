@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
-import type { Executor } from './db.js';
+import { type Executor, statementName, wire } from './db.js';
 
 /** The rows of a raw statement, on the database or in a transaction (either driver's shape). */
 export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
@@ -34,17 +34,6 @@ export async function returned<T>(rows: PromiseLike<T[]>): Promise<T> {
   return (await rows)[0] as T;
 }
 
-// A name per statement text, for the server's per-connection prepared statements.
-const preparedNames = new Map<string, string>();
-const preparedName = (text: string) => {
-  let name = preparedNames.get(text);
-  if (!name) {
-    name = `h${preparedNames.size}`;
-    preparedNames.set(text, name);
-  }
-  return name;
-};
-
 /**
  * A statement of a hot path (a carrier webhook's), written with `$1`, `$2`… placeholders. In a
  * transaction on PostgreSQL it goes as a named prepared statement on that transaction's
@@ -60,8 +49,7 @@ export async function hotRows<T>(
 ): Promise<T[]> {
   const client = (ex as { session?: { client?: unknown } }).session?.client;
   if (client instanceof pg.Client) {
-    const values = params.map((p) => (p instanceof Date ? p.toISOString() : p));
-    const result = await client.query({ name: preparedName(text), text, values });
+    const result = await client.query({ name: statementName(text), text, values: wire(params) });
     return result.rows as T[];
   }
   return rowsOf<T>(ex, positional(text, params));
