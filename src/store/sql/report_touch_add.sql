@@ -2,7 +2,8 @@
 -- (the touch itself) and one per reason code it was blocked for ('none' when
 -- placed), so a grouping by reason counts a touch under each of its reasons while
 -- totals count it once.
-CREATE OR REPLACE FUNCTION report_touch_add(t outbound_touches, p_sign integer) RETURNS void LANGUAGE sql AS $$
+CREATE OR REPLACE FUNCTION report_touch_add(t outbound_touches, p_sign integer) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
   INSERT INTO report_touch_deltas (org_id, bucket, campaign_id, channel, purpose, outcome, state, reason,
     touches, placed, blocked, delivered, failed)
   SELECT t.org_id, report_quarter(t.decided_at), t.campaign_id, t.channel,
@@ -13,5 +14,6 @@ CREATE OR REPLACE FUNCTION report_touch_add(t outbound_touches, p_sign integer) 
   FROM (SELECT report_touch_outcome(t.placed, t.dispatch_status) AS outcome) o,
     (SELECT '' AS reason
      UNION ALL SELECT DISTINCT x->>'code' FROM jsonb_array_elements(t.reasons) x
-     UNION ALL SELECT 'none' WHERE jsonb_array_length(t.reasons) = 0) r
+     UNION ALL SELECT 'none' WHERE jsonb_array_length(t.reasons) = 0) r;
+END
 $$;
