@@ -14,7 +14,7 @@ interface HeldRow extends Record<string, unknown> {
   expires_at: Date | string;
 }
 
-// recordInboundCall's reads, one round trip for a whole batch: each call's
+// recordInboundCalls' reads, one round trip for a whole batch: each call's
 // number's sessions created by the call, newest first, as many as it scans (50).
 const HELD_SQL = `
 select u.o, s.id, s.created_at, s.expires_at
@@ -34,7 +34,7 @@ select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[],
 
 /**
  * Attributes a batch of calls (in time order) of one campaign by the carrier
- * webhook's rule, attributeCall, over the rows recordInboundCall reads, and
+ * webhook's rule, attributeCall, over the rows recordInboundCalls reads, and
  * stores them as calls rows (the pool endpoint reads them), in two round trips
  * instead of seven per call. The repeat-caller rule reads the caller's latest
  * attributed call: `repeatOf` holds it, kept up to date here across batches.

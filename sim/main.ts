@@ -12,7 +12,7 @@ import { DEFAULT_SHAPE, generateTrace, type TrafficShape } from './traffic.js';
 const HELP = `npm run simulate -- [options]
 
 Replays synthetic DNI traffic on the embedded store through the real
-allocation (dni_open_sessions) and attribution (recordInboundCall), for several
+allocation (dni_open_sessions) and attribution (recordInboundCalls), for several
 pool sizes, and writes <out>/pool-sim.csv and <out>/pool-sim.svg.
 
   --peak <n>           new visitors per hour at the busy hour (${DEFAULT_SHAPE.peakPerHour})

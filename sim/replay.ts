@@ -75,7 +75,7 @@ async function setupCampaign(store: Store, size: number, ttlSeconds: number) {
 /**
  * Replays one trace on a fresh campaign of `size` numbers through the real
  * allocator (dni_open_sessions, in batches) and attribution rule (attributeCall
- * over recordInboundCall's reads, sim/calls.ts).
+ * over recordInboundCalls' reads, sim/calls.ts).
  *
  * Calls are attributed after the page requests of their batch, even those made
  * later than the call. That changes no attribution: a call at t reads the

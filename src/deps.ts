@@ -9,6 +9,7 @@ import type { Counter, Histogram, Registry } from 'prom-client';
 import type { ConsoleSettings, WebhookSettings } from './config.js';
 import type { Queries } from './domain/admin/queries.js';
 import type { Keyring } from './domain/auth/keyring.js';
+import type { RingBatchers } from './domain/carrier-inbound/ringing.js';
 import type { AdPlatforms } from './domain/conversions/platform.js';
 import type { SecretBox } from './domain/conversions/secrets.js';
 import type { SessionBatcher } from './domain/dni/batcher.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   ping(): Promise<void>;
   /** DNI opens, batched per process and store (src/domain/dni/batcher.ts). */
   sessions: Pick<SessionBatcher, 'open'>;
+  /** Voice webhooks, batched per process, store and organization (src/domain/carrier-inbound/ringing.ts). */
+  ringing: Pick<RingBatchers, 'ring'>;
   keyring: Keyring;
   limiter: RateLimiter;
   clock: Clock;
@@ -84,6 +87,7 @@ export interface Metrics {
   rateLimited: Counter<'route'>;
   dniSessions: Counter<'campaign_id' | 'outcome'>;
   dniBatchSize: Histogram;
+  routingBatchSize: Histogram;
   poolExhausted: Counter<'campaign_id' | 'fallback'>;
   outboundTouches: Counter<'status' | 'replayed'>;
   dispatchAttempts: Counter<'carrier' | 'outcome'>;

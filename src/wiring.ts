@@ -1,11 +1,13 @@
 import type { Clock, Metrics } from './deps.js';
 import type { Queries } from './domain/admin/queries.js';
+import { RingBatchers } from './domain/carrier-inbound/ringing.js';
 import { SessionBatcher } from './domain/dni/batcher.js';
 import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import type { Repositories } from './domain/repositories.js';
 import { suppressionListNotes } from './domain/suppression/freshness.js';
 import { createMetrics } from './http/metrics.js';
 import type { Store } from './store/db.js';
+import { classifyStoreError } from './store/errors.js';
 import { createQueries } from './store/queries/index.js';
 import { dniSessionStore, poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
@@ -21,6 +23,7 @@ export interface StoreWiring {
   repos: Repositories;
   queries: Queries;
   sessions: SessionBatcher;
+  ringing: RingBatchers;
   metrics: Metrics;
   ping(): Promise<void>;
 }
@@ -39,7 +42,22 @@ export function sessionBatcher(store: Store, metrics?: Metrics, o: DniBatching =
 }
 
 /**
- * The repositories, the admin queries, the DNI batcher and the metrics (whose pool gauges read
+ * Voice webhooks are batched per process, store and organization (src/domain/carrier-inbound/
+ * ringing.ts): two batches of an organization in flight on PostgreSQL (one is read and decided
+ * while the other runs), one on PGlite; 64 calls a batch at most.
+ */
+export function ringBatchers(store: Store, repos: Repositories, metrics?: Metrics) {
+  return new RingBatchers(repos, {
+    inFlight: store.kind === 'pglite' ? 1 : 2,
+    maxSize: 64,
+    // A lost connection fails the batch (503); anything else may be one call's doing.
+    retryAlone: (err) => classifyStoreError(err) === null,
+    ...(metrics ? { onBatch: (size: number) => metrics.routingBatchSize.observe(size) } : {}),
+  });
+}
+
+/**
+ * The repositories, the admin queries, the DNI and voice batchers and the metrics (whose pool gauges read
  * the store on a scrape), built once over `store`: by the runtime, src/worker.ts, the OpenAPI
  * dump and the test harness alike.
  */
@@ -55,6 +73,7 @@ export function wireStore(store: Store, clock: Clock, dni: DniBatching = {}): St
     repos,
     queries: createQueries(store),
     sessions: sessionBatcher(store, metrics, dni),
+    ringing: ringBatchers(store, repos, metrics),
     metrics,
     ping: () => store.ping(),
   };

@@ -100,7 +100,13 @@ function poolGauges(
 
 type RequestMetrics = Pick<
   Metrics,
-  'httpRequests' | 'httpDuration' | 'rateLimited' | 'dniSessions' | 'dniBatchSize' | 'poolExhausted'
+  | 'httpRequests'
+  | 'httpDuration'
+  | 'rateLimited'
+  | 'dniSessions'
+  | 'dniBatchSize'
+  | 'routingBatchSize'
+  | 'poolExhausted'
 >;
 
 /** Requests by route, 429 refusals, and DNI sessions with their batching and pool exhaustion. */
@@ -134,6 +140,12 @@ function requestMetrics(registry: Registry): RequestMetrics {
     dniBatchSize: new Histogram({
       name: 'dni_batch_size',
       help: 'DNI requests opened together in one statement (src/domain/dni/batcher.ts)',
+      buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
+    routingBatchSize: new Histogram({
+      name: 'routing_batch_size',
+      help: 'Voice webhooks of one organization answered together in one transaction (src/domain/carrier-inbound/ringing.ts)',
       buckets: [1, 2, 4, 8, 16, 32, 64],
       registers: [registry],
     }),

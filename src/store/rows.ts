@@ -11,7 +11,7 @@ export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
 /**
  * A statement written with `$1`, `$2`… placeholders (long analytical SQL reads better so) as a
  * Drizzle query, so it runs on whatever executor the caller hands in. Dates travel as ISO text,
- * as `Store.query` sends them.
+ * as `Store.query` sends them; an array is one parameter, as there.
  */
 export function positional(text: string, params: readonly unknown[]): SQL {
   const parts = text.split(/\$(\d+)/);
@@ -19,7 +19,9 @@ export function positional(text: string, params: readonly unknown[]): SQL {
     parts.map((part, i) => {
       if (i % 2 === 0) return sql.raw(part);
       const p = params[Number(part) - 1];
-      return sql`${p instanceof Date ? p.toISOString() : p}`;
+      if (p instanceof Date) return sql`${p.toISOString()}`;
+      // An array is one parameter (`$1::text[]`): Drizzle would spread it into a list.
+      return Array.isArray(p) ? sql`${sql.param(p)}` : sql`${p}`;
     }),
   );
 }

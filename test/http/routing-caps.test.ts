@@ -196,6 +196,113 @@ describe('caps', () => {
   );
 });
 
+describe('lock order', () => {
+  itConcurrently(
+    'two batches that try the same buyers in opposite orders never deadlock',
+    async () => {
+      const t = await routedTenant();
+      const ids = (
+        await Promise.all(
+          [1, 2, 3].map(() =>
+            createBuyer(h, t.orgId, { forward_to: '+13125550241', caps: { total: 1 } }),
+          ),
+        )
+      )
+        .map((b) => b.buyer_id as string)
+        .sort();
+      const [a, b, c] = ids as [string, string, string];
+      const callIds: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const rec = await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, {
+          to: t.numbers[0],
+          from: caller(400 + i),
+        });
+        callIds.push(rec.call_id);
+      }
+      // One offer a call, each call trying one buyer: the batch takes its buyers in this order.
+      const offers = (calls: [string, string][]) =>
+        JSON.stringify(
+          calls.map(([callId, buyer], i) => ({
+            ord: i + 1,
+            id: `ofr_lock_${callId}`,
+            org_id: t.orgId,
+            call_id: callId,
+            seq: 1,
+            at: '2026-03-02T15:00:00Z',
+            buyers: [ids.indexOf(buyer) + 1],
+            fallback: 'hangup',
+            reason: 'no_target',
+            audit_id: `aud_lock_${callId}`,
+            actor: 'test',
+            request_id: null,
+          })),
+        );
+      const [holder, first, second, watcher] = Array.from(
+        { length: 4 },
+        () => new pg.Client({ connectionString: base.store.url }),
+      ) as [pg.Client, pg.Client, pg.Client, pg.Client];
+      await Promise.all([holder, first, second, watcher].map((x) => x.connect()));
+      const blocked = async (client: pg.Client) => {
+        const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
+        return async () => {
+          // A state, not a time: until the backend waits on a lock.
+          for (let i = 0; i < 500; i++) {
+            const w = await watcher.query(
+              "select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'",
+              [pid],
+            );
+            if (w.rowCount) return;
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          throw new Error('never blocked');
+        };
+      };
+      try {
+        const firstBlocked = await blocked(first);
+        const secondBlocked = await blocked(second);
+        // c is held elsewhere, so the first batch stops at c, having taken what comes before.
+        await holder.query('begin');
+        await holder.query('select 1 from buyer_usage where buyer_id = $1 for update', [c]);
+        await first.query('begin');
+        const firstRun = first.query('select * from routing_offer_first($1::text[], $2::jsonb)', [
+          ids,
+          offers([
+            [callIds[0]!, a],
+            [callIds[1]!, c],
+            [callIds[2]!, b],
+          ]),
+        ]);
+        firstRun.catch(() => {});
+        await firstBlocked();
+        // The second batch tries b, then a. Taking buyers in its own order, it would hold b
+        // and wait for a while the first held a and waited for b: a deadlock, which
+        // PostgreSQL breaks by failing one of them. Locked in buyer order, it waits for a.
+        await second.query('begin');
+        const secondRun = second.query('select * from routing_offer_first($1::text[], $2::jsonb)', [
+          ids,
+          offers([
+            [callIds[3]!, b],
+            [callIds[4]!, a],
+          ]),
+        ]);
+        secondRun.catch(() => {});
+        await secondBlocked();
+        await holder.query('commit');
+        const firstRows = (await firstRun).rows;
+        await first.query('commit');
+        const secondRows = (await secondRun).rows;
+        await second.query('commit');
+        // Each buyer's one place went to the first batch; the second found them all taken.
+        expect(firstRows.map((r) => r.buyer_id)).toEqual([a, c, b]);
+        expect(secondRows.map((r) => r.buyer_id)).toEqual([null, null]);
+      } finally {
+        await Promise.all([holder, first, second, watcher].map((x) => x.end()));
+      }
+    },
+    60_000,
+  );
+});
+
 describe('one call at a time (both stores)', () => {
   it('an hourly cap, and the next hour in the buyer’s zone', async () => {
     const t = await routedTenant();

@@ -13,18 +13,22 @@ export async function recordAdminCall(
   input: { to: string; from: string; started_at?: string | undefined },
 ) {
   const now = ctx.now();
-  const call = await ctx.repos.transaction((tx) =>
-    ctx.repos.calls.recordInboundCall(
+  const [call] = await ctx.repos.transaction((tx) =>
+    ctx.repos.calls.recordInboundCalls(
       tx,
       orgId,
-      {
-        to: input.to,
-        from: input.from,
-        startedAt: input.started_at ? new Date(input.started_at) : now,
-      },
+      [
+        {
+          call: {
+            to: input.to,
+            from: input.from,
+            startedAt: input.started_at ? new Date(input.started_at) : now,
+          },
+          requestId: ctx.requestId,
+          now,
+        },
+      ],
       'admin',
-      ctx.requestId,
-      now,
     ),
   );
   if (!call) throw errors.numberNotFound();

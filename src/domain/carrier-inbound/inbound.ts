@@ -9,6 +9,7 @@ import {
   type RouteAnswer,
   type RoutedCall,
   routeCall,
+  routeNewCalls,
 } from '../routing/route-call.js';
 import type { CarrierCall, InboundCallRepos } from './ports.js';
 
@@ -28,10 +29,10 @@ export interface RingingCall {
 }
 
 export type InboundAnswer =
-  | { kind: 'forward'; callId: string; forwardTo: string }
-  | { kind: 'no_forward'; callId: string }
+  | { kind: 'forward'; callId: string; orgId: string; forwardTo: string }
+  | { kind: 'no_forward'; callId: string; orgId: string }
   /** The campaign has a routing plan: ring a buyer, or its fallback. */
-  | { kind: 'routed'; callId: string; answer: RouteAnswer }
+  | { kind: 'routed'; callId: string; orgId: string; answer: RouteAnswer }
   | { kind: 'unknown_number' };
 
 const routedCallOf = (c: CarrierCall): RoutedCall => ({
@@ -51,17 +52,19 @@ async function answerFor(
   tx: Transaction,
   ctx: CarrierContext,
   call: RoutedCall,
-  fresh = false,
 ): Promise<InboundAnswer> {
-  const answer = await routeCall(r, tx, ctx, call, fresh);
-  if (answer) return { kind: 'routed', callId: call.callId, answer };
-  return answerOf({ callId: call.callId, forwardTo: call.campaignForwardTo });
+  const answer = await routeCall(r, tx, ctx, call);
+  return answerOf(call, answer);
 }
 
-const answerOf = (c: { callId: string; forwardTo: string | null }): InboundAnswer =>
-  c.forwardTo
-    ? { kind: 'forward', callId: c.callId, forwardTo: c.forwardTo }
-    : { kind: 'no_forward', callId: c.callId };
+/** Routed by its plan, or forwarded as before (no plan: `route` null). */
+const answerOf = (call: RoutedCall, route: RouteAnswer | null): InboundAnswer => {
+  const { callId, orgId } = call;
+  if (route) return { kind: 'routed', callId, orgId, answer: route };
+  return call.campaignForwardTo
+    ? { kind: 'forward', callId, orgId, forwardTo: call.campaignForwardTo }
+    : { kind: 'no_forward', callId, orgId };
+};
 
 /**
  * A carrier webhook about one call, in a transaction that holds the lock of its carrier call id
@@ -74,53 +77,96 @@ function withCarrierCall<T>(
   fn: (tx: Transaction, known: CarrierCall | null) => Promise<T>,
 ): Promise<T> {
   return r.transaction(async (tx) => {
-    return fn(tx, await r.calls.lockCarrierCall(tx, ctx.carrier, callSid));
+    const known = await r.calls.lockCarrierCalls(tx, ctx.carrier, [callSid]);
+    return fn(tx, known.get(callSid) ?? null);
   });
 }
 
+/** A voice webhook: the ringing call and the request that brought it. */
+export interface RingingRequest {
+  ctx: CarrierContext;
+  call: RingingCall;
+}
+
 /**
- * A carrier's voice webhook: attributes and stores the call once per
- * carrier call id (a retried webhook gets the same answer), and says where
- * to forward it.
+ * A carrier's voice webhooks for calls that arrived together (deps.ringing batches them): each
+ * call is attributed and stored once per carrier call id and offered to a buyer or forwarded,
+ * in one transaction of a few statements whatever the batch's size (docs/routing.md, "What a
+ * call costs"). A retried webhook, whose call was stored before (or earlier in this batch),
+ * gets the same answer as the first, in a transaction of its own after the batch's. All of
+ * one carrier.
  */
-export async function acceptInboundCall(
+export async function acceptInboundCalls(
   repos: InboundCallRepos,
-  ctx: CarrierContext,
-  call: RingingCall,
-): Promise<InboundAnswer> {
-  return withCarrierCall(repos, ctx, call.callSid, async (tx, known) => {
-    if (known) return answerFor(repos, tx, ctx, routedCallOf(known));
-    const recorded = await repos.calls.recordInboundCall(
+  requests: readonly RingingRequest[],
+): Promise<InboundAnswer[]> {
+  const carrier = requests[0]?.ctx.carrier ?? '';
+  const answers = await repos.transaction(async (tx) => {
+    const known = await repos.calls.lockCarrierCalls(
+      tx,
+      carrier,
+      requests.map((r) => r.call.callSid),
+    );
+    // The first webhook of each call not stored yet; the others are retries (answered after).
+    const seen = new Set(known.keys());
+    const fresh: RingingRequest[] = [];
+    for (const r of requests) {
+      if (seen.has(r.call.callSid)) continue;
+      seen.add(r.call.callSid);
+      fresh.push(r);
+    }
+    const recorded = await repos.calls.recordInboundCalls(
       tx,
       null,
-      {
-        to: call.to,
-        from: call.from,
-        startedAt: ctx.now,
-        carrier: { name: ctx.carrier, callSid: call.callSid, status: call.status },
-      },
-      `carrier:${ctx.carrier}`,
-      ctx.requestId,
-      ctx.now,
+      fresh.map(({ ctx, call }) => ({
+        call: {
+          to: call.to,
+          from: call.from,
+          startedAt: ctx.now,
+          carrier: { name: carrier, callSid: call.callSid, status: call.status },
+        },
+        requestId: ctx.requestId,
+        now: ctx.now,
+      })),
+      `carrier:${carrier}`,
     );
-    if (!recorded) return { kind: 'unknown_number' };
-    return answerFor(
-      repos,
-      tx,
-      ctx,
-      {
-        callId: recorded.callId,
-        orgId: recorded.orgId,
-        campaignId: recorded.campaignId,
-        fromNumber: call.from,
-        startedAt: ctx.now,
-        campaignForwardTo: recorded.forwardTo,
+    const stored = fresh.flatMap((r, i) => {
+      const c = recorded[i];
+      if (!c) return [];
+      const call: RoutedCall = {
+        callId: c.callId,
+        orgId: c.orgId,
+        campaignId: c.campaignId,
+        fromNumber: r.call.from,
+        startedAt: r.ctx.now,
+        campaignForwardTo: c.forwardTo,
         buyerId: null,
         fallback: null,
-      },
-      true,
-    );
+      };
+      return [{ request: r, ctx: r.ctx, call }];
+    });
+    const routes = await routeNewCalls(repos, tx, stored);
+    const out = new Map<RingingRequest, InboundAnswer>();
+    fresh.forEach((r, i) => {
+      if (!recorded[i]) out.set(r, { kind: 'unknown_number' });
+    });
+    stored.forEach(({ request, call }, i) => {
+      out.set(request, answerOf(call, routes[i] ?? null));
+    });
+    return out;
   });
+  const all: InboundAnswer[] = [];
+  for (const r of requests) all.push(answers.get(r) ?? (await answerRetried(repos, r)));
+  return all;
+}
+
+/** A retried voice webhook: its call's answer as it stands, under the call's lock. */
+async function answerRetried(repos: InboundCallRepos, r: RingingRequest): Promise<InboundAnswer> {
+  const answer = await withCarrierCall(repos, r.ctx, r.call.callSid, async (tx, known) =>
+    known ? answerFor(repos, tx, r.ctx, routedCallOf(known)) : null,
+  );
+  // Stored under the lock by then, unless the batch that stored it rolled back: record it now.
+  return answer ?? (await acceptInboundCalls(repos, [r]))[0]!;
 }
 
 export interface DialResult {

@@ -19,24 +19,27 @@ export interface InboundCallRepos extends UnitOfWork, CallRoutingRepos {
 /** Inbound calls and their carrier status: `repos.calls`. */
 export interface InboundCallRepository {
   /**
-   * Serialises webhooks for one carrier call until the transaction ends, and reads the call as
-   * stored once the lock is held (null: not stored yet).
+   * Serialises webhooks for these carrier calls until the transaction ends, and reads the calls
+   * as stored once the locks are held, by carrier call id (absent: not stored yet).
    */
-  lockCarrierCall(tx: Transaction, carrier: string, callSid: string): Promise<CarrierCall | null>;
+  lockCarrierCalls(
+    tx: Transaction,
+    carrier: string,
+    callSids: readonly string[],
+  ): Promise<Map<string, CarrierCall>>;
   setCarrierCallStatus(tx: Transaction, callId: string, change: CallStatusChange): Promise<void>;
   /**
-   * Attributes an inbound call to the session that held the number and stores it. `orgId`
-   * restricts the lookup to one organization; null accepts any organization's number.
-   * Null: no campaign answers for that number.
+   * Attributes inbound calls to the sessions that held their numbers and stores them, with
+   * their audit lines and `call.received` events. `orgId` restricts the lookup to one
+   * organization; null accepts any organization's number. Null at a call's place: no campaign
+   * answers for that number.
    */
-  recordInboundCall(
+  recordInboundCalls(
     ex: Executor,
     orgId: string | null,
-    call: InboundCall,
+    requests: readonly InboundCallRequest[],
     actor: string,
-    requestId: string | null,
-    now: Date,
-  ): Promise<RecordedCall | null>;
+  ): Promise<(RecordedCall | null)[]>;
 }
 
 /** STOP replies and keypress opt-outs (opt-out.ts). */
@@ -100,6 +103,13 @@ export interface InboundCall {
   startedAt: Date;
   /** Set for calls that reach us through a carrier webhook. */
   carrier?: { name: string; callSid: string; status: string | null } | undefined;
+}
+
+/** One call to record, with the request that brought it. */
+export interface InboundCallRequest {
+  call: InboundCall;
+  requestId: string | null;
+  now: Date;
 }
 
 export interface RecordedCall {

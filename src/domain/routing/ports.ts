@@ -1,5 +1,5 @@
-import type { AuditEntry, AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
-import type { Buyer, BuyerChange, Candidate, Offer, Periods, Plan, Usage } from './types.js';
+import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { Buyer, BuyerChange, Candidate, Offer, Plan, Usage } from './types.js';
 import type { Fallback, FallbackReason, OfferOutcome } from './vocabulary.js';
 
 /** Buyers of one organization: `repos.buyers`. */
@@ -32,6 +32,28 @@ export interface PlanSettings {
   fallback: Fallback;
 }
 
+/** A campaign's plan: its settings and its targets' buyers, in priority order. */
+export interface RoutingPlan {
+  settings: PlanSettings;
+  candidates: Candidate[];
+}
+
+/** The next offer of a call: the buyers to try in order, and where it goes if none takes it. */
+export interface NewOffer {
+  /** The offer's id, and its place among the call's offers. */
+  id: string;
+  seq: number;
+  orgId: string;
+  callId: string;
+  at: Date;
+  buyers: readonly string[];
+  fallback: Fallback;
+  reason: FallbackReason;
+  /** The audit line's actor and request. */
+  actor: string;
+  requestId: string | null;
+}
+
 export interface OfferEnd {
   outcome: OfferOutcome;
   durationSeconds: number | null;
@@ -43,24 +65,20 @@ export interface RoutingRepository {
   getPlan(ex: Executor, orgId: string, campaignId: string): Promise<Plan | null>;
   /** Replaces the campaign's plan and its targets. */
   putPlan(tx: Transaction, orgId: string, plan: Plan): Promise<void>;
-  /** The campaign's plan and its targets joined to their buyers; null: no plan. */
-  candidates(
+  /** The campaigns' plans with their targets joined to their buyers, by campaign id. */
+  plans(
     ex: Executor,
-    orgId: string,
-    campaignId: string,
-  ): Promise<{ settings: PlanSettings; candidates: Candidate[] } | null>;
+    campaigns: readonly { orgId: string; campaignId: string }[],
+  ): Promise<Map<string, RoutingPlan>>;
   /**
-   * Counts one offer against the buyer's caps if the buyer is active and under every cap at
-   * `now` and, when it did, stores the offer (with the periods it was counted in) and its audit
-   * line: one statement, which locks the buyer's usage row. Callers make it the last statement
-   * of their transaction, so the row stays locked only until the commit that follows. Null: a
-   * cap is reached or the buyer is paused, and nothing was written or locked.
+   * Offers each call to the first of its buyers, in order, that is active and under every cap
+   * at `at`: counts the offer against that buyer's caps and stores it (with the periods it was
+   * counted in) and its audit line; a call none of them takes goes to its fallback, with its
+   * audit line. Its buyer for each call, null for the fallback. One statement, which locks the
+   * usage rows of every buyer named: callers make it the last statement of their transaction,
+   * so the rows stay locked only until the commit that follows.
    */
-  takePlace(
-    tx: Transaction,
-    offer: Pick<Offer, 'id' | 'orgId' | 'callId' | 'seq' | 'buyerId' | 'offeredAt'>,
-    audit: AuditEntry,
-  ): Promise<Periods | null>;
+  offerFirst(tx: Transaction, offers: readonly NewOffer[]): Promise<(string | null)[]>;
   /** An offer not answered: it stops counting against every cap. */
   givePlace(tx: Transaction, offer: Offer): Promise<void>;
   /** An answered offer's leg ended: it stops counting against the concurrency cap only. */
@@ -73,12 +91,6 @@ export interface RoutingRepository {
     tx: Transaction,
     callId: string,
     answer: { buyerId: string; billable: boolean; payout: string },
-  ): Promise<void>;
-  setFallback(
-    tx: Transaction,
-    callId: string,
-    fallback: Fallback,
-    reason: FallbackReason,
   ): Promise<void>;
   /** Whether the caller was billable to the buyer in [since, before), another call than `callId`. */
   billableWithin(

@@ -7,9 +7,9 @@
 import type { AuditEntry, AuditLog, Transaction } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
-import type { BuyerRepository, PlanSettings, RoutingRepository } from './ports.js';
+import type { BuyerRepository, NewOffer, RoutingPlan, RoutingRepository } from './ports.js';
 import { callerState } from './states.js';
-import type { Candidate, Offer } from './types.js';
+import type { Offer } from './types.js';
 import { type Fallback, type FallbackReason, MAX_OFFERS, type OfferOutcome } from './vocabulary.js';
 
 export interface CallRoutingRepos {
@@ -82,67 +82,100 @@ function audit(
   return r.audit.writeAudit(tx, auditEntry(ctx, call, action, detail));
 }
 
-async function toFallback(
-  r: CallRoutingRepos,
-  tx: Transaction,
+/**
+ * The call's next offer as `offerFirst` takes it: the targets eligible now in draw order, or
+ * none once five offers were made; the fallback's reason if none of them takes it.
+ */
+function nextOffer(
   ctx: RouteContext,
   call: RoutedCall,
-  settings: PlanSettings,
-  reason: FallbackReason,
-): Promise<RouteAnswer> {
-  await r.routing.setFallback(tx, call.callId, settings.fallback, reason);
-  await audit(r, tx, ctx, call, 'call.fallback', { fallback: settings.fallback, reason });
-  return fallbackAnswer(call, settings.fallback);
+  plan: RoutingPlan,
+  offers: readonly Offer[],
+): NewOffer {
+  const full = offers.length >= MAX_OFFERS;
+  const reason: FallbackReason = full
+    ? 'max_offers'
+    : offers.length === 0
+      ? 'no_target'
+      : 'no_more_targets';
+  const eligible = full
+    ? []
+    : eligibleTargets(plan.candidates, {
+        callerState: callerState(call.fromNumber),
+        nowMs: ctx.now.getTime(),
+        offered: new Set(offers.map((o) => o.buyerId)),
+      });
+  const seq = offers.length + 1;
+  return {
+    // The offer's id follows from the call's and its place in the order: a webhook retried
+    // after a failure writes the same offer again, never a second one.
+    id: `${call.callId.replace(/^call_/, 'ofr_')}${seq}`,
+    seq,
+    orgId: call.orgId,
+    callId: call.callId,
+    at: ctx.now,
+    buyers: drawOrder(eligible, ctx.random).map((c) => c.buyerId),
+    fallback: plan.settings.fallback,
+    reason,
+    actor: `carrier:${ctx.carrier}`,
+    requestId: ctx.requestId,
+  };
+}
+
+/** Ring the buyer that took the offer, or the fallback when none did. */
+function offerAnswer(
+  call: RoutedCall,
+  plan: RoutingPlan,
+  offer: NewOffer,
+  buyerId: string | null,
+): RouteAnswer {
+  const target = buyerId === null ? null : plan.candidates.find((c) => c.buyerId === buyerId);
+  if (!target) return fallbackAnswer(call, plan.settings.fallback);
+  return {
+    kind: 'dial',
+    offerId: offer.id,
+    forwardTo: target.forwardTo,
+    ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
+  };
+}
+
+/** A call stored in this transaction, with the request that brought it. */
+export interface NewCall {
+  ctx: RouteContext;
+  call: RoutedCall;
 }
 
 /**
- * Offers the call to the next eligible target that has a place under its caps, or sends it to
- * the fallback: five offers made, or no target left.
+ * The first offer of calls stored in this transaction (none has an offer yet), all in one
+ * statement: each goes to the first eligible target with a place under its caps, in a draw
+ * among the targets of its plan's first priority that has one, or to its fallback. Null at a
+ * call's place: its campaign has no routing plan (it forwards as before). Last statement of the
+ * transaction (offerFirst).
  */
-async function offerNext(
+export async function routeNewCalls(
   r: CallRoutingRepos,
   tx: Transaction,
-  ctx: RouteContext,
-  call: RoutedCall,
-  plan: { settings: PlanSettings; candidates: Candidate[] },
-  offers: readonly Offer[],
-): Promise<RouteAnswer> {
-  const none: FallbackReason = offers.length === 0 ? 'no_target' : 'no_more_targets';
-  if (offers.length >= MAX_OFFERS) {
-    return toFallback(r, tx, ctx, call, plan.settings, 'max_offers');
-  }
-  const eligible = eligibleTargets(plan.candidates, {
-    callerState: callerState(call.fromNumber),
-    nowMs: ctx.now.getTime(),
-    offered: new Set(offers.map((o) => o.buyerId)),
+  calls: readonly NewCall[],
+): Promise<(RouteAnswer | null)[]> {
+  const plans = await r.routing.plans(
+    tx,
+    [...new Map(calls.map(({ call }) => [call.campaignId, call])).values()].map((c) => ({
+      orgId: c.orgId,
+      campaignId: c.campaignId,
+    })),
+  );
+  const routed = calls.flatMap(({ ctx, call }) => {
+    const plan = plans.get(call.campaignId);
+    return plan ? [{ call, plan, offer: nextOffer(ctx, call, plan, []) }] : [];
   });
-  const seq = offers.length + 1;
-  // The offer's id follows from the call's and its place in the order: a webhook retried after
-  // a failure writes the same offer again, never a second one.
-  const offerId = `${call.callId.replace(/^call_/, 'ofr_')}${seq}`;
-  for (const target of drawOrder(eligible, ctx.random)) {
-    // The last statement of the transaction: the buyer's row stays locked only until commit.
-    const periods = await r.routing.takePlace(
-      tx,
-      {
-        id: offerId,
-        orgId: call.orgId,
-        callId: call.callId,
-        seq,
-        buyerId: target.buyerId,
-        offeredAt: ctx.now,
-      },
-      auditEntry(ctx, call, 'call.offered', { buyer_id: target.buyerId, seq }),
-    );
-    if (!periods) continue;
-    return {
-      kind: 'dial',
-      offerId,
-      forwardTo: target.forwardTo,
-      ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
-    };
-  }
-  return toFallback(r, tx, ctx, call, plan.settings, none);
+  const taken = await r.routing.offerFirst(
+    tx,
+    routed.map((x) => x.offer),
+  );
+  const answers = new Map(
+    routed.map((x, i) => [x.call.callId, offerAnswer(x.call, x.plan, x.offer, taken[i] ?? null)]),
+  );
+  return calls.map(({ call }) => answers.get(call.callId) ?? null);
 }
 
 /**
@@ -155,15 +188,13 @@ export async function routeCall(
   tx: Transaction,
   ctx: RouteContext,
   call: RoutedCall,
-  /** The call was stored in this transaction: it has no offers yet (one read fewer). */
-  fresh = false,
 ): Promise<RouteAnswer | null> {
   if (call.buyerId !== null) return { kind: 'hangup' };
   if (call.fallback !== null) return fallbackAnswer(call, call.fallback);
-  const plan = await r.routing.candidates(tx, call.orgId, call.campaignId);
+  const plan = (await r.routing.plans(tx, [call])).get(call.campaignId);
   // Plans are replaced, never removed: a call of a campaign without one was never routed.
   if (!plan) return null;
-  const offers = fresh ? [] : await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
   const live = offers.find((o) => o.outcome === null);
   if (live) {
     // A retried webhook: ring the live offer's buyer again (taken off the plan since, or not).
@@ -180,7 +211,9 @@ export async function routeCall(
     }
   }
   if (offers.some((o) => o.outcome === 'canceled')) return { kind: 'hangup' };
-  return offerNext(r, tx, ctx, call, plan, offers);
+  const offer = nextOffer(ctx, call, plan, offers);
+  const [buyerId] = await r.routing.offerFirst(tx, [offer]);
+  return offerAnswer(call, plan, offer, buyerId ?? null);
 }
 
 /** Twilio's DialCallStatus as an offer's outcome (anything unknown is a failure). */

@@ -11,11 +11,7 @@ import {
   OPTED_OUT,
 } from '../../adapters/twiml.js';
 import type { AppDeps } from '../../deps.js';
-import {
-  acceptDialResult,
-  acceptInboundCall,
-  recordCallStatus,
-} from '../../domain/carrier-inbound/inbound.js';
+import { acceptDialResult, recordCallStatus } from '../../domain/carrier-inbound/inbound.js';
 import { acceptInboundMessage, acceptKeypress } from '../../domain/carrier-inbound/opt-out.js';
 import type { RouteAnswer } from '../../domain/routing/route-call.js';
 import { errors } from '../../errors.js';
@@ -147,11 +143,9 @@ function voiceWebhook(app: FastifyInstance, hooks: TwilioHooks): void {
   const { deps } = hooks;
   app.post(TWILIO_VOICE_PATH, { schema: { hide: true } }, async (request, reply) => {
     const f = hooks.signedForm(request, ['CallSid', 'To', 'From']);
-    const answer = await acceptInboundCall(deps.repos, hooks.ctx(request), {
-      callSid: f.CallSid,
-      to: f.To,
-      from: f.From,
-      status: f.CallStatus ?? null,
+    const answer = await deps.ringing.ring({
+      ctx: hooks.ctx(request),
+      call: { callSid: f.CallSid, to: f.To, from: f.From, status: f.CallStatus ?? null },
     });
     if (answer.kind === 'unknown_number') {
       request.log.warn({ to: f.To }, 'Twilio call to a number no campaign answers for');

@@ -1,63 +1,80 @@
-import type { InboundCall, RecordedCall } from '../../domain/carrier-inbound/ports.js';
+import type {
+  InboundCall,
+  InboundCallRequest,
+  RecordedCall,
+} from '../../domain/carrier-inbound/ports.js';
 import { attributeCall, type HeldSession, holdOf } from '../../domain/dni/attribution.js';
 import { newId } from '../../domain/ids.js';
+import type { ReceivedCall } from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
 import { hotRows } from '../rows.js';
 import { emitCallReceived } from './webhook-emitters.js';
 
-export type { InboundCall, RecordedCall };
+export type { InboundCall, InboundCallRequest, RecordedCall };
 
 // Enough to find the live holders of a shared number and its last holder.
 const SESSIONS_SCANNED = 50;
 
 /**
- * What attribution needs, in one statement: the number's campaign ($1: the number), the
- * sessions that held it up to the call ($2) newest first ($3 at most), the caller's ($4) latest
- * attributed call in the campaign, and whether any endpoint takes call.received. The number's
- * organization comes first (number_owners), then the number by organization and number: a read
- * a PostgreSQL sharded by organization sends to one node (docs/scaling.md). Times travel as
- * epoch milliseconds.
+ * What attribution needs, for each call of a batch in one statement: the number's campaign (the
+ * numbers: $1), the sessions that held it up to the call ($2: the calls' times) newest first
+ * ($4 at most), the caller's ($3) latest attributed call in the campaign, and whether any
+ * endpoint takes call.received. `ord` is the call's 1-based place in the batch; a number no
+ * campaign answers for has no row. The number's organization comes first (number_owners), then
+ * the number by organization and number: a read a PostgreSQL sharded by organization sends to
+ * one node (docs/scaling.md). Times travel as epoch milliseconds.
  */
 const GATHER = `
-  select t.org_id, t.campaign_id, c.code, c.forward_to,
+  select u.ord::int as ord, t.org_id, t.campaign_id, c.code, c.forward_to,
          (select coalesce(json_agg(json_build_object(
                    'id', s.id,
                    'created_ms', floor(extract(epoch from s.created_at) * 1000)::bigint,
                    'expires_ms', floor(extract(epoch from s.expires_at) * 1000)::bigint)
                  order by s.created_at desc), '[]'::json)
             from (select id, created_at, expires_at from dni_sessions s
-                   where s.org_id = t.org_id and s.tracking_number = $1
-                     and s.created_at <= $2::timestamptz
+                   where s.org_id = t.org_id and s.tracking_number = u.num
+                     and s.created_at <= u.at
                    order by s.created_at desc
-                   limit $3) s) as held,
+                   limit $4) s) as held,
          (select r.dni_session_id from calls r
-           where r.campaign_id = t.campaign_id and r.from_number = $4
-             and r.dni_session_id is not null and r.started_at <= $2::timestamptz
+           where r.campaign_id = t.campaign_id and r.from_number = u.caller
+             and r.dni_session_id is not null and r.started_at <= u.at
            order by r.started_at desc
            limit 1) as repeat_session_id,
          exists (select 1 from webhook_endpoints e
                   where e.org_id = t.org_id and e.enabled
                     and ('call.received' = any(e.events) or '*' = any(e.events))) as wants_event
-    from number_owners o
+    from unnest($1::text[], $2::timestamptz[], $3::text[]) with ordinality as u(num, at, caller, ord)
+    join number_owners o on o.e164 = u.num
     join tracking_numbers t on t.org_id = o.org_id and t.e164 = o.e164
-    join campaigns c on c.id = t.campaign_id
-   where o.e164 = $1`;
+    join campaigns c on c.id = t.campaign_id`;
 
-/** The call and its audit line, in one statement. */
+/** The calls and their audit lines, in one statement ($1: a JSON array, one object a call). */
 const RECORD = `
-  with c as (
+  with x as (
+    select * from jsonb_to_recordset($1::jsonb) as x(
+      id text, org_id text, campaign_id text, dni_session_id text, tracking_number text,
+      from_number text, started_at timestamptz, attribution text, ambiguous boolean,
+      session_created_at timestamptz, session_expires_at timestamptz, carrier text,
+      carrier_call_sid text, status text, audit_id text, actor text, detail jsonb,
+      request_id text, at timestamptz)),
+  c as (
     insert into calls (id, org_id, campaign_id, dni_session_id, tracking_number, from_number,
                        started_at, attribution, ambiguous, session_created_at,
                        session_expires_at, carrier, carrier_call_sid, status)
-    values ($1, $2, $3, $4, $5, $6, $7::timestamptz, $8, $9, $10::timestamptz, $11::timestamptz,
-            $12, $13, $14)
+    select id, org_id, campaign_id, dni_session_id, tracking_number, from_number, started_at,
+           attribution, ambiguous, session_created_at, session_expires_at, carrier,
+           carrier_call_sid, status
+      from x
     returning id)
   insert into audit_log (id, org_id, actor, action, subject_type, subject_id, detail,
                          request_id, at)
-  select $15, $2, $16, 'call.recorded', 'call', c.id, $17::jsonb, $18, $19::timestamptz
-    from c`;
+  select x.audit_id, x.org_id, x.actor, 'call.recorded', 'call', x.id, x.detail, x.request_id,
+         x.at
+    from c join x on x.id = c.id`;
 
 interface GatheredNumber {
+  ord: number;
   org_id: string;
   campaign_id: string;
   code: string;
@@ -80,64 +97,75 @@ function heldSessions(held: GatheredNumber['held']): HeldSession[] {
 }
 
 /**
- * Attributes an inbound call to the session that held the number (contract §3)
- * and stores it. `orgId` restricts the lookup to one organization (admin API);
- * null accepts any organization's number (a carrier webhook).
- * Null: no campaign answers for that number.
+ * Attributes a batch of inbound calls to the sessions that held their numbers (contract §3)
+ * and stores them, in two statements whatever the batch's size (and the `call.received` events
+ * of the organizations that take them). `orgId` restricts the lookup to one organization
+ * (admin API); null accepts any organization's number (a carrier webhook). Null at a call's
+ * place: no campaign answers for its number. A caller who calls twice in one batch is a repeat
+ * caller of the first call's session, as if the two had come one after the other.
  */
-export async function recordInboundCall(
+export async function recordInboundCalls(
   ex: Executor,
   orgId: string | null,
-  call: InboundCall,
+  requests: readonly InboundCallRequest[],
   actor: string,
-  requestId: string | null,
-  now: Date,
-): Promise<RecordedCall | null> {
-  const started = call.startedAt.toISOString();
-  const [number] = await hotRows<GatheredNumber>(ex, GATHER, [
-    call.to,
-    started,
+): Promise<(RecordedCall | null)[]> {
+  if (requests.length === 0) return [];
+  const numbers = await hotRows<GatheredNumber>(ex, GATHER, [
+    requests.map((r) => r.call.to),
+    requests.map((r) => r.call.startedAt.toISOString()),
+    requests.map((r) => r.call.from),
     SESSIONS_SCANNED,
-    call.from,
   ]);
-  if (!number || (orgId !== null && number.org_id !== orgId)) return null;
-
-  const held = heldSessions(number.held);
-  const attribution = attributeCall(call.startedAt, held, number.repeat_session_id);
-  const hold = holdOf(attribution, held);
-
-  const callId = newId('call', now.getTime());
-  const detail = {
-    campaign_code: number.code,
-    attribution: attribution.kind,
-    dni_session_id: attribution.sessionId,
-    ...(call.carrier ? { carrier: call.carrier.name, carrier_call_sid: call.carrier.callSid } : {}),
-  };
-  await hotRows(ex, RECORD, [
-    callId,
-    number.org_id,
-    number.campaign_id,
-    attribution.sessionId,
-    call.to,
-    call.from,
-    started,
-    attribution.kind,
-    attribution.ambiguous,
-    hold ? hold.createdAt.toISOString() : null,
-    hold ? hold.expiresAt.toISOString() : null,
-    call.carrier?.name ?? null,
-    call.carrier?.callSid ?? null,
-    call.carrier?.status ?? null,
-    newId('aud', now.getTime()),
-    actor,
-    JSON.stringify(detail),
-    requestId,
-    now.toISOString(),
-  ]);
-  if (number.wants_event) {
-    await emitCallReceived(
-      ex,
-      {
+  const byOrd = new Map(numbers.map((n) => [Number(n.ord), n]));
+  // The latest attributed session of a caller in a campaign, from the calls of this batch.
+  const repeats = new Map<string, string>();
+  const out: (RecordedCall | null)[] = [];
+  const rows: Record<string, unknown>[] = [];
+  const received: (ReceivedCall & { at: Date })[] = [];
+  requests.forEach(({ call, requestId, now }, i) => {
+    const number = byOrd.get(i + 1);
+    if (!number || (orgId !== null && number.org_id !== orgId)) {
+      out.push(null);
+      return;
+    }
+    const held = heldSessions(number.held);
+    const repeatKey = `${number.campaign_id} ${call.from}`;
+    const repeat = repeats.get(repeatKey) ?? number.repeat_session_id;
+    const attribution = attributeCall(call.startedAt, held, repeat);
+    if (attribution.sessionId !== null) repeats.set(repeatKey, attribution.sessionId);
+    const hold = holdOf(attribution, held);
+    const callId = newId('call', now.getTime());
+    rows.push({
+      id: callId,
+      org_id: number.org_id,
+      campaign_id: number.campaign_id,
+      dni_session_id: attribution.sessionId,
+      tracking_number: call.to,
+      from_number: call.from,
+      started_at: call.startedAt.toISOString(),
+      attribution: attribution.kind,
+      ambiguous: attribution.ambiguous,
+      session_created_at: hold ? hold.createdAt.toISOString() : null,
+      session_expires_at: hold ? hold.expiresAt.toISOString() : null,
+      carrier: call.carrier?.name ?? null,
+      carrier_call_sid: call.carrier?.callSid ?? null,
+      status: call.carrier?.status ?? null,
+      audit_id: newId('aud', now.getTime()),
+      actor,
+      detail: {
+        campaign_code: number.code,
+        attribution: attribution.kind,
+        dni_session_id: attribution.sessionId,
+        ...(call.carrier
+          ? { carrier: call.carrier.name, carrier_call_sid: call.carrier.callSid }
+          : {}),
+      },
+      request_id: requestId,
+      at: now.toISOString(),
+    });
+    if (number.wants_event) {
+      received.push({
         callId,
         orgId: number.org_id,
         campaignId: number.campaign_id,
@@ -147,16 +175,19 @@ export async function recordInboundCall(
         startedAt: call.startedAt,
         attribution,
         carrier: call.carrier ? { name: call.carrier.name, callSid: call.carrier.callSid } : null,
-      },
-      now,
-    );
-  }
-  return {
-    callId,
-    orgId: number.org_id,
-    campaignId: number.campaign_id,
-    campaignCode: number.code,
-    forwardTo: number.forward_to,
-    attribution,
-  };
+        at: now,
+      });
+    }
+    out.push({
+      callId,
+      orgId: number.org_id,
+      campaignId: number.campaign_id,
+      campaignCode: number.code,
+      forwardTo: number.forward_to,
+      attribution,
+    });
+  });
+  if (rows.length > 0) await hotRows(ex, RECORD, [JSON.stringify(rows)]);
+  for (const { at, ...c } of received) await emitCallReceived(ex, c, at);
+  return out;
 }

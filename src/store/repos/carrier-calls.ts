@@ -8,11 +8,12 @@ import type { Fallback } from '../../domain/routing/vocabulary.js';
 import type { Tx } from '../db.js';
 import { hotRows } from '../rows.js';
 import { calls } from '../schema/index.js';
-import { recordInboundCall } from './calls.js';
+import { recordInboundCalls } from './calls.js';
 
 export type { CallStatusChange, CarrierCall };
 
 interface LockedCall {
+  call_sid: string;
   call_id: string;
   org_id: string;
   campaign_id: string;
@@ -26,32 +27,36 @@ interface LockedCall {
 }
 
 /**
- * Serialises webhooks for one carrier call until the transaction ends, so a retried voice
- * webhook finds the call its first delivery stored, and reads that call (null: none yet) in
- * the same round trip (src/store/sql/carrier_call_locked.sql).
+ * Serialises webhooks for these carrier calls until the transaction ends, so a retried voice
+ * webhook finds the call its first delivery stored, and reads those calls (absent: none yet)
+ * in the same round trip (src/store/sql/carrier_calls_locked.sql).
  */
-export async function lockCarrierCall(
+export async function lockCarrierCalls(
   tx: Tx,
   carrier: string,
-  callSid: string,
-): Promise<CarrierCall | null> {
-  const [c] = await hotRows<LockedCall>(tx, 'select * from carrier_call_locked($1, $2)', [
+  callSids: readonly string[],
+): Promise<Map<string, CarrierCall>> {
+  const rows = await hotRows<LockedCall>(tx, 'select * from carrier_calls_locked($1, $2::text[])', [
     carrier,
-    callSid,
+    callSids,
   ]);
-  if (!c) return null;
-  return {
-    callId: c.call_id,
-    orgId: c.org_id,
-    campaignId: c.campaign_id,
-    campaignCode: c.campaign_code,
-    forwardTo: c.forward_to,
-    status: c.status,
-    fromNumber: c.from_number,
-    startedAt: new Date(c.started_at),
-    buyerId: c.buyer_id,
-    fallback: c.fallback,
-  };
+  return new Map(
+    rows.map((c) => [
+      c.call_sid,
+      {
+        callId: c.call_id,
+        orgId: c.org_id,
+        campaignId: c.campaign_id,
+        campaignCode: c.campaign_code,
+        forwardTo: c.forward_to,
+        status: c.status,
+        fromNumber: c.from_number,
+        startedAt: new Date(c.started_at),
+        buyerId: c.buyer_id,
+        fallback: c.fallback,
+      },
+    ]),
+  );
 }
 
 export async function setCarrierCallStatus(
@@ -72,5 +77,5 @@ export async function setCarrierCallStatus(
 
 /** `repos.calls`: a carrier's calls and the attribution of every inbound call. */
 export function createInboundCallRepository(): InboundCallRepository {
-  return { lockCarrierCall, setCarrierCallStatus, recordInboundCall };
+  return { lockCarrierCalls, setCarrierCallStatus, recordInboundCalls };
 }

@@ -2,25 +2,24 @@
  * Routing plans, offers and the places offers take under the buyers' caps (docs/routing.md).
  *
  * Caps hold under any concurrency because an offer takes its place with one conditional UPDATE
- * of the buyer's buyer_usage row (takePlace): PostgreSQL locks the row for the update, and a
- * second update of the same row waits for the first transaction and then re-checks its WHERE
- * against the row the first one committed (READ COMMITTED's re-check of an updated row). The
- * count and the check are the same statement, so no two offers can both see the last place
- * free. Only offers to the same buyer wait for each other, for the rest of a short transaction;
- * a buyer belongs to one organization, so no call waits on another organization's calls. A
- * counter row rather than counting call_offers keeps the check O(1) whatever the history.
+ * of the buyer's buyer_usage row (src/store/sql/routing_offer_first.sql): PostgreSQL locks the
+ * row for the update, and the count and the check are the same statement, so no two offers can
+ * both see the last place free. The rows a transaction may take are locked first in buyer
+ * order, so transactions wait for each other only when they share a buyer, and never in a
+ * cycle. A buyer belongs to one organization, so no call waits on another organization's
+ * calls' caps. A counter row rather than counting call_offers keeps the check O(1) whatever
+ * the history.
  */
 import { and, asc, eq, gte, isNull, lt, ne, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
-import type { AuditEntry } from '../../domain/ports.js';
-import type { OfferEnd, PlanSettings, RoutingRepository } from '../../domain/routing/ports.js';
-import type { Candidate, Offer, Periods, Plan, Schedule } from '../../domain/routing/types.js';
 import type {
-  BuyerStatus,
-  Fallback,
-  FallbackReason,
-  OfferOutcome,
-} from '../../domain/routing/vocabulary.js';
+  NewOffer,
+  OfferEnd,
+  RoutingPlan,
+  RoutingRepository,
+} from '../../domain/routing/ports.js';
+import type { Offer, Plan, Schedule } from '../../domain/routing/types.js';
+import type { BuyerStatus, Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
 import { hotRows } from '../rows.js';
 import { calls } from '../schema/index.js';
@@ -82,17 +81,21 @@ export async function putPlan(tx: Tx, orgId: string, plan: Plan): Promise<void> 
   }
 }
 
-/** A campaign's plan and each target's buyer, in priority order (none: a plan with no targets). */
+/**
+ * The plans of campaigns ($1: organizations, $2: campaigns, pairwise) and each target's buyer,
+ * in priority order; a plan with no targets has one row of nulls.
+ */
 const CANDIDATES = `
-  select r.ring_timeout_seconds, r.fallback, b.id as buyer_id, t.priority, t.weight,
-         b.forward_to, b.time_zone, b.schedule, b.states, b.status
-    from campaign_routing r
+  select r.campaign_id, r.ring_timeout_seconds, r.fallback, b.id as buyer_id, t.priority,
+         t.weight, b.forward_to, b.time_zone, b.schedule, b.states, b.status
+    from unnest($1::text[], $2::text[]) as k(org_id, campaign_id)
+    join campaign_routing r on r.org_id = k.org_id and r.campaign_id = k.campaign_id
     left join routing_targets t on t.campaign_id = r.campaign_id
     left join buyers b on b.id = t.buyer_id
-   where r.org_id = $1 and r.campaign_id = $2
-   order by t.priority, t.buyer_id`;
+   order by r.campaign_id, t.priority, t.buyer_id`;
 
 interface CandidateRow {
+  campaign_id: string;
   ring_timeout_seconds: number;
   fallback: Fallback;
   buyer_id: string | null;
@@ -105,117 +108,76 @@ interface CandidateRow {
   status: BuyerStatus | null;
 }
 
-export async function candidates(
+export async function plans(
   ex: Executor,
-  orgId: string,
-  campaignId: string,
-): Promise<{ settings: PlanSettings; candidates: Candidate[] } | null> {
-  const rows = await hotRows<CandidateRow>(ex, CANDIDATES, [orgId, campaignId]);
-  const [head] = rows;
-  if (!head) return null;
-  return {
-    settings: {
-      ringTimeoutSeconds: head.ring_timeout_seconds,
-      fallback: head.fallback,
-    },
-    candidates: rows.flatMap((r) =>
-      r.buyer_id === null || r.forward_to === null || r.time_zone === null || r.status === null
-        ? []
-        : [
-            {
-              buyerId: r.buyer_id,
-              priority: r.priority as number,
-              weight: r.weight as number,
-              forwardTo: r.forward_to,
-              timeZone: r.time_zone,
-              schedule: r.schedule,
-              states: r.states,
-              status: r.status,
-            },
-          ],
-    ),
-  };
+  campaigns: readonly { orgId: string; campaignId: string }[],
+): Promise<Map<string, RoutingPlan>> {
+  const out = new Map<string, RoutingPlan>();
+  if (campaigns.length === 0) return out;
+  const rows = await hotRows<CandidateRow>(ex, CANDIDATES, [
+    campaigns.map((c) => c.orgId),
+    campaigns.map((c) => c.campaignId),
+  ]);
+  for (const r of rows) {
+    let plan = out.get(r.campaign_id);
+    if (!plan) {
+      plan = {
+        settings: { ringTimeoutSeconds: r.ring_timeout_seconds, fallback: r.fallback },
+        candidates: [],
+      };
+      out.set(r.campaign_id, plan);
+    }
+    if (r.buyer_id === null || r.forward_to === null || r.time_zone === null || r.status === null)
+      continue;
+    plan.candidates.push({
+      buyerId: r.buyer_id,
+      priority: r.priority as number,
+      weight: r.weight as number,
+      forwardTo: r.forward_to,
+      timeZone: r.time_zone,
+      schedule: r.schedule,
+      states: r.states,
+      status: r.status,
+    });
+  }
+  return out;
 }
 
-const TAKE_PLACE = `
-  with p as (
-    select b.id, b.cap_hourly, b.cap_daily, b.cap_monthly, b.cap_total, b.cap_concurrency,
-           date_trunc('hour', $1::timestamptz, b.time_zone) as h,
-           date_trunc('day', $1::timestamptz, b.time_zone) as d,
-           date_trunc('month', $1::timestamptz, b.time_zone) as m
-      from buyers b
-     where b.id = $2 and b.org_id = $3 and b.status = 'active'),
-  u as (
-    update buyer_usage u set
-      hour_count = case when u.hour_start >= p.h then u.hour_count + 1 else 1 end,
-      hour_start = greatest(u.hour_start, p.h),
-      day_count = case when u.day_start >= p.d then u.day_count + 1 else 1 end,
-      day_start = greatest(u.day_start, p.d),
-      month_count = case when u.month_start >= p.m then u.month_count + 1 else 1 end,
-      month_start = greatest(u.month_start, p.m),
-      total_count = u.total_count + 1,
-      live_count = u.live_count + 1
-    from p
-    where u.buyer_id = p.id
-      and (p.cap_hourly is null
-           or (case when u.hour_start >= p.h then u.hour_count else 0 end) < p.cap_hourly)
-      and (p.cap_daily is null
-           or (case when u.day_start >= p.d then u.day_count else 0 end) < p.cap_daily)
-      and (p.cap_monthly is null
-           or (case when u.month_start >= p.m then u.month_count else 0 end) < p.cap_monthly)
-      and (p.cap_total is null or u.total_count < p.cap_total)
-      and (p.cap_concurrency is null or u.live_count < p.cap_concurrency)
-    returning u.hour_start, u.day_start, u.month_start),
-  o as (
-    insert into call_offers (id, org_id, call_id, seq, buyer_id, offered_at,
-                             hour_start, day_start, month_start)
-    select $4, $3, $5, $6, $2, $1::timestamptz, u.hour_start, u.day_start, u.month_start
-      from u
-    returning id),
-  a as (
-    insert into audit_log (id, org_id, actor, action, subject_type, subject_id, detail,
-                           request_id, at)
-    select $7, $8, $9, $10, $11, $12, $13::jsonb, $14, $15::timestamptz
-      from o)
-  select hour_start, day_start, month_start from u`;
-
 /**
- * The one statement that counts an offer (see the head of this file). Each period's start is
- * the later of the stored one and the buyer's period at `now`, so a request whose clock reads
- * a little behind a concurrent one's counts in the newer period rather than resetting it.
+ * Offers each call to the first buyer of its order with a place under every cap, or sends it
+ * to its fallback: one statement for a batch (src/store/sql/routing_offer_first.sql), which
+ * locks the usage rows it may take. Callers make it the last statement of their transaction.
  */
-export async function takePlace(
-  tx: Tx,
-  offer: Pick<Offer, 'id' | 'orgId' | 'callId' | 'seq' | 'buyerId' | 'offeredAt'>,
-  audit: AuditEntry,
-): Promise<Periods | null> {
-  const [row] = await hotRows<{
-    hour_start: string | Date;
-    day_start: string | Date;
-    month_start: string | Date;
-  }>(tx, TAKE_PLACE, [
-    offer.offeredAt.toISOString(),
-    offer.buyerId,
-    offer.orgId,
-    offer.id,
-    offer.callId,
-    offer.seq,
-    newId('aud', audit.at.getTime()),
-    audit.orgId,
-    audit.actor,
-    audit.action,
-    audit.subjectType,
-    audit.subjectId,
-    JSON.stringify(audit.detail ?? {}),
-    audit.requestId ?? null,
-    audit.at.toISOString(),
-  ]);
-  if (!row) return null;
-  return {
-    hourStart: new Date(row.hour_start),
-    dayStart: new Date(row.day_start),
-    monthStart: new Date(row.month_start),
-  };
+export async function offerFirst(tx: Tx, offers: readonly NewOffer[]): Promise<(string | null)[]> {
+  if (offers.length === 0) return [];
+  // Each buyer id once; a call's order as places in that list (routing_offer_first.sql).
+  const place = new Map<string, number>();
+  for (const o of offers) for (const b of o.buyers) if (!place.has(b)) place.set(b, place.size + 1);
+  const rows = await hotRows<{ ord: number; buyer_id: string | null }>(
+    tx,
+    'select ord, buyer_id from routing_offer_first($1::text[], $2::jsonb)',
+    [
+      [...place.keys()],
+      JSON.stringify(
+        offers.map((o, i) => ({
+          ord: i + 1,
+          id: o.id,
+          org_id: o.orgId,
+          call_id: o.callId,
+          seq: o.seq,
+          at: o.at.toISOString(),
+          buyers: o.buyers.map((b) => place.get(b)),
+          fallback: o.fallback,
+          reason: o.reason,
+          audit_id: newId('aud', o.at.getTime()),
+          actor: o.actor,
+          request_id: o.requestId,
+        })),
+      ),
+    ],
+  );
+  const taken = new Map(rows.map((r) => [Number(r.ord), r.buyer_id]));
+  return offers.map((_, i) => taken.get(i + 1) ?? null);
 }
 
 /** Takes the offer from each period's count while that period is still the one counted. */
@@ -268,15 +230,6 @@ export async function setAnswered(
     .where(eq(calls.id, callId));
 }
 
-export async function setFallback(
-  tx: Tx,
-  callId: string,
-  fallback: Fallback,
-  reason: FallbackReason,
-): Promise<void> {
-  await tx.update(calls).set({ fallback, fallbackReason: reason }).where(eq(calls.id, callId));
-}
-
 export async function billableWithin(
   ex: Executor,
   orgId: string,
@@ -305,14 +258,13 @@ export function createRoutingRepository(): RoutingRepository {
   return {
     getPlan,
     putPlan,
-    candidates,
-    takePlace,
+    plans,
+    offerFirst,
     givePlace,
     endLive,
     offersOfCall,
     endOffer,
     setAnswered,
-    setFallback,
     billableWithin,
   };
 }

@@ -1,0 +1,31 @@
+-- A carrier webhook's first statement, for one call or a batch of them: it takes the lock of
+-- each carrier call id for the rest of the transaction (a retried or later webhook of the same
+-- call waits for the first to commit), then reads the calls as stored (a call not stored yet
+-- has no row). PL/pgSQL and VOLATILE, so the read takes its snapshot after the locks are
+-- granted and sees what the webhooks it waited for committed: one SQL statement would take its
+-- snapshot before the wait. The locks are taken in the order of their keys, so two batches
+-- that share a call id never each hold a lock the other waits for. One round trip for all.
+CREATE OR REPLACE FUNCTION carrier_calls_locked(p_carrier text, p_call_sids text[])
+RETURNS TABLE (call_sid text, call_id text, org_id text, campaign_id text, campaign_code text,
+               forward_to text, status text, from_number text, started_at timestamptz,
+               buyer_id text, fallback text)
+LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+DECLARE
+  k bigint;
+BEGIN
+  FOR k IN
+    SELECT DISTINCT hashtextextended(p_carrier || ':' || s, 0)
+      FROM unnest(p_call_sids) s
+     ORDER BY 1
+  LOOP
+    PERFORM pg_advisory_xact_lock(k);
+  END LOOP;
+  RETURN QUERY
+    SELECT c.carrier_call_sid, c.id, c.org_id, c.campaign_id, cp.code, cp.forward_to, c.status,
+           c.from_number, c.started_at, c.buyer_id, c.fallback
+      FROM calls c
+      JOIN campaigns cp ON cp.id = c.campaign_id
+     WHERE c.carrier = p_carrier AND c.carrier_call_sid = ANY(p_call_sids);
+END
+$$;
