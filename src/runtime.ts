@@ -271,7 +271,7 @@ export function createWebhookWorker(
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config, config.databasePoolSize, logger);
-  const { repos, queries, sessions, metrics, ping } = wireStore(store, clock, {
+  const { repos, queries, sessions, metrics, ping, storeFailure } = wireStore(store, clock, {
     connections: config.dniBatchConnections,
     maxSize: config.dniBatchMax,
   });
@@ -307,6 +307,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     repos,
     queries,
     ping,
+    storeFailure,
     keyring,
     limiter,
     clock,

@@ -4,8 +4,10 @@ import { SessionBatcher } from './domain/dni/batcher.js';
 import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import type { Repositories } from './domain/repositories.js';
 import { suppressionListNotes } from './domain/suppression/freshness.js';
+import type { FailureTranslator } from './errors.js';
 import { createMetrics } from './http/metrics.js';
 import type { Store } from './store/db.js';
+import { translateStoreFailure } from './store/errors.js';
 import { createQueries } from './store/queries/index.js';
 import { dniSessionStore, poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
@@ -23,6 +25,7 @@ export interface StoreWiring {
   sessions: SessionBatcher;
   metrics: Metrics;
   ping(): Promise<void>;
+  storeFailure: FailureTranslator;
 }
 
 /**
@@ -39,9 +42,9 @@ export function sessionBatcher(store: Store, metrics?: Metrics, o: DniBatching =
 }
 
 /**
- * The repositories, the admin queries, the DNI batcher and the metrics (whose pool gauges read
- * the store on a scrape), built once over `store`: by the runtime, src/worker.ts, the OpenAPI
- * dump and the test harness alike.
+ * The repositories, the admin queries, the DNI batcher, the metrics (whose pool gauges read
+ * the store on a scrape) and the store's translation of its failures, built once over `store`:
+ * by the runtime, src/worker.ts, the OpenAPI dump and the test harness alike.
  */
 export function wireStore(store: Store, clock: Clock, dni: DniBatching = {}): StoreWiring {
   const repos = createRepositories(store);
@@ -57,5 +60,6 @@ export function wireStore(store: Store, clock: Clock, dni: DniBatching = {}): St
     sessions: sessionBatcher(store, metrics, dni),
     metrics,
     ping: () => store.ping(),
+    storeFailure: translateStoreFailure,
   };
 }
