@@ -119,7 +119,7 @@ export async function buildApp(
   const app = baseInstance(deps.logger, limits);
   // Order matters: route tracking and swagger must see every route registered after them.
   const table = trackRoutes(app);
-  installErrorHandling(app, table);
+  installErrorHandling(app, table, deps.storeFailure);
   instrument(app, deps.metrics);
   // Body schemas are shared schemas referenced by `$ref`, so the document
   // names them in components.schemas (src/routes/openapi.ts).
@@ -148,7 +148,7 @@ export async function buildAdminApp(
 ): Promise<FastifyInstance> {
   const app = baseInstance(deps.logger, limits);
   const table = trackRoutes(app);
-  installErrorHandling(app, table);
+  installErrorHandling(app, table, deps.storeFailure);
   // Route schemas here are documentation (src/routes/admin/shared/openapi.ts): answers are
   // written as the handlers built them, never filtered through a schema.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

@@ -15,6 +15,7 @@ import type { SecretBox } from './domain/conversions/secrets.js';
 import type { SessionBatcher } from './domain/dni/batcher.js';
 import type { RateLimiter } from './domain/rate-limit/limiter.js';
 import type { Repositories } from './domain/repositories.js';
+import type { FailureTranslator } from './errors.js';
 import type { ReadinessCheck } from './http/readiness.js';
 import type { RndRefresher } from './workers/rnd-checks.js';
 
@@ -36,6 +37,11 @@ export interface AppDeps {
   queries: Queries;
   /** Resolves when the store answers (GET /healthz). */
   ping(): Promise<void>;
+  /**
+   * The store's failures as catalogue errors (src/store/errors.ts): the error handler answers
+   * them 503 with Retry-After (or 409) without importing the store.
+   */
+  storeFailure: FailureTranslator;
   /** DNI opens, batched per process and store (src/domain/dni/batcher.ts). */
   sessions: Pick<SessionBatcher, 'open'>;
   /** Voice webhooks, batched per process, store and organization (src/domain/carrier-inbound/ringing.ts). */

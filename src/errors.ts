@@ -71,6 +71,22 @@ export class AppError extends Error {
   }
 }
 
+/** Seconds a client is asked to wait before trying again after a dependency failed. */
+export const DEPENDENCY_RETRY_AFTER_SECONDS = 2;
+
+/** A dependency's failure as the catalogue names it, and the code to log (a SQLSTATE, an errno). */
+export interface DependencyFailure {
+  error: AppError;
+  code: string | undefined;
+}
+
+/**
+ * How the part that talks to a dependency names its failures, translated once there: the
+ * store's (`translateStoreFailure`, src/store/errors.ts) reaches the HTTP layer through
+ * `AppDeps.storeFailure`. Null for anything it does not recognise (a bug stays a 500).
+ */
+export type FailureTranslator = (err: unknown) => DependencyFailure | null;
+
 /** 422: the request failed validation; `errors` are already in Pydantic's shape. */
 export class ValidationFailed extends Error {
   readonly status = 422;
@@ -114,7 +130,7 @@ export const errors = {
   internal: () => new AppError('Internal Server Error'),
   notImplemented: () => new AppError('not_implemented'),
   /** A dependency failed (store, disk): the client may try again after `Retry-After`. */
-  unavailable: (retryAfterSeconds = 2) =>
+  unavailable: (retryAfterSeconds = DEPENDENCY_RETRY_AFTER_SECONDS) =>
     new AppError('service_unavailable', { 'retry-after': String(retryAfterSeconds) }),
   /** A request that arrives while the process stops: try again (on another instance) shortly. */
   shuttingDown: () =>

@@ -271,10 +271,11 @@ export function createWebhookWorker(
 /** Everything the apps depend on, opened in order and closed in reverse. */
 export async function openRuntime(config: Config, logger: Logger, clock: Clock): Promise<Runtime> {
   const store = await openConfiguredStore(config, config.databasePoolSize, logger);
-  const { repos, queries, sessions, ringing, metrics, ping } = wireStore(store, clock, {
+  const wired = wireStore(store, clock, {
     connections: config.dniBatchConnections,
     maxSize: config.dniBatchMax,
   });
+  const { repos, queries, sessions, ringing, metrics, ping, storeFailure } = wired;
   const conversions = await openConversions(config, repos, logger);
   const keyring = new Keyring();
   const sync = await startKeyringSync(store, keyring, config.authRefreshMs, logger);
@@ -307,6 +308,7 @@ export async function openRuntime(config: Config, logger: Logger, clock: Clock):
     repos,
     queries,
     ping,
+    storeFailure,
     keyring,
     limiter,
     clock,

@@ -5,9 +5,10 @@ import { SessionBatcher } from './domain/dni/batcher.js';
 import { cachedPoolSizing } from './domain/dni/pool-gauges.js';
 import type { Repositories } from './domain/repositories.js';
 import { suppressionListNotes } from './domain/suppression/freshness.js';
+import type { FailureTranslator } from './errors.js';
 import { createMetrics } from './http/metrics.js';
 import type { Store } from './store/db.js';
-import { classifyStoreError } from './store/errors.js';
+import { classifyStoreError, translateStoreFailure } from './store/errors.js';
 import { createQueries } from './store/queries/index.js';
 import { dniSessionStore, poolUsage } from './store/repos/dni.js';
 import { createRepositories } from './store/repos/index.js';
@@ -26,6 +27,7 @@ export interface StoreWiring {
   ringing: RingBatchers;
   metrics: Metrics;
   ping(): Promise<void>;
+  storeFailure: FailureTranslator;
 }
 
 /**
@@ -57,9 +59,9 @@ export function ringBatchers(store: Store, repos: Repositories, metrics?: Metric
 }
 
 /**
- * The repositories, the admin queries, the DNI and voice batchers and the metrics (whose pool gauges read
- * the store on a scrape), built once over `store`: by the runtime, src/worker.ts, the OpenAPI
- * dump and the test harness alike.
+ * The repositories, the admin queries, the DNI and voice batchers, the metrics (whose pool
+ * gauges read the store on a scrape) and the store's translation of its failures, built once
+ * over `store`: by the runtime, src/worker.ts, the OpenAPI dump and the test harness alike.
  */
 export function wireStore(store: Store, clock: Clock, dni: DniBatching = {}): StoreWiring {
   const repos = createRepositories(store);
@@ -76,5 +78,6 @@ export function wireStore(store: Store, clock: Clock, dni: DniBatching = {}): St
     ringing: ringBatchers(store, repos, metrics),
     metrics,
     ping: () => store.ping(),
+    storeFailure: translateStoreFailure,
   };
 }

@@ -1,7 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, errors, ValidationFailed } from '../errors.js';
+import { AppError, errors, type FailureTranslator, ValidationFailed } from '../errors.js';
 import { safeError } from '../log-privacy.js';
-import { fromStoreError, storeErrorCode } from '../store/errors.js';
 import { dumpsPy, dumpsSafe, render422Safe } from './pydantic/index.js';
 
 export interface RouteTable {
@@ -48,23 +47,28 @@ function fromFastify(err: FastifyError): AppError | null {
   }
 }
 
-/** Catalogue errors as they are, a store's as the catalogue names them, anything else a logged 500. */
+/**
+ * Catalogue errors as they are, a store's as the catalogue names them (`storeFailure`: the
+ * store's translation, AppDeps.storeFailure), anything else a logged 500.
+ */
 export function catalogueError(
   err: unknown,
   request: Pick<FastifyRequest, 'log'>,
+  storeFailure: FailureTranslator,
 ): AppError | ValidationFailed {
   if (err instanceof AppError || err instanceof ValidationFailed) return err;
   const mapped = fromFastify(err as FastifyError);
   if (mapped) return mapped;
-  const stored = fromStoreError(err);
-  if (stored) {
+  const failure = storeFailure(err);
+  if (failure) {
     // The SQLSTATE and the statement's name only: a driver error's text can carry the
     // statement's parameters. The request id comes with request.log.
+    const { error, code } = failure;
     request.log.warn(
-      { code: storeErrorCode(err), statement: safeError(err).statement, status: stored.status },
+      { code, statement: safeError(err).statement, status: error.status },
       'store failure',
     );
-    return stored;
+    return error;
   }
   request.log.error({ err }, 'unhandled error');
   return errors.internal();
@@ -74,15 +78,26 @@ export function catalogueError(
  * An error after a streamed answer has started (its status already sent): one NDJSON line,
  * `{"status":N,"error":BODY}`, BODY being what the error handler would have answered.
  */
-export function errorLine(err: unknown, request: Pick<FastifyRequest, 'log'>): string {
-  const e = catalogueError(err, request);
+export function errorLine(
+  err: unknown,
+  request: Pick<FastifyRequest, 'log'>,
+  storeFailure: FailureTranslator,
+): string {
+  const e = catalogueError(err, request, storeFailure);
   return `{"status":${e.status},"error":${errorBody(e)}}\n`;
 }
 
-/** The one place that renders errors: catalogue errors as they are, anything else as a logged 500. */
-export function installErrorHandling(app: FastifyInstance, table: RouteTable): void {
+/**
+ * The one place that renders errors: catalogue errors as they are, a store failure as
+ * `storeFailure` names it (503 with Retry-After, 409), anything else as a logged 500.
+ */
+export function installErrorHandling(
+  app: FastifyInstance,
+  table: RouteTable,
+  storeFailure: FailureTranslator,
+): void {
   app.setErrorHandler((err: FastifyError | AppError | ValidationFailed, request, reply) =>
-    sendError(reply, catalogueError(err, request)),
+    sendError(reply, catalogueError(err, request, storeFailure)),
   );
 
   app.setNotFoundHandler((request, reply) => {

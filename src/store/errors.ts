@@ -4,10 +4,7 @@
  * catalogue error, what the database or the network did becomes a 503 the
  * client may retry, and only what nobody expected stays a 500.
  */
-import { AppError, errors } from '../errors.js';
-
-/** Seconds a client is asked to wait before trying again after a store failure. */
-export const STORE_RETRY_AFTER_SECONDS = 2;
+import { AppError, errors, type FailureTranslator } from '../errors.js';
 
 export type StoreFailure = 'unavailable' | 'conflict' | 'retryable';
 
@@ -106,10 +103,6 @@ export function classifyStoreError(err: unknown): StoreFailure | null {
   return null;
 }
 
-export function unavailable(): AppError {
-  return errors.unavailable(STORE_RETRY_AFTER_SECONDS);
-}
-
 /**
  * The catalogue error a store failure becomes, or null when it is not one.
  * A retryable failure that was not retried (or ran out of retries) is a 503 too.
@@ -118,7 +111,7 @@ export function fromStoreError(err: unknown): AppError | null {
   switch (classifyStoreError(err)) {
     case 'unavailable':
     case 'retryable':
-      return unavailable();
+      return errors.unavailable();
     case 'conflict':
       return errors.conflict(conflictReason(err));
     default:
@@ -139,6 +132,15 @@ export function storeErrorCode(err: unknown): string | undefined {
   for (const e of chain(err)) if (typeof e.code === 'string') return e.code;
   return undefined;
 }
+
+/**
+ * A store failure as the error handler takes it (`AppDeps.storeFailure`, handed in by
+ * src/wiring.ts): the HTTP layer knows catalogue errors, never the store.
+ */
+export const translateStoreFailure: FailureTranslator = (err) => {
+  const error = fromStoreError(err);
+  return error ? { error, code: storeErrorCode(err) } : null;
+};
 
 export interface RetryOptions {
   attempts?: number;

@@ -172,7 +172,6 @@ async function openSession(
     await repos.console.insertSession(tx, {
       id: sha256(secret),
       userId: user.id,
-      csrfToken: token(),
       createdAt: now,
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + policy.absoluteMs),

@@ -25,7 +25,6 @@ export interface ConsoleSession {
   /** SHA-256 of the cookie's token. */
   id: string;
   userId: string;
-  csrfToken: string;
   createdAt: Date;
   lastSeenAt: Date;
   expiresAt: Date;

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { AppDeps } from '../../deps.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS } from '../../errors.js';
 import { publicView, readiness, readinessLogger, storeCheck } from '../../http/readiness.js';
-import { STORE_RETRY_AFTER_SECONDS } from '../../store/errors.js';
 import { ServiceUnavailableError } from '../common.js';
 import { type Named, reply } from '../openapi.js';
 
@@ -97,7 +97,7 @@ export function systemRoutes(app: FastifyInstance, deps: AppDeps): void {
       const r = await readiness(checks, budgetMs);
       logChange(r);
       if (r.status === 'down') {
-        reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+        reply.code(503).header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS));
       }
       return publicView(r);
     },

@@ -43,7 +43,6 @@ export const consoleSessions = pgTable(
     userId: text('user_id')
       .notNull()
       .references(() => consoleUsers.id),
-    csrfToken: text('csrf_token').notNull(),
     createdAt: ts('created_at').notNull(),
     lastSeenAt: ts('last_seen_at').notNull(),
     /** The absolute end; the idle end is last_seen_at plus the idle limit. */

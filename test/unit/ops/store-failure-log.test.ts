@@ -3,6 +3,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { installErrorHandling } from '../../../src/http/error-handler.js';
 import { logOptions } from '../../../src/logger.js';
+import { translateStoreFailure } from '../../../src/store/errors.js';
 
 const phone = '+14155550123';
 const visitor = 'visitor-secret-42';
@@ -12,7 +13,7 @@ describe('a store failure in the log', () => {
     const lines: string[] = [];
     const logger = pino(logOptions('info'), { write: (l: string) => void lines.push(l) });
     const app = Fastify({ loggerInstance: logger }) as unknown as FastifyInstance;
-    installErrorHandling(app, { routes: [] });
+    installErrorHandling(app, { routes: [] }, translateStoreFailure);
     app.post('/fail', async () => {
       // A deadlock that outlived its retries, as Drizzle wraps it: message and params list the values.
       const cause = Object.assign(new Error('deadlock detected'), {

@@ -123,9 +123,9 @@ async function importWithProgress(
     (result) => {
       // The header was accepted (the stream began), so the result is a summary.
       if (result.ok) out.end(`${JSON.stringify({ summary: result.summary })}\n`);
-      else out.end(errorLine(headerError(result.problems), req));
+      else out.end(errorLine(headerError(result.problems), req, deps.storeFailure));
     },
-    (err: unknown) => out.end(errorLine(err, req)),
+    (err: unknown) => out.end(errorLine(err, req, deps.storeFailure)),
   );
   return reply.header('content-type', NDJSON).send(out);
 }

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { AppDeps } from '../../../deps.js';
-import { errors } from '../../../errors.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, errors } from '../../../errors.js';
 import { credentialOf } from '../../../http/auth.js';
 import { readiness, storeCheck } from '../../../http/readiness.js';
-import { STORE_RETRY_AFTER_SECONDS } from '../../../store/errors.js';
 import { adminRoute } from '../shared/openapi.js';
 import { sameToken } from '../shared/token.js';
 import { Health, MetricsUnauthorized, ReadinessDetail } from './schema.js';
@@ -32,7 +31,7 @@ export function readinessRoute(admin: FastifyInstance, deps: AppDeps): void {
   admin.get('/admin/readyz', route.options, async (_request, reply) => {
     const r = await readiness(checks, budgetMs);
     if (r.status === 'down') {
-      reply.code(503).header('retry-after', String(STORE_RETRY_AFTER_SECONDS));
+      reply.code(503).header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS));
     }
     return r;
   });
