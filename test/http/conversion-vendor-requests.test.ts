@@ -339,7 +339,7 @@ describe('Data Manager answers, in Google’s error model', () => {
     expect(row).toMatchObject({ status: 'sent' });
   });
 
-  it('a retraction without a developer token is not sent, and says why', async () => {
+  it('without a developer token a rejected report sends nothing: not_retractable, and why', async () => {
     h.clock.set('2026-11-20T15:00:00Z');
     const t = await createTenant(h);
     const d = await createDestination(h, t.orgId, 'google_ads', {
@@ -356,9 +356,11 @@ describe('Data Manager answers, in Google’s error model', () => {
     });
     await drain();
     expect(sent(from, /^\/(google|datamanager)\//)).toEqual([]);
+    // No retraction row: the destination cannot retract (conversion-retractability.test.ts).
     const rows = await uploadsOf(h, t.orgId, d.destination_id);
-    const retraction = rows.find((r: any) => r.kind === 'retraction');
-    expect(retraction).toMatchObject({ status: 'failed', reason_code: 'not_retractable' });
-    expect(retraction.reason).toContain('developer_token');
+    expect(rows).toMatchObject([
+      { kind: 'conversion', status: 'not_retractable', reason_code: 'not_retractable' },
+    ]);
+    expect(rows[0].reason).toContain('developer_token');
   });
 });

@@ -206,8 +206,9 @@ export function dataManagerClient(options: OAuthClientOptions): AdPlatformClient
 /**
  * A google_ads destination's client: conversions through the Data Manager API unless the
  * destination chose `api: "google_ads_api"`. Retractions always go through the Google Ads API's
- * `uploadConversionAdjustments` (the Data Manager API has no retraction; docs/conversions.md),
- * which needs the destination's developer token.
+ * `uploadConversionAdjustments` (the Data Manager API has no retraction; docs/conversions.md);
+ * only destinations that can retract (src/domain/conversions/retractability.ts: with a
+ * developer token) are handed one.
  */
 export function googleClient(
   dataManager: AdPlatformClient,
@@ -215,21 +216,8 @@ export function googleClient(
 ): AdPlatformClient {
   return {
     maxBatch: Math.min(dataManager.maxBatch, adsApi.maxBatch),
-    async send(t, items, o) {
-      if (items[0]?.kind === 'retraction') {
-        if (!t.secrets.developer_token) {
-          return {
-            statusCode: null,
-            results: times(items.length, {
-              state: 'failed',
-              code: 'not_retractable',
-              detail:
-                'the Data Manager API has no retraction; Google Ads API conversion adjustments need secrets.developer_token',
-            }),
-          };
-        }
-        return adsApi.send(t, items, o);
-      }
+    send(t, items, o) {
+      if (items[0]?.kind === 'retraction') return adsApi.send(t, items, o);
       return (t.settings.api === 'google_ads_api' ? adsApi : dataManager).send(t, items, o);
     },
   };

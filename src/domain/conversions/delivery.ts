@@ -3,6 +3,7 @@ import type { Clock, Metrics } from '../../deps.js';
 import { exponentialBackoffMs, withJitter } from '../backoff.js';
 import type { UnitOfWork } from '../ports.js';
 import type { AdPlatforms, ItemResult, SendItem } from './platform.js';
+import { notRetractableReason, type Retractability, retractability } from './retractability.js';
 import { type Scrubber, scrubberFor } from './scrub.js';
 import type { SecretBox } from './secrets.js';
 import { MAYBE_APPLIED_REASONS, REASONS } from './vocabulary.js';
@@ -173,6 +174,23 @@ async function sendChunk(
   return { statusCode, results, scrub };
 }
 
+/**
+ * A retraction its destination cannot send (written before the destination lost its developer
+ * token, or before retractability was the destination's): failed here, nothing sent; its
+ * conversion then reads not_retractable (conversion-uploads.ts, applyKnockOn).
+ */
+function unsendable(
+  can: Retractability,
+  chunk: ClaimedUpload[],
+): { statusCode: null; results: ItemResult[]; scrub: Scrubber } | null {
+  if (can.retractable || chunk[0]?.kind !== 'retraction') return null;
+  return {
+    statusCode: null,
+    results: chunk.map(() => ({ state: 'failed', code: 'not_retractable', detail: can.why })),
+    scrub: scrubberFor([]),
+  };
+}
+
 /** Sends the claimed rows, one request per (destination, kind) chunk; never throws. */
 export async function run(
   deps: UploadDeps,
@@ -189,10 +207,19 @@ export async function run(
     [...groups.values()].map(async (rows) => {
       const first = rows[0]!;
       const client = deps.platforms[first.platform];
+      const can = retractability({
+        platform: first.platform,
+        settings: first.settings,
+        secretNames: first.secretNames,
+      });
+      const notRetractable = can.retractable
+        ? null
+        : notRetractableReason(can.why, 'the buyer rejected the call while it was being uploaded');
       for (let i = 0; i < rows.length; i += client.maxBatch) {
         const chunk = rows.slice(i, i + client.maxBatch);
         const startedAt = new Date(deps.clock.now());
-        const { statusCode, results, scrub } = await sendChunk(deps, first, chunk);
+        const { statusCode, results, scrub } =
+          unsendable(can, chunk) ?? (await sendChunk(deps, first, chunk));
         const nowMs = deps.clock.now();
         chunk.forEach((u, j) => {
           const result = results[j] ?? {
@@ -208,6 +235,7 @@ export async function run(
             statusCode,
             startedAt,
             maybeApplied: clean.state !== 'sent' && MAYBE_APPLIED_REASONS.has(clean.code),
+            notRetractable,
           });
         });
       }

@@ -11,6 +11,8 @@ export interface ClaimedUpload {
   destinationName: string;
   settings: Record<string, string>;
   sealedSecrets: string;
+  /** The names of the destination's secrets (its mask's keys): what retractability reads. */
+  secretNames: string[];
   callId: string;
   kind: UploadKind;
   dedupeKey: string;
@@ -41,6 +43,11 @@ export interface UploadRecord {
   startedAt: Date;
   /** The attempt may have reached the platform unanswered (MAYBE_APPLIED_REASONS). */
   maybeApplied: boolean;
+  /**
+   * Null when the destination can retract (retractability.ts); else the reason a conversion
+   * sent after the buyer rejected the call keeps as it reads not_retractable.
+   */
+  notRetractable: string | null;
 }
 
 /** The upload worker's side of the outbox (delivery.ts); each runs its own transaction on `ex`. */
