@@ -48,6 +48,12 @@ async function drain() {
   while ((await u.worker.tick()) > 0 && n < 20) n++;
 }
 
+/** Past the first check of the requests Data Manager accepted, and drained: sent. */
+async function confirm() {
+  h.clock.advance(u.worker.options.confirmAfterMs / 1000);
+  await drain();
+}
+
 const googleRequests = (from: number): Seen[] =>
   u.fake.requests.slice(from).filter((s) => /^\/(google|datamanager)\//.test(s.path));
 
@@ -74,6 +80,7 @@ describe('Data Manager without a developer token: not retractable', () => {
     const callId = await call(t, 'EAIaIQ-nr1');
     await verdict(t, callId, 'success');
     await drain();
+    await confirm();
     expect(await uploadsOf(h, t.orgId, d.destination_id)).toMatchObject([{ status: 'sent' }]);
 
     const from = u.fake.requests.length;
@@ -124,6 +131,8 @@ describe('Data Manager without a developer token: not retractable', () => {
     expect(claimed.map((c) => c.callId)).toContain(callId);
     await verdict(t, callId, 'rejected');
     await record(deps, await run(deps, claimed, u.worker.options), u.worker.options);
+    // Google's report on the request that was in flight: sent, so not retractable.
+    await confirm();
     const from = u.fake.requests.length;
     await drain();
     expect(googleRequests(from)).toEqual([]);
@@ -146,6 +155,7 @@ describe('Data Manager without a developer token: not retractable', () => {
     const callId = await call(t, 'EAIaIQ-nr3');
     await verdict(t, callId, 'success');
     await drain();
+    await confirm();
     await verdict(t, callId, 'rejected');
     const patched = await adminCall(
       h,
@@ -181,6 +191,7 @@ describe('retractable destinations', () => {
     const callId = await call(t, 'EAIaIQ-r1');
     await verdict(t, callId, 'success');
     await drain();
+    await confirm();
     const adjustments = u.fake.googleAdjustments.length;
     await verdict(t, callId, 'rejected');
     await drain();

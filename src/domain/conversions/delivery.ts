@@ -21,6 +21,8 @@ export interface UploadOptions {
   retryBaseMs: number;
   retryMaxMs: number;
   maxAttempts: number;
+  /** First check of a request the platform accepted for later processing (Data Manager). */
+  confirmAfterMs: number;
   workerId: string;
 }
 
@@ -30,6 +32,7 @@ export const DEFAULT_UPLOAD_OPTIONS: Omit<UploadOptions, 'workerId'> = {
   retryBaseMs: 30_000,
   retryMaxMs: 3_600_000,
   maxAttempts: 20,
+  confirmAfterMs: 60_000,
 };
 
 export interface UploadDeps {
@@ -58,10 +61,20 @@ export function nextOf(
   result: ItemResult,
   attempt: number,
   nowMs: number,
-  o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'>,
+  o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts' | 'confirmAfterMs'>,
+  awaiting: string | null = null,
 ): UploadNext {
   if (result.state === 'sent')
     return result.note ? { state: 'sent', note: result.note } : { state: 'sent' };
+  if (result.state === 'accepted') {
+    return {
+      state: 'pending',
+      retryAtMs: nowMs + o.confirmAfterMs,
+      code: 'awaiting_confirmation',
+      reason: `${REASONS.awaiting_confirmation.words}: request ${result.requestId}`,
+      requestId: result.requestId,
+    };
+  }
   const reason = `${REASONS[result.code].words}: ${result.detail}`;
   if (result.state === 'failed') return { state: 'failed', code: result.code, reason };
   if (attempt >= o.maxAttempts) {
@@ -76,6 +89,9 @@ export function nextOf(
     retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, result.retryAfterMs),
     code: result.code,
     reason,
+    // A check that learnt nothing yet checks the same request again; a resend forgets it.
+    ...(awaiting && !result.resend ? { requestId: awaiting } : {}),
+    ...(result.resend === 'alone' ? { solo: true } : {}),
   };
 }
 
@@ -91,6 +107,7 @@ export function claim(deps: UploadDeps, o: UploadOptions): Promise<ClaimedUpload
 /** The result with the platform's words scrubbed of secrets and credential-shaped text. */
 function scrubbed(r: ItemResult, scrub: Scrubber): ItemResult {
   if (r.state === 'sent') return r.note ? { ...r, note: scrub(r.note) } : r;
+  if (r.state === 'accepted') return r;
   return { ...r, detail: scrub(r.detail) };
 }
 
@@ -129,6 +146,7 @@ async function sendChunk(
   chunk: ClaimedUpload[],
 ): Promise<{ statusCode: number | null; results: ItemResult[]; scrub: Scrubber }> {
   const client = deps.platforms[first.platform];
+  const requestId = first.requestId;
   let statusCode: number | null = null;
   let results: ItemResult[];
   let scrub: Scrubber = scrubberFor([]);
@@ -142,16 +160,17 @@ async function sendChunk(
       dedupeKey: u.dedupeKey,
       facts: u.facts,
     }));
-    const answer = await client.send(
-      {
-        destinationId: first.destinationId,
-        platform: first.platform,
-        settings: first.settings,
-        secrets,
-      },
-      items,
-      { validateOnly: false },
-    );
+    const target = {
+      destinationId: first.destinationId,
+      platform: first.platform,
+      settings: first.settings,
+      secrets,
+    };
+    // A request the platform accepted earlier is checked, not sent again.
+    const answer =
+      requestId !== null && client.check
+        ? await client.check(target, requestId, items)
+        : await client.send(target, items, { validateOnly: false });
     statusCode = answer.statusCode;
     results = answer.results;
     if (answer.refreshToken) {
@@ -197,9 +216,10 @@ export async function run(
   claimed: ClaimedUpload[],
   o: UploadOptions,
 ): Promise<UploadRecord[]> {
+  // Per destination and kind; rows awaiting a check per request; rows to send alone apart.
   const groups = new Map<string, ClaimedUpload[]>();
   for (const u of claimed) {
-    const key = `${u.destinationId}:${u.kind}`;
+    const key = `${u.destinationId}:${u.kind}:${u.requestId ?? ''}:${u.solo ? u.uploadId : ''}`;
     groups.set(key, [...(groups.get(key) ?? []), u]);
   }
   const records: UploadRecord[] = [];
@@ -215,8 +235,10 @@ export async function run(
       const notRetractable = can.retractable
         ? null
         : notRetractableReason(can.why, 'the buyer rejected the call while it was being uploaded');
-      for (let i = 0; i < rows.length; i += client.maxBatch) {
-        const chunk = rows.slice(i, i + client.maxBatch);
+      // A check covers its whole request, however many rows it carried.
+      const size = first.requestId !== null ? rows.length : client.maxBatch;
+      for (let i = 0; i < rows.length; i += size) {
+        const chunk = rows.slice(i, i + size);
         const startedAt = new Date(deps.clock.now());
         const { statusCode, results, scrub } =
           unsendable(can, chunk) ?? (await sendChunk(deps, first, chunk));
@@ -228,13 +250,18 @@ export async function run(
             detail: 'the platform answered fewer rows than it was sent',
           };
           const clean = scrubbed(result, scrub);
+          const next = nextOf(clean, u.attempt, nowMs, o, u.requestId);
           records.push({
             upload: u,
             result: clean,
-            next: nextOf(clean, u.attempt, nowMs, o),
+            next,
             statusCode,
             startedAt,
-            maybeApplied: clean.state !== 'sent' && MAYBE_APPLIED_REASONS.has(clean.code),
+            maybeApplied:
+              clean.state === 'accepted' ||
+              (clean.state !== 'sent' && MAYBE_APPLIED_REASONS.has(clean.code)),
+            // The platform's report (a check answered 200) says it processed and refused it.
+            notHeld: u.requestId !== null && statusCode === 200 && clean.state === 'failed',
             notRetractable,
           });
         });

@@ -102,6 +102,16 @@ export const REASONS = {
   },
   CLICK_NOT_FOUND: { final: true, words: 'Google does not know this click id' },
   CONVERSION_PRECEDES_EVENT: { final: true, words: 'the conversion time precedes the click' },
+  awaiting_confirmation: {
+    final: false,
+    words:
+      'Google accepted the request and has not yet reported processing it (checked again later)',
+  },
+  processed_in_part: {
+    final: false,
+    words:
+      'Google processed the request in part without naming which events failed: each is sent again alone (Google keeps the one it holds once)',
+  },
   rate_limited: { final: false, words: 'the platform asked us to slow down' },
   server_error: { final: false, words: 'the platform answered with a server error' },
   network_error: { final: false, words: 'the platform could not be reached' },

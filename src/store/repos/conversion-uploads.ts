@@ -57,6 +57,8 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
     dedupe_key: string;
     facts: UploadFacts;
     attempts: number;
+    request_id: string | null;
+    solo: boolean;
   }>(
     db,
     sql`with picked as (
@@ -80,7 +82,7 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
       from picked, conversion_destinations d
      where u.id = picked.id and d.id = u.destination_id
     returning u.id, u.org_id, u.destination_id, d.platform, d.name, d.settings, d.secrets,
-      d.secrets_mask, u.call_id, u.kind, u.dedupe_key, u.facts, u.attempts`,
+      d.secrets_mask, u.call_id, u.kind, u.dedupe_key, u.facts, u.attempts, u.request_id, u.solo`,
   );
   return rows.map((r) => ({
     uploadId: r.id,
@@ -96,6 +98,8 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
     dedupeKey: r.dedupe_key,
     facts: r.facts,
     attempt: Number(r.attempts),
+    requestId: r.request_id,
+    solo: r.solo,
   }));
 }
 
@@ -123,6 +127,9 @@ function nextStates(records: UploadRecord[], nowMs: number) {
     reason_code: r.next.state === 'sent' ? null : r.next.code,
     reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
     maybe_applied: r.maybeApplied,
+    not_held: r.notHeld,
+    request_id: r.next.state === 'pending' ? (r.next.requestId ?? null) : null,
+    solo: r.next.state === 'pending' ? (r.next.solo ?? r.upload.solo) : r.upload.solo,
   }));
 }
 
@@ -145,13 +152,15 @@ function moveUploads(
         status = case when ${unretractable} then 'not_retractable' else v.status end,
         reason_code = case when ${unretractable} then 'not_retractable' else v.reason_code end,
         reason = case when ${unretractable} then v.not_retractable else v.reason end,
-        maybe_applied = u.maybe_applied or v.maybe_applied,
+        maybe_applied = not v.not_held and (u.maybe_applied or v.maybe_applied),
+        request_id = v.request_id, solo = v.solo,
         next_attempt_at = v.next_at, lease_until = null, leased_by = null,
         sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
         updated_at = ${now.toISOString()}::timestamptz
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
         as v(id text, attempt integer, not_retractable text, status text, next_at timestamptz,
-             reason_code text, reason text, maybe_applied boolean)
+             reason_code text, reason text, maybe_applied boolean, not_held boolean,
+             request_id text, solo boolean)
      where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
     returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
       u.reason, u.attempts, u.maybe_applied`,
@@ -300,7 +309,8 @@ async function requeueUploads(
 ): Promise<number> {
   const r = await ex
     .update(U)
-    .set({ status: 'pending', nextAttemptAt: at, updatedAt: at })
+    // Sent again, not checked: a request Google accepted before is no longer awaited.
+    .set({ status: 'pending', nextAttemptAt: at, requestId: null, updatedAt: at })
     .where(and(eq(U.orgId, orgId), eq(U.destinationId, destinationId), ...which))
     .returning({ id: U.id });
   return r.length;
