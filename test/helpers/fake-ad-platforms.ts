@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AdPlatformUrls } from '../../src/adapters/ad-platforms/index.js';
+import { dataManagerType, protoProblems } from './vendor-definitions.js';
 
 /**
  * Local stand-ins for the four ad platforms and both OAuth token endpoints, on one port of
@@ -67,6 +68,13 @@ export class FakeAdPlatforms {
   rotateMicrosoftRefreshTokens = false;
   private microsoftRefreshTokens = new Set([CREDS.microsoft.refresh_token]);
   private rotation = 0;
+  /** Data Manager requests accepted, by request id: each event's processing error or null. */
+  readonly dataManagerRequests = new Map<
+    string,
+    { destination: unknown; errors: (string | null)[]; readyAt: number }
+  >();
+  /** How long Data Manager reports an accepted request PROCESSING (fake clock, ms). */
+  dataManagerProcessingMs = 0;
   /** Google answers TOO_RECENT_CONVERSION_ACTION until this time (ms), naming the wait. */
   googleActionReadyAt = 0;
   /** Added before answering: a slow platform for the bench. */
@@ -354,6 +362,7 @@ export class FakeAdPlatforms {
         },
       };
     }
+    if (s.path === '/datamanager/v1/requestStatus:retrieve') return this.dataManagerStatus(s);
     if (s.path !== '/datamanager/v1/events:ingest') {
       return {
         status: 404,
@@ -392,21 +401,71 @@ export class FakeAdPlatforms {
         },
       };
     }
-    if (!s.body.validateOnly) {
-      const destination = s.body.destinations?.[0];
-      for (const e of events) {
-        const kept = this.dataManager.some(
-          (x) =>
-            x.transactionId === e.transactionId &&
-            x.destination.productDestinationId === destination?.productDestinationId,
-        );
-        if (!kept) this.dataManager.push({ ...e, destination });
-      }
+    if (s.body.validateOnly) return { status: 200, body: {} };
+    const destination = s.body.destinations?.[0];
+    // Processed after the answer, as Google does: each event's outcome is only reported.
+    const errors = events.map((e): string | null => {
+      if (String(e.adIdentifiers?.gclid ?? '').startsWith('TOO_OLD'))
+        return 'PROCESSING_ERROR_REASON_EVENT_TOO_OLD';
+      const kept = this.dataManager.some(
+        (x) =>
+          x.transactionId === e.transactionId &&
+          x.destination.productDestinationId === destination?.productDestinationId,
+      );
+      if (kept) return 'PROCESSING_ERROR_REASON_DUPLICATE_TRANSACTION_ID';
+      this.dataManager.push({ ...e, destination });
+      return null;
+    });
+    const requestId = `req-${this.requests.length}`;
+    this.dataManagerRequests.set(requestId, {
+      destination,
+      errors,
+      readyAt: this.now() + this.dataManagerProcessingMs,
+    });
+    return { status: 200, body: { requestId } };
+  }
+
+  /**
+   * Data Manager API `requestStatus:retrieve` (RetrieveRequestStatusResponse of the vendor's
+   * protos): PROCESSING until `dataManagerProcessingMs` has passed, then SUCCESS, FAILED or
+   * PARTIAL_SUCCESS with error counts per ProcessingErrorReason, never naming an event. Every
+   * answer is checked against the vendor's message before it leaves (a 500 naming the
+   * problems if it does not conform).
+   */
+  private dataManagerStatus(s: Seen) {
+    const r = this.dataManagerRequests.get(s.query.get('requestId') ?? '');
+    if (!r) {
+      return {
+        status: 404,
+        body: { error: { code: 404, status: 'NOT_FOUND', message: 'Request not found.' } },
+      };
     }
-    return {
-      status: 200,
-      body: s.body.validateOnly ? {} : { requestId: `req-${this.requests.length}` },
+    const failed = r.errors.filter((e): e is string => e !== null);
+    const counts = [...new Set(failed)].map((reason) => ({
+      recordCount: String(failed.filter((f) => f === reason).length),
+      reason,
+    }));
+    const processing = this.now() < r.readyAt;
+    const status = processing
+      ? 'PROCESSING'
+      : failed.length === 0
+        ? 'SUCCESS'
+        : failed.length === r.errors.length
+          ? 'FAILED'
+          : 'PARTIAL_SUCCESS';
+    const body = {
+      requestStatusPerDestination: [
+        {
+          destination: r.destination,
+          requestStatus: status,
+          ...(!processing && counts.length > 0 ? { errorInfo: { errorCounts: counts } } : {}),
+          eventsIngestionStatus: { recordCount: String(r.errors.length) },
+        },
+      ],
     };
+    const problems = protoProblems(dataManagerType('RetrieveRequestStatusResponse'), body);
+    if (problems.length > 0) return { status: 500, body: { problems } };
+    return { status: 200, body };
   }
 
   /**

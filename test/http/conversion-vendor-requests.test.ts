@@ -52,6 +52,12 @@ async function drain() {
   while ((await u.worker.tick()) > 0 && n < 20) n++;
 }
 
+/** Past the first check of the requests Data Manager accepted (confirmAfterMs), and drained. */
+async function confirm() {
+  h.clock.advance(u.worker.options.confirmAfterMs / 1000);
+  await drain();
+}
+
 /** The requests to one path that the platform fakes saw from index `from` on. */
 const sent = (from: number, path: RegExp): Seen[] =>
   u.fake.requests.slice(from).filter((s) => path.test(s.path));
@@ -98,8 +104,29 @@ describe('each request as sent, judged by the vendor’s definition', () => {
     });
     // Nothing went to the Google Ads API.
     expect(sent(from, /^\/google\//)).toEqual([]);
+    // Accepted: Google reports processing it later, under the request id it answered.
+    const [accepted] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(accepted).toMatchObject({
+      call_id: callId,
+      status: 'pending',
+      reason_code: 'awaiting_confirmation',
+      attempts: 1,
+    });
+    const requestId = /request (\S+)$/.exec(accepted.reason)?.[1];
+    expect(u.fake.dataManagerRequests.has(requestId!)).toBe(true);
+    await confirm();
+    const [check, ...others] = sent(from, /^\/datamanager\/v1\/requestStatus:retrieve$/);
+    expect(others).toEqual([]);
+    expect(check!.query.get('requestId')).toBe(requestId);
+    expect(check!.headers.authorization).toMatch(/^Bearer ya29\./);
+    expect(
+      protoProblems(
+        dataManagerType('RetrieveRequestStatusRequest'),
+        Object.fromEntries(check!.query),
+      ),
+    ).toEqual([]);
     const [row] = await uploadsOf(h, t.orgId, d.destination_id);
-    expect(row).toMatchObject({ call_id: callId, status: 'sent', attempts: 1 });
+    expect(row).toMatchObject({ call_id: callId, status: 'sent', reason_code: null, attempts: 2 });
   });
 
   it('Google Ads API mode: one uploadClickConversions at v25 that decodes against its protos', async () => {
@@ -207,6 +234,7 @@ describe('Google through the Data Manager API', () => {
       ['EAIaIQ-good'],
     ]);
     expect(u.fake.dataManager.slice(kept).map((e) => e.transactionId)).toEqual([good]);
+    await confirm();
     const rows = await uploadsOf(h, t.orgId, d.destination_id);
     const byCall = Object.fromEntries(rows.map((r: any) => [r.call_id, r]));
     expect(byCall[good]).toMatchObject({ status: 'sent' });
@@ -240,6 +268,7 @@ describe('Google through the Data Manager API', () => {
     const d = await createDestination(h, t.orgId, 'google_ads', { settings: GOOGLE });
     const callId = await convert(t, { gclid: 'EAIaIQ-retract' });
     await drain();
+    await confirm();
     const from = u.fake.requests.length;
     const res = await report(h, t.key, t.code, {
       call_id: callId,
@@ -334,12 +363,13 @@ describe('Data Manager answers, in Google’s error model', () => {
     u.fake.expireTokens();
     const refreshes = u.fake.tokenRefreshes.google;
     await drain();
+    await confirm();
     expect(u.fake.tokenRefreshes.google).toBe(refreshes + 1);
     const [row] = await uploadsOf(h, t.orgId, d.destination_id);
     expect(row).toMatchObject({ status: 'sent' });
   });
 
-  it('a retraction without a developer token is not sent, and says why', async () => {
+  it('without a developer token a rejected report sends nothing: not_retractable, and why', async () => {
     h.clock.set('2026-11-20T15:00:00Z');
     const t = await createTenant(h);
     const d = await createDestination(h, t.orgId, 'google_ads', {
@@ -356,9 +386,11 @@ describe('Data Manager answers, in Google’s error model', () => {
     });
     await drain();
     expect(sent(from, /^\/(google|datamanager)\//)).toEqual([]);
+    // No retraction row: the destination cannot retract (conversion-retractability.test.ts).
     const rows = await uploadsOf(h, t.orgId, d.destination_id);
-    const retraction = rows.find((r: any) => r.kind === 'retraction');
-    expect(retraction).toMatchObject({ status: 'failed', reason_code: 'not_retractable' });
-    expect(retraction.reason).toContain('developer_token');
+    expect(rows).toMatchObject([
+      { kind: 'conversion', status: 'not_retractable', reason_code: 'not_retractable' },
+    ]);
+    expect(rows[0].reason).toContain('developer_token');
   });
 });

@@ -7,6 +7,7 @@ import type {
   SendTarget,
 } from '../../domain/conversions/platform.js';
 import { googleRowResult } from './google-ads-answers.js';
+import { type RequestStatusAnswer, requestStatusResults } from './google-data-manager-status.js';
 import { type HttpAnswer, jsonHeaders, request, say, statusResult, times } from './http.js';
 import { failedRequest, type OAuthClientOptions, oauthClient } from './oauth.js';
 
@@ -110,24 +111,33 @@ const reasonOf = (e: RpcStatus | undefined) =>
  */
 // Long on purpose: the client's methods share `post` and its one resend without the refused events.
 export function dataManagerClient(options: OAuthClientOptions): AdPlatformClient {
-  async function post(t: SendTarget, body: unknown, retried = false): Promise<HttpAnswer> {
+  /** `events:ingest` (a body) or `requestStatus:retrieve` (a GET), refreshing a refused token once. */
+  async function call(
+    t: SendTarget,
+    path: string,
+    body?: unknown,
+    retried = false,
+  ): Promise<HttpAnswer> {
     const creds = oauthClient(t.secrets);
     const token = await options.tokens.get(options.tokenUrl, creds);
     const version = versionOf('google_ads', { ...t.settings, api: 'data_manager' })!.version;
     const a = await request(
-      `${options.apiBase}/${version}/events:ingest`,
-      {
-        headers: { ...jsonHeaders, authorization: `Bearer ${token}` },
-        body: JSON.stringify(body),
-      },
+      `${options.apiBase}/${version}/${path}`,
+      body === undefined
+        ? { method: 'GET', headers: { authorization: `Bearer ${token}` } }
+        : {
+            headers: { ...jsonHeaders, authorization: `Bearer ${token}` },
+            body: JSON.stringify(body),
+          },
       options.timeoutMs,
     );
     if (a.status === 401 && !retried) {
       options.tokens.forget(options.tokenUrl, creds);
-      return post(t, body, true);
+      return call(t, path, body, true);
     }
     return a;
   }
+  const post = (t: SendTarget, body: unknown) => call(t, 'events:ingest', body);
 
   async function send(
     t: SendTarget,
@@ -142,19 +152,17 @@ export function dataManagerClient(options: OAuthClientOptions): AdPlatformClient
       return failedRequest(err, items.length);
     }
     if (a.status === 200) {
-      return { statusCode: 200, results: times(items.length, { state: 'sent' }), answer: a.body };
+      // Google processes the events later and reports it under this id (`check`).
+      const requestId = (a.body as { requestId?: unknown } | null)?.requestId;
+      const result: ItemResult =
+        !validateOnly && typeof requestId === 'string' && requestId !== ''
+          ? { state: 'accepted', requestId }
+          : { state: 'sent' };
+      return { statusCode: 200, results: times(items.length, result), answer: a.body };
     }
     const err = (a.body as { error?: RpcStatus } | null)?.error;
     const reason = reasonOf(err);
-    // A refused token or account most often means the refresh token lacks Data Manager's scope.
-    const hint =
-      a.status === 401 || a.status === 403
-        ? ` (the refresh token needs the scope ${DATA_MANAGER_SCOPE}, and its user access to the operating account)`
-        : '';
-    const detail = `HTTP ${a.status} ${err?.status ?? ''} ${reason} ${say(err?.message ?? '', 200)}`
-      .replace(/\s+/g, ' ')
-      .trim()
-      .concat(hint);
+    const detail = errorDetail(a, err);
     const named = violations(err).filter((v) => v.index >= 0 && v.index < items.length);
     if (a.status === 400 && named.length > 0) {
       const results: (ItemResult | null)[] = times(items.length, null);
@@ -197,17 +205,61 @@ export function dataManagerClient(options: OAuthClientOptions): AdPlatformClient
     };
   }
 
+  /** `GET requestStatus:retrieve?requestId=…`: how Google processed an accepted request. */
+  async function check(t: SendTarget, requestId: string, items: SendItem[]): Promise<BatchAnswer> {
+    let a: HttpAnswer;
+    try {
+      a = await call(t, `requestStatus:retrieve?requestId=${encodeURIComponent(requestId)}`);
+    } catch (err) {
+      // A retry checks the same request again (a read writes nothing).
+      return failedRequest(err, items.length);
+    }
+    if (a.status === 200) {
+      return {
+        statusCode: 200,
+        results: requestStatusResults(a.body as RequestStatusAnswer, items.length),
+        answer: a.body,
+      };
+    }
+    const err = (a.body as { error?: RpcStatus } | null)?.error;
+    if (a.status === 404) {
+      // Google took the events and keeps no report of the request any more: sent, as before.
+      const note = `Google accepted request ${requestId} and no longer reports on it`;
+      return { statusCode: 404, results: times(items.length, { state: 'sent', note }) };
+    }
+    return {
+      statusCode: a.status,
+      results: times(items.length, statusResult(a, errorDetail(a, err))),
+      answer: a.body,
+    };
+  }
+
   return {
     maxBatch: DATA_MANAGER_MAX_BATCH,
     send: (t, items, { validateOnly }) => send(t, items, validateOnly, true),
+    check,
   };
+}
+
+/** Google's error in words, with a hint at the scope when the credentials were refused. */
+function errorDetail(a: HttpAnswer, err: RpcStatus | undefined): string {
+  // A refused token or account most often means the refresh token lacks Data Manager's scope.
+  const hint =
+    a.status === 401 || a.status === 403
+      ? ` (the refresh token needs the scope ${DATA_MANAGER_SCOPE}, and its user access to the operating account)`
+      : '';
+  return `HTTP ${a.status} ${err?.status ?? ''} ${reasonOf(err)} ${say(err?.message ?? '', 200)}`
+    .replace(/\s+/g, ' ')
+    .trim()
+    .concat(hint);
 }
 
 /**
  * A google_ads destination's client: conversions through the Data Manager API unless the
  * destination chose `api: "google_ads_api"`. Retractions always go through the Google Ads API's
- * `uploadConversionAdjustments` (the Data Manager API has no retraction; docs/conversions.md),
- * which needs the destination's developer token.
+ * `uploadConversionAdjustments` (the Data Manager API has no retraction; docs/conversions.md);
+ * only destinations that can retract (src/domain/conversions/retractability.ts: with a
+ * developer token) are handed one.
  */
 export function googleClient(
   dataManager: AdPlatformClient,
@@ -215,22 +267,11 @@ export function googleClient(
 ): AdPlatformClient {
   return {
     maxBatch: Math.min(dataManager.maxBatch, adsApi.maxBatch),
-    async send(t, items, o) {
-      if (items[0]?.kind === 'retraction') {
-        if (!t.secrets.developer_token) {
-          return {
-            statusCode: null,
-            results: times(items.length, {
-              state: 'failed',
-              code: 'not_retractable',
-              detail:
-                'the Data Manager API has no retraction; Google Ads API conversion adjustments need secrets.developer_token',
-            }),
-          };
-        }
-        return adsApi.send(t, items, o);
-      }
+    send(t, items, o) {
+      if (items[0]?.kind === 'retraction') return adsApi.send(t, items, o);
       return (t.settings.api === 'google_ads_api' ? adsApi : dataManager).send(t, items, o);
     },
+    // Only the Data Manager API answers `accepted`, so only its requests are checked.
+    check: (t, requestId, items) => dataManager.check!(t, requestId, items),
   };
 }

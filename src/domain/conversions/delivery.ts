@@ -3,6 +3,7 @@ import type { Clock, Metrics } from '../../deps.js';
 import { exponentialBackoffMs, withJitter } from '../backoff.js';
 import type { UnitOfWork } from '../ports.js';
 import type { AdPlatforms, ItemResult, SendItem } from './platform.js';
+import { notRetractableReason, type Retractability, retractability } from './retractability.js';
 import { type Scrubber, scrubberFor } from './scrub.js';
 import type { SecretBox } from './secrets.js';
 import { MAYBE_APPLIED_REASONS, REASONS } from './vocabulary.js';
@@ -20,6 +21,8 @@ export interface UploadOptions {
   retryBaseMs: number;
   retryMaxMs: number;
   maxAttempts: number;
+  /** First check of a request the platform accepted for later processing (Data Manager). */
+  confirmAfterMs: number;
   workerId: string;
 }
 
@@ -29,6 +32,7 @@ export const DEFAULT_UPLOAD_OPTIONS: Omit<UploadOptions, 'workerId'> = {
   retryBaseMs: 30_000,
   retryMaxMs: 3_600_000,
   maxAttempts: 20,
+  confirmAfterMs: 60_000,
 };
 
 export interface UploadDeps {
@@ -57,10 +61,20 @@ export function nextOf(
   result: ItemResult,
   attempt: number,
   nowMs: number,
-  o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts'>,
+  o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts' | 'confirmAfterMs'>,
+  awaiting: string | null = null,
 ): UploadNext {
   if (result.state === 'sent')
     return result.note ? { state: 'sent', note: result.note } : { state: 'sent' };
+  if (result.state === 'accepted') {
+    return {
+      state: 'pending',
+      retryAtMs: nowMs + o.confirmAfterMs,
+      code: 'awaiting_confirmation',
+      reason: `${REASONS.awaiting_confirmation.words}: request ${result.requestId}`,
+      requestId: result.requestId,
+    };
+  }
   const reason = `${REASONS[result.code].words}: ${result.detail}`;
   if (result.state === 'failed') return { state: 'failed', code: result.code, reason };
   if (attempt >= o.maxAttempts) {
@@ -75,6 +89,9 @@ export function nextOf(
     retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, result.retryAfterMs),
     code: result.code,
     reason,
+    // A check that learnt nothing yet checks the same request again; a resend forgets it.
+    ...(awaiting && !result.resend ? { requestId: awaiting } : {}),
+    ...(result.resend === 'alone' ? { solo: true } : {}),
   };
 }
 
@@ -90,6 +107,7 @@ export function claim(deps: UploadDeps, o: UploadOptions): Promise<ClaimedUpload
 /** The result with the platform's words scrubbed of secrets and credential-shaped text. */
 function scrubbed(r: ItemResult, scrub: Scrubber): ItemResult {
   if (r.state === 'sent') return r.note ? { ...r, note: scrub(r.note) } : r;
+  if (r.state === 'accepted') return r;
   return { ...r, detail: scrub(r.detail) };
 }
 
@@ -128,6 +146,7 @@ async function sendChunk(
   chunk: ClaimedUpload[],
 ): Promise<{ statusCode: number | null; results: ItemResult[]; scrub: Scrubber }> {
   const client = deps.platforms[first.platform];
+  const requestId = first.requestId;
   let statusCode: number | null = null;
   let results: ItemResult[];
   let scrub: Scrubber = scrubberFor([]);
@@ -141,16 +160,17 @@ async function sendChunk(
       dedupeKey: u.dedupeKey,
       facts: u.facts,
     }));
-    const answer = await client.send(
-      {
-        destinationId: first.destinationId,
-        platform: first.platform,
-        settings: first.settings,
-        secrets,
-      },
-      items,
-      { validateOnly: false },
-    );
+    const target = {
+      destinationId: first.destinationId,
+      platform: first.platform,
+      settings: first.settings,
+      secrets,
+    };
+    // A request the platform accepted earlier is checked, not sent again.
+    const answer =
+      requestId !== null && client.check
+        ? await client.check(target, requestId, items)
+        : await client.send(target, items, { validateOnly: false });
     statusCode = answer.statusCode;
     results = answer.results;
     if (answer.refreshToken) {
@@ -173,15 +193,33 @@ async function sendChunk(
   return { statusCode, results, scrub };
 }
 
+/**
+ * A retraction its destination cannot send (written before the destination lost its developer
+ * token, or before retractability was the destination's): failed here, nothing sent; its
+ * conversion then reads not_retractable (conversion-uploads.ts, applyKnockOn).
+ */
+function unsendable(
+  can: Retractability,
+  chunk: ClaimedUpload[],
+): { statusCode: null; results: ItemResult[]; scrub: Scrubber } | null {
+  if (can.retractable || chunk[0]?.kind !== 'retraction') return null;
+  return {
+    statusCode: null,
+    results: chunk.map(() => ({ state: 'failed', code: 'not_retractable', detail: can.why })),
+    scrub: scrubberFor([]),
+  };
+}
+
 /** Sends the claimed rows, one request per (destination, kind) chunk; never throws. */
 export async function run(
   deps: UploadDeps,
   claimed: ClaimedUpload[],
   o: UploadOptions,
 ): Promise<UploadRecord[]> {
+  // Per destination and kind; rows awaiting a check per request; rows to send alone apart.
   const groups = new Map<string, ClaimedUpload[]>();
   for (const u of claimed) {
-    const key = `${u.destinationId}:${u.kind}`;
+    const key = `${u.destinationId}:${u.kind}:${u.requestId ?? ''}:${u.solo ? u.uploadId : ''}`;
     groups.set(key, [...(groups.get(key) ?? []), u]);
   }
   const records: UploadRecord[] = [];
@@ -189,10 +227,21 @@ export async function run(
     [...groups.values()].map(async (rows) => {
       const first = rows[0]!;
       const client = deps.platforms[first.platform];
-      for (let i = 0; i < rows.length; i += client.maxBatch) {
-        const chunk = rows.slice(i, i + client.maxBatch);
+      const can = retractability({
+        platform: first.platform,
+        settings: first.settings,
+        secretNames: first.secretNames,
+      });
+      const notRetractable = can.retractable
+        ? null
+        : notRetractableReason(can.why, 'the buyer rejected the call while it was being uploaded');
+      // A check covers its whole request, however many rows it carried.
+      const size = first.requestId !== null ? rows.length : client.maxBatch;
+      for (let i = 0; i < rows.length; i += size) {
+        const chunk = rows.slice(i, i + size);
         const startedAt = new Date(deps.clock.now());
-        const { statusCode, results, scrub } = await sendChunk(deps, first, chunk);
+        const { statusCode, results, scrub } =
+          unsendable(can, chunk) ?? (await sendChunk(deps, first, chunk));
         const nowMs = deps.clock.now();
         chunk.forEach((u, j) => {
           const result = results[j] ?? {
@@ -201,13 +250,19 @@ export async function run(
             detail: 'the platform answered fewer rows than it was sent',
           };
           const clean = scrubbed(result, scrub);
+          const next = nextOf(clean, u.attempt, nowMs, o, u.requestId);
           records.push({
             upload: u,
             result: clean,
-            next: nextOf(clean, u.attempt, nowMs, o),
+            next,
             statusCode,
             startedAt,
-            maybeApplied: clean.state !== 'sent' && MAYBE_APPLIED_REASONS.has(clean.code),
+            maybeApplied:
+              clean.state === 'accepted' ||
+              (clean.state !== 'sent' && MAYBE_APPLIED_REASONS.has(clean.code)),
+            // The platform's report (a check answered 200) says it processed and refused it.
+            notHeld: u.requestId !== null && statusCode === 200 && clean.state === 'failed',
+            notRetractable,
           });
         });
       }

@@ -167,6 +167,14 @@ export function secretProblems(secrets: Record<string, string> | undefined): Pro
   );
 }
 
+/**
+ * The secrets kept: an empty value is no secret (required ones are refused empty by
+ * fieldProblems), so `PATCH secrets: {developer_token: ""}` removes an optional one, and the
+ * mask's keys name exactly the secrets held (what retractability.ts reads).
+ */
+const heldSecrets = (secrets: Record<string, string>) =>
+  Object.fromEntries(Object.entries(secrets).filter(([, v]) => v !== ''));
+
 /** Google wants customer ids without dashes in paths and headers. */
 function normalSettings(s: Record<string, string>): Record<string, string> {
   const out = { ...s };
@@ -263,8 +271,8 @@ export async function createDestination(
     trigger: input.trigger ?? { event: 'buyer_success' },
     value: input.value ?? null,
     settings: normalSettings(input.settings),
-    secrets: box.seal(input.secrets),
-    secretsMask: maskSecrets(input.secrets),
+    secrets: box.seal(heldSecrets(input.secrets)),
+    secretsMask: maskSecrets(heldSecrets(input.secrets)),
     enabled: input.enabled ?? true,
     createdAt: context.now,
     updatedAt: context.now,
@@ -307,7 +315,7 @@ export async function updateDestination(
   if (p.settings) change.settings = normalSettings(settings);
   if (p.secrets) {
     const box = sealer(context);
-    const merged = { ...box.open(d.secrets), ...p.secrets };
+    const merged = heldSecrets({ ...box.open(d.secrets), ...p.secrets });
     change.secrets = box.seal(merged);
     change.secretsMask = maskSecrets(merged);
   }

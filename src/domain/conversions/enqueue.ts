@@ -3,7 +3,8 @@ import { newId } from '../ids.js';
 import type { Transaction } from '../ports.js';
 import { type CallSubject, callFacts, skipReason } from './facts.js';
 import type { Destination, Money, NewUpload, UploadOutbox } from './ports.js';
-import { REASONS, RETRACTABLE } from './vocabulary.js';
+import { notRetractableReason, retractability } from './retractability.js';
+import { REASONS } from './vocabulary.js';
 
 export interface ReportFacts {
   orgId: string;
@@ -73,10 +74,11 @@ export async function enqueueConversions(
 /**
  * A `rejected` report. A conversion the platform cannot hold yet (never attempted, not in
  * flight) is cancelled. One it may hold (sent, in flight, or attempted without an answer:
- * maybe_applied, whatever its status) is retracted where the platform can (Google Ads
- * conversion adjustments, Microsoft offline conversion adjustments), and is not_retractable
- * elsewhere. A conversion still being retried is retracted once it is sent; one that failed
- * is retracted at once (docs/conversions.md, "Upload states").
+ * maybe_applied, whatever its status) is retracted where its destination can retract
+ * (retractability.ts: Google Ads conversion adjustments with a developer token, Microsoft
+ * offline conversion adjustments), and is not_retractable elsewhere, with no retraction row.
+ * A conversion still being retried is retracted once it is sent; one that failed is retracted
+ * at once (docs/conversions.md, "Corrections").
  */
 export async function retractConversions(
   outbox: UploadOutbox,
@@ -99,7 +101,8 @@ export async function retractConversions(
       }
       continue;
     }
-    if (RETRACTABLE.has(s.platform)) {
+    const can = retractability(s.destination);
+    if (can.retractable) {
       await outbox.markRejected(tx, s.uploadId, { at: e.at });
       retractions.push({
         id: newId('cup', e.at.getTime()),
@@ -122,10 +125,12 @@ export async function retractConversions(
       await outbox.markRejected(tx, s.uploadId, {
         status: 'not_retractable',
         reasonCode: 'not_retractable',
-        reason:
+        reason: notRetractableReason(
+          can.why,
           s.status === 'sent'
-            ? `${REASONS.not_retractable.words}: the buyer rejected the call after it was uploaded`
-            : `${REASONS.not_retractable.words}: the buyer rejected the call after an upload attempt the platform may have kept`,
+            ? 'the buyer rejected the call after it was uploaded'
+            : 'the buyer rejected the call after an upload attempt the platform may have kept',
+        ),
         at: e.at,
       });
     }

@@ -20,7 +20,20 @@ export interface SendItem {
 export type ItemResult =
   /** `note`: how the platform said so when it was not a plain yes ("already held", …). */
   | { state: 'sent'; note?: string }
-  | { state: 'retry' | 'failed'; code: ReasonCode; detail: string; retryAfterMs?: number };
+  /** Taken for processing later (Data Manager's `requestId`): the row awaits a `check`. */
+  | { state: 'accepted'; requestId: string }
+  | {
+      state: 'retry' | 'failed';
+      code: ReasonCode;
+      detail: string;
+      retryAfterMs?: number;
+      /**
+       * A check's verdict that the row must be sent again rather than checked again: `alone`
+       * in a request of its own (the platform reported its request only in part), `again`
+       * as before (the platform failed the request internally).
+       */
+      resend?: 'alone' | 'again';
+    };
 
 export interface BatchAnswer {
   /** The HTTP status of the (last) request; null when nothing answered. */
@@ -40,6 +53,12 @@ export interface AdPlatformClient {
   /** Rows one request may carry (Google 2,000, Meta 1,000, Microsoft 1,000, GA4 1). */
   readonly maxBatch: number;
   send(t: SendTarget, items: SendItem[], o: { validateOnly: boolean }): Promise<BatchAnswer>;
+  /**
+   * How the platform processed a request it accepted (`accepted` results): one result per row
+   * it carried, `retry` with `awaiting_confirmation` while it has not said. Only platforms that
+   * answer `accepted` have it (Google's Data Manager API: `requestStatus:retrieve`).
+   */
+  check?(t: SendTarget, requestId: string, items: SendItem[]): Promise<BatchAnswer>;
 }
 
 export type AdPlatforms = Record<Platform, AdPlatformClient>;

@@ -1,6 +1,7 @@
 import type { OrgRepository } from '../admin/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { CallSubject, UploadFacts } from './facts.js';
+import type { RetractShape } from './retractability.js';
 import type { Platform, ReasonCode, UploadKind, UploadStatus } from './vocabulary.js';
 import type { UploadClaims } from './worker-ports.js';
 
@@ -97,7 +98,7 @@ export interface UploadOutbox {
   callSubject(ex: Executor, orgId: string, callId: string): Promise<CallSubject | null>;
   /** Skips a (destination, call, kind) that has a row already: one upload per call, ever. */
   insertUploads(tx: Transaction, rows: NewUpload[]): Promise<number>;
-  /** The call's conversion rows (locked), with their destination's platform. */
+  /** The call's conversion rows (locked), with their destination's platform and configuration. */
   lockConversions(
     tx: Transaction,
     orgId: string,
@@ -172,7 +173,8 @@ export interface UploadRepository extends UploadOutbox, UploadClaims {
 export interface ConversionState {
   uploadId: string;
   destinationId: string;
-  platform: Platform;
+  /** The destination as it is configured now: whether it can retract (retractability.ts). */
+  destination: RetractShape;
   status: UploadStatus;
   /** Held by a worker now: the send may be in flight. */
   leased: boolean;

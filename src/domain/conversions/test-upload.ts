@@ -55,6 +55,7 @@ const aboutSample = (d: Destination, r: ItemResult | undefined) =>
   d.platform === 'google_ads' &&
   r !== undefined &&
   r.state !== 'sent' &&
+  r.state !== 'accepted' &&
   (SAMPLE_CLICK_CODES.has(r.code) ||
     /^(UNPARSEABLE_GCLID|CLICK_NOT_FOUND|EXPIRED_EVENT)\b/.test(r.detail));
 

@@ -11,7 +11,7 @@ export const UPLOAD_STATUSES = [
 ] as const;
 export type UploadStatus = (typeof UPLOAD_STATUSES)[number];
 
-/** A conversion, or the retraction of one already sent (Google only). */
+/** A conversion, or the retraction of one already sent (retractability.ts says where). */
 export const UPLOAD_KINDS = ['conversion', 'retraction'] as const;
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
 
@@ -85,7 +85,7 @@ export const REASONS = {
     words: 'GA4 already counted it, and would count it again (GA4 does not deduplicate this event)',
   },
   conversion_not_sent: { final: true, words: 'the conversion it retracts was never uploaded' },
-  not_retractable: { final: true, words: 'this platform cannot retract a conversion' },
+  not_retractable: { final: true, words: 'this destination cannot retract a conversion' },
   EXPIRED_EVENT: { final: true, words: 'the click is older than the conversion window' },
   TOO_RECENT_EVENT: {
     final: false,
@@ -102,6 +102,16 @@ export const REASONS = {
   },
   CLICK_NOT_FOUND: { final: true, words: 'Google does not know this click id' },
   CONVERSION_PRECEDES_EVENT: { final: true, words: 'the conversion time precedes the click' },
+  awaiting_confirmation: {
+    final: false,
+    words:
+      'Google accepted the request and has not yet reported processing it (checked again later)',
+  },
+  processed_in_part: {
+    final: false,
+    words:
+      'Google processed the request in part without naming which events failed: each is sent again alone (Google keeps the one it holds once)',
+  },
   rate_limited: { final: false, words: 'the platform asked us to slow down' },
   server_error: { final: false, words: 'the platform answered with a server error' },
   network_error: { final: false, words: 'the platform could not be reached' },
@@ -135,11 +145,12 @@ export const MAYBE_APPLIED_REASONS: ReadonlySet<ReasonCode> = new Set([
   'answer_too_large',
 ]);
 
-/** Platforms this service retracts a conversion on (Google Ads, Microsoft Advertising). */
-export const RETRACTABLE: ReadonlySet<Platform> = new Set(['google_ads', 'microsoft_ads']);
-
-/** Final failures that are not news for a webhook: nothing was uploaded that needs undoing. */
-export const QUIET_REASONS: ReadonlySet<ReasonCode> = new Set(['not_held']);
+/**
+ * Final failures that are not news for a webhook: nothing was uploaded that needs undoing
+ * (not_held), or a retraction was never sent because its destination cannot retract, which its
+ * conversion then reads (not_retractable), as a Meta or GA4 conversion does with no webhook.
+ */
+export const QUIET_REASONS: ReadonlySet<ReasonCode> = new Set(['not_held', 'not_retractable']);
 
 /**
  * How old a conversion each platform still takes (backfill skips older calls as too_old):

@@ -11,12 +11,18 @@ export interface ClaimedUpload {
   destinationName: string;
   settings: Record<string, string>;
   sealedSecrets: string;
+  /** The names of the destination's secrets (its mask's keys): what retractability reads. */
+  secretNames: string[];
   callId: string;
   kind: UploadKind;
   dedupeKey: string;
   facts: UploadFacts;
-  /** 1 for the first attempt. */
+  /** 1 for the first attempt; a check of an accepted request counts as one. */
   attempt: number;
+  /** The accepted request whose processing report it awaits: checked, not sent. */
+  requestId: string | null;
+  /** Sent in a request of its own. */
+  solo: boolean;
 }
 
 export interface UploadClaim {
@@ -30,7 +36,16 @@ export interface UploadClaim {
 export type UploadNext =
   /** `note`: how the platform said it holds it, when not a plain yes (kept as the reason). */
   | { state: 'sent'; note?: string }
-  | { state: 'pending'; retryAtMs: number; code: ReasonCode; reason: string }
+  | {
+      state: 'pending';
+      retryAtMs: number;
+      code: ReasonCode;
+      reason: string;
+      /** Checked (not sent) next time: the accepted request still unreported. */
+      requestId?: string;
+      /** Sent next time in a request of its own. */
+      solo?: boolean;
+    }
   | { state: 'failed'; code: ReasonCode; reason: string };
 
 export interface UploadRecord {
@@ -39,8 +54,18 @@ export interface UploadRecord {
   next: UploadNext;
   statusCode: number | null;
   startedAt: Date;
-  /** The attempt may have reached the platform unanswered (MAYBE_APPLIED_REASONS). */
+  /**
+   * The platform may hold it: the attempt reached it unanswered (MAYBE_APPLIED_REASONS), or it
+   * accepted the request and has not reported processing it.
+   */
   maybeApplied: boolean;
+  /** The platform reported processing it and refusing it: it surely does not hold it. */
+  notHeld: boolean;
+  /**
+   * Null when the destination can retract (retractability.ts); else the reason a conversion
+   * sent after the buyer rejected the call keeps as it reads not_retractable.
+   */
+  notRetractable: string | null;
 }
 
 /** The upload worker's side of the outbox (delivery.ts); each runs its own transaction on `ex`. */

@@ -194,6 +194,8 @@ export async function lockConversions(
       uploadId: U.id,
       destinationId: U.destinationId,
       platform: D.platform,
+      settings: D.settings,
+      secretsMask: D.secretsMask,
       status: U.status,
       leaseUntil: U.leaseUntil,
       rejectedAt: U.rejectedAt,
@@ -209,7 +211,11 @@ export async function lockConversions(
   return rows.map((r) => ({
     uploadId: r.uploadId,
     destinationId: r.destinationId,
-    platform: r.platform as Platform,
+    destination: {
+      platform: r.platform as Platform,
+      settings: r.settings as Record<string, string>,
+      secretNames: Object.keys(r.secretsMask as Record<string, string>),
+    },
     status: r.status as UploadStatus,
     leased: r.leaseUntil !== null && r.leaseUntil.getTime() > at.getTime(),
     rejected: r.rejectedAt !== null,

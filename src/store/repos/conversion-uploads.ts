@@ -9,7 +9,6 @@ import type {
 import {
   type Platform,
   QUIET_REASONS,
-  RETRACTABLE,
   type ReasonCode,
   type UploadKind,
 } from '../../domain/conversions/vocabulary.js';
@@ -52,11 +51,14 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
     name: string;
     settings: Record<string, string>;
     secrets: string;
+    secrets_mask: Record<string, string>;
     call_id: string;
     kind: string;
     dedupe_key: string;
     facts: UploadFacts;
     attempts: number;
+    request_id: string | null;
+    solo: boolean;
   }>(
     db,
     sql`with picked as (
@@ -80,7 +82,7 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
       from picked, conversion_destinations d
      where u.id = picked.id and d.id = u.destination_id
     returning u.id, u.org_id, u.destination_id, d.platform, d.name, d.settings, d.secrets,
-      u.call_id, u.kind, u.dedupe_key, u.facts, u.attempts`,
+      d.secrets_mask, u.call_id, u.kind, u.dedupe_key, u.facts, u.attempts, u.request_id, u.solo`,
   );
   return rows.map((r) => ({
     uploadId: r.id,
@@ -90,11 +92,14 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
     destinationName: r.name,
     settings: r.settings,
     sealedSecrets: r.secrets,
+    secretNames: Object.keys(r.secrets_mask),
     callId: r.call_id,
     kind: r.kind as UploadKind,
     dedupeKey: r.dedupe_key,
     facts: r.facts,
     attempt: Number(r.attempts),
+    requestId: r.request_id,
+    solo: r.solo,
   }));
 }
 
@@ -111,29 +116,27 @@ interface Moved {
   maybe_applied: boolean;
 }
 
-/** The platforms a conversion sent after a rejection is retracted on, as SQL literals. */
-const RETRACTING = sql.join(
-  [...RETRACTABLE].map((p) => sql`${p}`),
-  sql`, `,
-);
-
 /** A batch's new states as the rows `moveUploads` reads through jsonb_to_recordset. */
 function nextStates(records: UploadRecord[], nowMs: number) {
   return records.map((r) => ({
     id: r.upload.uploadId,
     attempt: r.upload.attempt,
-    platform: r.upload.platform,
+    not_retractable: r.notRetractable,
     status: r.next.state,
     next_at: new Date(r.next.state === 'pending' ? r.next.retryAtMs : nowMs).toISOString(),
     reason_code: r.next.state === 'sent' ? null : r.next.code,
     reason: r.next.state === 'sent' ? (r.next.note ?? null) : r.next.reason,
     maybe_applied: r.maybeApplied,
+    not_held: r.notHeld,
+    request_id: r.next.state === 'pending' ? (r.next.requestId ?? null) : null,
+    solo: r.next.state === 'pending' ? (r.next.solo ?? r.upload.solo) : r.upload.solo,
   }));
 }
 
 /**
  * Moves each upload still leased by `worker` at the same attempt to its new state; a conversion
- * sent after the buyer rejected the call becomes not_retractable outside Google.
+ * sent after the buyer rejected the call becomes not_retractable where its destination cannot
+ * retract (the record's notRetractable reason).
  */
 function moveUploads(
   tx: Executor,
@@ -141,26 +144,23 @@ function moveUploads(
   values: ReturnType<typeof nextStates>,
   now: Date,
 ): Promise<Moved[]> {
+  const unretractable = sql`v.status = 'sent' and u.kind = 'conversion'
+    and u.rejected_at is not null and v.not_retractable is not null`;
   return rowsOf<Moved>(
     tx,
     sql`update conversion_uploads u set
-        status = case when v.status = 'sent' and u.kind = 'conversion'
-                       and u.rejected_at is not null and v.platform not in (${RETRACTING})
-                      then 'not_retractable' else v.status end,
-        reason_code = case when v.status = 'sent' and u.kind = 'conversion'
-                       and u.rejected_at is not null and v.platform not in (${RETRACTING})
-                      then 'not_retractable' else v.reason_code end,
-        reason = case when v.status = 'sent' and u.kind = 'conversion'
-                       and u.rejected_at is not null and v.platform not in (${RETRACTING})
-                      then 'this platform cannot retract a conversion: the buyer rejected the call while it was being uploaded'
-                      else v.reason end,
-        maybe_applied = u.maybe_applied or v.maybe_applied,
+        status = case when ${unretractable} then 'not_retractable' else v.status end,
+        reason_code = case when ${unretractable} then 'not_retractable' else v.reason_code end,
+        reason = case when ${unretractable} then v.not_retractable else v.reason end,
+        maybe_applied = not v.not_held and (u.maybe_applied or v.maybe_applied),
+        request_id = v.request_id, solo = v.solo,
         next_attempt_at = v.next_at, lease_until = null, leased_by = null,
         sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
         updated_at = ${now.toISOString()}::timestamptz
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
-        as v(id text, attempt integer, platform text, status text, next_at timestamptz,
-             reason_code text, reason text, maybe_applied boolean)
+        as v(id text, attempt integer, not_retractable text, status text, next_at timestamptz,
+             reason_code text, reason text, maybe_applied boolean, not_held boolean,
+             request_id text, solo boolean)
      where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
     returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
       u.reason, u.attempts, u.maybe_applied`,
@@ -195,10 +195,30 @@ async function insertAttempts(
 
 /**
  * What one moved upload changes elsewhere: a sent retraction marks its conversion retracted; a
- * conversion that failed unsent fails its waiting retraction; a final failure not in
- * QUIET_REASONS emits conversion.upload_failed.
+ * retraction its destination cannot send marks its conversion not_retractable; a conversion
+ * that failed unsent fails its waiting retraction; a final failure not in QUIET_REASONS emits
+ * conversion.upload_failed.
  */
 async function applyKnockOn(tx: Executor, m: Moved, now: Date): Promise<void> {
+  // Written before the destination lost the means to retract (or before retractability was a
+  // property of the destination): the conversion stays held, and says so.
+  if (m.kind === 'retraction' && m.status === 'failed' && m.reason_code === 'not_retractable') {
+    await tx
+      .update(U)
+      .set({
+        status: 'not_retractable',
+        reasonCode: 'not_retractable',
+        reason: m.reason,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(U.destinationId, m.destination_id),
+          eq(U.callId, m.call_id),
+          eq(U.kind, 'conversion'),
+        ),
+      );
+  }
   if (m.kind === 'retraction' && m.status === 'sent') {
     await tx
       .update(U)
@@ -250,9 +270,9 @@ async function applyKnockOn(tx: Executor, m: Moved, now: Date): Promise<void> {
 
 /**
  * Records a batch in one transaction: every row's new state (fenced by its lease and attempt
- * number), its attempt, the knock-on effects (a sent retraction marks its conversion retracted;
- * a failed conversion fails its waiting retraction; a conversion sent after the buyer rejected
- * the call is not retractable outside Google), and conversion.upload_failed for final failures.
+ * number), its attempt, the knock-on effects (applyKnockOn; a conversion sent after the buyer
+ * rejected the call reads not_retractable where its destination cannot retract), and
+ * conversion.upload_failed for final failures.
  */
 export async function recordUploads(
   db: Db,
@@ -289,7 +309,8 @@ async function requeueUploads(
 ): Promise<number> {
   const r = await ex
     .update(U)
-    .set({ status: 'pending', nextAttemptAt: at, updatedAt: at })
+    // Sent again, not checked: a request Google accepted before is no longer awaited.
+    .set({ status: 'pending', nextAttemptAt: at, requestId: null, updatedAt: at })
     .where(and(eq(U.orgId, orgId), eq(U.destinationId, destinationId), ...which))
     .returning({ id: U.id });
   return r.length;

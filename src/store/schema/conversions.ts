@@ -48,8 +48,15 @@ export const conversionUploads = pgTable(
     reason: text('reason'),
     reasonCode: text('reason_code'),
     rejectedAt: ts('rejected_at'),
-    /** An attempt may have reached the platform unanswered (migration 0043): it may hold it. */
+    /** An attempt may have reached the platform unanswered (migration 0038): it may hold it. */
     maybeApplied: boolean('maybe_applied').notNull().default(false),
+    /**
+     * The Data Manager request that carried it, while Google has not reported its processing
+     * (migration 0041): the row is pending and the worker checks the request instead of sending.
+     */
+    requestId: text('request_id'),
+    /** Sent again in a request of its own (Google reported its request only in part). */
+    solo: boolean('solo').notNull().default(false),
     sentAt: ts('sent_at'),
     ...timestamps(),
   },

@@ -123,7 +123,7 @@ describe('SecretBox', () => {
 });
 
 describe('retry schedule', () => {
-  const o = { retryBaseMs: 30_000, retryMaxMs: 3_600_000, maxAttempts: 20 };
+  const o = { retryBaseMs: 30_000, retryMaxMs: 3_600_000, maxAttempts: 20, confirmAfterMs: 60_000 };
   it('doubles from the base with at most 20 % jitter, capped at an hour', () => {
     expect(uploadRetryDelayMs(1, o, undefined, () => 0)).toBe(30_000);
     expect(uploadRetryDelayMs(2, o, undefined, () => 0)).toBe(60_000);

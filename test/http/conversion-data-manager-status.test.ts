@@ -1,0 +1,228 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  attemptsOf,
+  createDestination,
+  destinationCall,
+  uploadsOf,
+  useUploads,
+} from '../helpers/conversions.js';
+import { CREDS, type Seen } from '../helpers/fake-ad-platforms.js';
+import { createTenant, dni, json, type Tenant, useHarness } from '../helpers/harness.js';
+import { recordCall, report } from '../helpers/reports.js';
+import { dataManagerType, protoProblems } from '../helpers/vendor-definitions.js';
+
+/**
+ * Data Manager answers `events:ingest` with a request id and processes the events afterwards;
+ * the upload stays pending (`awaiting_confirmation`) until the worker's check of
+ * `requestStatus:retrieve` (RetrieveRequestStatusResponse, which the fake's every answer
+ * conforms to) ends it sent or failed with Google's reason (docs/conversions.md,
+ * "Confirmation").
+ */
+const h = useHarness({ privateDatabase: 'the upload worker claims every organization’s uploads' });
+const u = useUploads(h);
+afterEach(() => {
+  u.fake.script = () => null;
+  u.fake.dataManagerProcessingMs = 0;
+});
+
+const { developer_token: _unused, ...GOOGLE_NO_DEV_TOKEN } = CREDS.google;
+const GOOGLE = { customer_id: '123-456-7890', conversion_action: '987654321' };
+let seq = 0;
+
+async function call(t: Tenant, gclid: string) {
+  const s = json(await dni(h, t.key, { campaign_code: t.code, visitor_id: `vs-${seq++}`, gclid }));
+  return recordCall(h, t, { to: s.tracking_number, from: '+12125550142' });
+}
+
+async function verdict(t: Tenant, callId: string, disposition: 'success' | 'rejected') {
+  const res = await report(h, t.key, t.code, {
+    call_id: callId,
+    report_id: `rs-${seq++}`,
+    disposition,
+  });
+  expect(res.statusCode).toBe(201);
+}
+
+async function drain() {
+  let n = 0;
+  while ((await u.worker.tick()) > 0 && n < 20) n++;
+}
+
+async function later(seconds: number) {
+  h.clock.advance(seconds);
+  await drain();
+}
+
+const confirmS = () => u.worker.options.confirmAfterMs / 1000;
+const path = (re: RegExp) => (from: number) =>
+  u.fake.requests.slice(from).filter((s: Seen) => re.test(s.path));
+const ingests = path(/\/datamanager\/v1\/events:ingest$/);
+const checks = path(/\/datamanager\/v1\/requestStatus:retrieve$/);
+
+async function destination(t: Tenant, secrets: Record<string, string> = GOOGLE_NO_DEV_TOKEN) {
+  return createDestination(h, t.orgId, 'google_ads', { settings: GOOGLE, secrets });
+}
+
+describe('an accepted request is pending until Google reports it', () => {
+  it('PROCESSING, then SUCCESS: pending awaiting_confirmation, then sent', async () => {
+    h.clock.set('2026-11-21T10:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t);
+    u.fake.dataManagerProcessingMs = 10 * 60_000;
+    const callId = await call(t, 'EAIaIQ-proc');
+    await verdict(t, callId, 'success');
+    const from = u.fake.requests.length;
+    await drain();
+    expect(ingests(from)).toHaveLength(1);
+    const [accepted] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(accepted).toMatchObject({ status: 'pending', reason_code: 'awaiting_confirmation' });
+    // Not checked before confirmAfterMs.
+    await later(confirmS() - 1);
+    expect(checks(from)).toEqual([]);
+    await later(1);
+    expect(checks(from)).toHaveLength(1);
+    const [processing] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(processing).toMatchObject({
+      status: 'pending',
+      reason_code: 'awaiting_confirmation',
+      attempts: 2,
+    });
+    expect(processing.reason).toContain("Google's processing report: PROCESSING");
+    await later(10 * 60);
+    const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(row).toMatchObject({ status: 'sent', reason_code: null });
+    // Sent once: checks never send the events again.
+    expect(ingests(from)).toHaveLength(1);
+    const counts = json(
+      await destinationCall(
+        h,
+        'GET',
+        `/admin/orgs/${t.orgId}/conversion-destinations/${d.destination_id}`,
+      ),
+    ).uploads;
+    expect(counts).toMatchObject({ pending: 0, sent: 1, failed: 0 });
+  });
+
+  it('FAILED: failed with Google’s processing reason, and the attempts say so', async () => {
+    h.clock.set('2026-11-21T11:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t);
+    const callId = await call(t, 'TOO_OLD-1');
+    await verdict(t, callId, 'success');
+    await drain();
+    expect((await uploadsOf(h, t.orgId, d.destination_id))[0]).toMatchObject({
+      status: 'pending',
+      reason_code: 'awaiting_confirmation',
+    });
+    await later(confirmS());
+    const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(row).toMatchObject({ status: 'failed', reason_code: 'too_old' });
+    expect(row.reason).toContain('FAILED, PROCESSING_ERROR_REASON_EVENT_TOO_OLD ×1');
+    const attempts = await attemptsOf(h, t.orgId, d.destination_id);
+    expect(attempts.map((a: any) => [a.attempt, a.outcome]).sort()).toEqual([
+      [1, 'retry'],
+      [2, 'failed'],
+    ]);
+  });
+
+  it('a replay of a conversion Google holds: reported a duplicate transaction, so sent', async () => {
+    h.clock.set('2026-11-21T12:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t);
+    const callId = await call(t, 'EAIaIQ-dup');
+    await verdict(t, callId, 'success');
+    await drain();
+    await later(confirmS());
+    const held = u.fake.dataManager.length;
+    const res = await destinationCall(
+      h,
+      'POST',
+      `/admin/orgs/${t.orgId}/conversion-destinations/${d.destination_id}/replay`,
+      { call_id: callId },
+    );
+    expect(res.statusCode).toBe(202);
+    await drain();
+    await later(confirmS());
+    const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(row).toMatchObject({ status: 'sent' });
+    expect(row.reason).toBe(
+      'Google already held it (PROCESSING_ERROR_REASON_DUPLICATE_TRANSACTION_ID)',
+    );
+    expect(u.fake.dataManager.length).toBe(held);
+  });
+
+  it('PARTIAL_SUCCESS names no event: each is sent again alone, and each ends by its own report', async () => {
+    h.clock.set('2026-11-21T13:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t);
+    const good = await call(t, 'EAIaIQ-part');
+    const old = await call(t, 'TOO_OLD-part');
+    await verdict(t, good, 'success');
+    await verdict(t, old, 'success');
+    const from = u.fake.requests.length;
+    await drain();
+    await later(confirmS());
+    await later(confirmS());
+    // One request with both, then each alone (in either order).
+    const [both, ...alone] = ingests(from).map((r) =>
+      r.body.events.map((e: any) => e.transactionId),
+    );
+    expect(both!.sort()).toEqual([good, old].sort());
+    expect(alone.map((x) => x.join()).sort()).toEqual([good, old].sort());
+    const rows = await uploadsOf(h, t.orgId, d.destination_id);
+    const byCall = Object.fromEntries(rows.map((r: any) => [r.call_id, r]));
+    expect(byCall[good]).toMatchObject({ status: 'sent' });
+    expect(byCall[good].reason).toContain('DUPLICATE_TRANSACTION_ID');
+    expect(byCall[old]).toMatchObject({ status: 'failed', reason_code: 'too_old' });
+    // Every check named a request the fake had accepted and got an answer of the vendor's shape.
+    for (const c of checks(from)) {
+      expect(
+        protoProblems(dataManagerType('RetrieveRequestStatusRequest'), {
+          requestId: c.query.get('requestId'),
+        }),
+      ).toEqual([]);
+    }
+  });
+});
+
+describe('a rejected report while Google has not reported', () => {
+  it('with a developer token: the retraction waits for the report, then retracts', async () => {
+    h.clock.set('2026-11-21T14:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t, CREDS.google);
+    const callId = await call(t, 'EAIaIQ-wait');
+    await verdict(t, callId, 'success');
+    await drain();
+    const adjustments = u.fake.googleAdjustments.length;
+    await verdict(t, callId, 'rejected');
+    await drain();
+    expect(u.fake.googleAdjustments.length).toBe(adjustments);
+    await later(confirmS());
+    expect(u.fake.googleAdjustments.slice(adjustments)).toMatchObject([
+      { adjustmentType: 'RETRACTION', orderId: callId },
+    ]);
+    const rows = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(rows.map((r: any) => [r.kind, r.status]).sort()).toEqual([
+      ['conversion', 'retracted'],
+      ['retraction', 'sent'],
+    ]);
+  });
+
+  it('Google then reports it failed: nothing to retract, nothing sent', async () => {
+    h.clock.set('2026-11-21T15:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t, CREDS.google);
+    const callId = await call(t, 'TOO_OLD-wait');
+    await verdict(t, callId, 'success');
+    await drain();
+    await verdict(t, callId, 'rejected');
+    const from = u.fake.requests.length;
+    await later(confirmS());
+    expect(u.fake.requests.slice(from).filter((s) => s.path.startsWith('/google/'))).toEqual([]);
+    const rows = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(rows.map((r: any) => [r.kind, r.status, r.reason_code]).sort()).toEqual([
+      ['conversion', 'failed', 'too_old'],
+      ['retraction', 'failed', 'conversion_not_sent'],
+    ]);
+  });
+});
