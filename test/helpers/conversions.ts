@@ -1,12 +1,13 @@
 import pino from 'pino';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createAdPlatforms } from '../../src/adapters/ad-platforms/index.js';
 import { SecretBox } from '../../src/domain/conversions/secrets.js';
 import type { Platform } from '../../src/domain/conversions/vocabulary.js';
 import { UploadWorker } from '../../src/workers/uploads.js';
 import { CREDS, FakeAdPlatforms } from './fake-ad-platforms.js';
-import { adminCall, type Harness, json } from './harness.js';
+import { adminCall, dni, type Harness, json, type Tenant } from './harness.js';
 import { adminInject } from './outbound.js';
+import { recordCall, report } from './reports.js';
 
 export const TEST_SECRETS_KEY = Buffer.alloc(32, 7);
 
@@ -98,3 +99,37 @@ export async function attemptsOf(h: Harness, orgId: string, destinationId: strin
 
 /** An admin request whatever it answers. */
 export const destinationCall = adminInject;
+
+/** A Google destination's secrets without a developer token: the Data Manager API only. */
+export const GOOGLE_NO_DEV_TOKEN: Record<string, string> = Object.fromEntries(
+  Object.entries(CREDS.google).filter(([name]) => name !== 'developer_token'),
+);
+
+/**
+ * The steps of a conversion's life through the API: a DNI session with a Google click id and a
+ * call to its number; a buyer's verdict on the call; the upload worker run until it has
+ * nothing left (20 rounds at most).
+ */
+export function conversionSteps(h: Harness, u: Uploads) {
+  let seq = 0;
+  return {
+    async call(t: Tenant, gclid: string): Promise<string> {
+      const s = json(
+        await dni(h, t.key, { campaign_code: t.code, visitor_id: `vc-${seq++}`, gclid }),
+      );
+      return recordCall(h, t, { to: s.tracking_number, from: '+12125550142' });
+    },
+    async verdict(t: Tenant, callId: string, disposition: 'success' | 'rejected') {
+      const res = await report(h, t.key, t.code, {
+        call_id: callId,
+        report_id: `rc-${seq++}`,
+        disposition,
+      });
+      expect(res.statusCode).toBe(201);
+    },
+    async drain() {
+      let n = 0;
+      while ((await u.worker.tick()) > 0 && n < 20) n++;
+    },
+  };
+}

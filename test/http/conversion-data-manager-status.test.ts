@@ -1,14 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   attemptsOf,
+  conversionSteps,
   createDestination,
   destinationCall,
+  GOOGLE_NO_DEV_TOKEN,
   uploadsOf,
   useUploads,
 } from '../helpers/conversions.js';
 import { CREDS, type Seen } from '../helpers/fake-ad-platforms.js';
-import { createTenant, dni, json, type Tenant, useHarness } from '../helpers/harness.js';
-import { recordCall, report } from '../helpers/reports.js';
+import { createTenant, json, type Tenant, useHarness } from '../helpers/harness.js';
 import { dataManagerType, protoProblems } from '../helpers/vendor-definitions.js';
 
 /**
@@ -25,28 +26,8 @@ afterEach(() => {
   u.fake.dataManagerProcessingMs = 0;
 });
 
-const { developer_token: _unused, ...GOOGLE_NO_DEV_TOKEN } = CREDS.google;
 const GOOGLE = { customer_id: '123-456-7890', conversion_action: '987654321' };
-let seq = 0;
-
-async function call(t: Tenant, gclid: string) {
-  const s = json(await dni(h, t.key, { campaign_code: t.code, visitor_id: `vs-${seq++}`, gclid }));
-  return recordCall(h, t, { to: s.tracking_number, from: '+12125550142' });
-}
-
-async function verdict(t: Tenant, callId: string, disposition: 'success' | 'rejected') {
-  const res = await report(h, t.key, t.code, {
-    call_id: callId,
-    report_id: `rs-${seq++}`,
-    disposition,
-  });
-  expect(res.statusCode).toBe(201);
-}
-
-async function drain() {
-  let n = 0;
-  while ((await u.worker.tick()) > 0 && n < 20) n++;
-}
+const { call, verdict, drain } = conversionSteps(h, u);
 
 async function later(seconds: number) {
   h.clock.advance(seconds);

@@ -3,15 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { claim, record, run, type UploadDeps } from '../../src/domain/conversions/delivery.js';
 import { SecretBox } from '../../src/domain/conversions/secrets.js';
 import {
+  conversionSteps,
   createDestination,
   destinationCall,
+  GOOGLE_NO_DEV_TOKEN,
   TEST_SECRETS_KEY,
   uploadsOf,
   useUploads,
 } from '../helpers/conversions.js';
 import { CREDS, type Seen } from '../helpers/fake-ad-platforms.js';
-import { adminCall, createTenant, dni, json, type Tenant, useHarness } from '../helpers/harness.js';
-import { recordCall, report } from '../helpers/reports.js';
+import { adminCall, createTenant, json, type Tenant, useHarness } from '../helpers/harness.js';
 
 /**
  * Retractability is the destination's (src/domain/conversions/retractability.ts): a Google
@@ -25,28 +26,8 @@ afterEach(() => {
   u.fake.script = () => null;
 });
 
-const { developer_token: _unused, ...GOOGLE_NO_DEV_TOKEN } = CREDS.google;
 const DATA_MANAGER = { customer_id: '123-456-7890', conversion_action: '987654321' };
-let seq = 0;
-
-async function call(t: Tenant, gclid: string) {
-  const s = json(await dni(h, t.key, { campaign_code: t.code, visitor_id: `vx-${seq++}`, gclid }));
-  return recordCall(h, t, { to: s.tracking_number, from: '+12125550142' });
-}
-
-async function verdict(t: Tenant, callId: string, disposition: 'success' | 'rejected') {
-  const res = await report(h, t.key, t.code, {
-    call_id: callId,
-    report_id: `rx-${seq++}`,
-    disposition,
-  });
-  expect(res.statusCode).toBe(201);
-}
-
-async function drain() {
-  let n = 0;
-  while ((await u.worker.tick()) > 0 && n < 20) n++;
-}
+const { call, verdict, drain } = conversionSteps(h, u);
 
 /** Past the first check of the requests Data Manager accepted, and drained: sent. */
 async function confirm() {

@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createDestination,
   destinationCall,
+  GOOGLE_NO_DEV_TOKEN,
   uploadsOf,
   useUploads,
 } from '../helpers/conversions.js';
-import { CREDS, type Seen } from '../helpers/fake-ad-platforms.js';
+import type { Seen } from '../helpers/fake-ad-platforms.js';
 import { createTenant, dni, json, type Tenant, useHarness } from '../helpers/harness.js';
 import { recordCall, report } from '../helpers/reports.js';
 import {
@@ -29,7 +30,6 @@ afterEach(() => {
   u.fake.script = () => null;
 });
 
-const { developer_token: _unused, ...GOOGLE_NO_DEV_TOKEN } = CREDS.google;
 const GOOGLE = { customer_id: '123-456-7890', conversion_action: '987654321' };
 let seq = 0;
 
