@@ -1,4 +1,5 @@
 import { openAsBlob } from 'node:fs';
+import type pg from 'pg';
 import { inject, it } from 'vitest';
 import { openStore, type Store, type StoreOptions } from '../../src/store/db.js';
 import { scratchDatabase, workerDatabasePrefix } from './scratch-database.js';
@@ -97,4 +98,20 @@ export function itConcurrently(name: string, fn: () => Promise<void>, timeout?: 
     fn,
     timeout,
   );
+}
+
+/**
+ * Resolves once the backend `pid` waits on a lock (a state, not a time), asked through
+ * `watcher`, another connection; fails after 500 looks 10 ms apart.
+ */
+export async function untilWaitingOnLock(watcher: pg.Client, pid: number): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const w = await watcher.query(
+      "select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'",
+      [pid],
+    );
+    if (w.rowCount) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`backend ${pid} never waited on a lock`);
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect } from 'vitest';
 import { createTenant, dni, json, useHarness } from '../helpers/harness.js';
-import { itConcurrently, storeKind } from '../helpers/store.js';
+import { itConcurrently, storeKind, untilWaitingOnLock } from '../helpers/store.js';
 
 const h = useHarness();
 
@@ -99,15 +99,7 @@ describe('dni_open_sessions lock order', () => {
         [[ids[0]!.org_id], [t.code], ['sticky'], [now], ['ds_lock_order_probe'], ['{}']],
       );
       sticky.catch(() => {});
-      // Wait until the visitor's call is blocked on a lock (a state, not a time).
-      for (let i = 0; i < 200; i++) {
-        const w = await watcher.query(
-          "select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'",
-          [visitorPid],
-        );
-        if (w.rowCount) break;
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await untilWaitingOnLock(watcher, visitorPid);
       await sharer.query(
         'update dni_sessions set ambiguous = true where tracking_number = $1 and expires_at > $2',
         [number, now],

@@ -15,7 +15,7 @@ import {
   withHarness,
 } from '../helpers/harness.js';
 import { admin, createBuyer, setRouting } from '../helpers/routing.js';
-import { itConcurrently, type TestStore } from '../helpers/store.js';
+import { itConcurrently, type TestStore, untilWaitingOnLock } from '../helpers/store.js';
 import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
 import { callEnded, dialEnded, ring } from '../helpers/voice.js';
 
@@ -242,24 +242,10 @@ describe('lock order', () => {
         () => new pg.Client({ connectionString: base.store.url }),
       ) as [pg.Client, pg.Client, pg.Client, pg.Client];
       await Promise.all([holder, first, second, watcher].map((x) => x.connect()));
-      const blocked = async (client: pg.Client) => {
-        const pid = (await client.query('select pg_backend_pid() as pid')).rows[0].pid;
-        return async () => {
-          // A state, not a time: until the backend waits on a lock.
-          for (let i = 0; i < 500; i++) {
-            const w = await watcher.query(
-              "select 1 from pg_stat_activity where pid = $1 and wait_event_type = 'Lock'",
-              [pid],
-            );
-            if (w.rowCount) return;
-            await new Promise((r) => setTimeout(r, 10));
-          }
-          throw new Error('never blocked');
-        };
-      };
+      const pidOf = async (client: pg.Client) =>
+        (await client.query('select pg_backend_pid() as pid')).rows[0].pid as number;
       try {
-        const firstBlocked = await blocked(first);
-        const secondBlocked = await blocked(second);
+        const [firstPid, secondPid] = [await pidOf(first), await pidOf(second)];
         // c is held elsewhere, so the first batch stops at c, having taken what comes before.
         await holder.query('begin');
         await holder.query('select 1 from buyer_usage where buyer_id = $1 for update', [c]);
@@ -273,7 +259,7 @@ describe('lock order', () => {
           ]),
         ]);
         firstRun.catch(() => {});
-        await firstBlocked();
+        await untilWaitingOnLock(watcher, firstPid);
         // The second batch tries b, then a. Taking buyers in its own order, it would hold b
         // and wait for a while the first held a and waited for b: a deadlock, which
         // PostgreSQL breaks by failing one of them. Locked in buyer order, it waits for a.
@@ -286,7 +272,7 @@ describe('lock order', () => {
           ]),
         ]);
         secondRun.catch(() => {});
-        await secondBlocked();
+        await untilWaitingOnLock(watcher, secondPid);
         await holder.query('commit');
         const firstRows = (await firstRun).rows;
         await first.query('commit');
