@@ -199,6 +199,10 @@ async function insertAttempts(
  * that failed unsent fails its waiting retraction; a final failure not in QUIET_REASONS emits
  * conversion.upload_failed.
  */
+/** The upload of `kind` for the same call and destination as `m`. */
+const sameCall = (m: Moved, kind: 'conversion' | 'retraction') =>
+  and(eq(U.destinationId, m.destination_id), eq(U.callId, m.call_id), eq(U.kind, kind));
+
 async function applyKnockOn(tx: Executor, m: Moved, now: Date): Promise<void> {
   // Written before the destination lost the means to retract (or before retractability was a
   // property of the destination): the conversion stays held, and says so.
@@ -211,25 +215,13 @@ async function applyKnockOn(tx: Executor, m: Moved, now: Date): Promise<void> {
         reason: m.reason,
         updatedAt: now,
       })
-      .where(
-        and(
-          eq(U.destinationId, m.destination_id),
-          eq(U.callId, m.call_id),
-          eq(U.kind, 'conversion'),
-        ),
-      );
+      .where(sameCall(m, 'conversion'));
   }
   if (m.kind === 'retraction' && m.status === 'sent') {
     await tx
       .update(U)
       .set({ status: 'retracted', updatedAt: now })
-      .where(
-        and(
-          eq(U.destinationId, m.destination_id),
-          eq(U.callId, m.call_id),
-          eq(U.kind, 'conversion'),
-        ),
-      );
+      .where(sameCall(m, 'conversion'));
   }
   // A conversion the platform never got: its retraction has nothing to retract.
   if (m.kind === 'conversion' && m.status === 'failed' && !m.maybe_applied) {
@@ -241,14 +233,7 @@ async function applyKnockOn(tx: Executor, m: Moved, now: Date): Promise<void> {
         reason: 'the conversion it retracts was never uploaded',
         updatedAt: now,
       })
-      .where(
-        and(
-          eq(U.destinationId, m.destination_id),
-          eq(U.callId, m.call_id),
-          eq(U.kind, 'retraction'),
-          eq(U.status, 'pending'),
-        ),
-      );
+      .where(and(sameCall(m, 'retraction'), eq(U.status, 'pending')));
   }
   if (m.status === 'failed' && !QUIET_REASONS.has(m.reason_code as ReasonCode)) {
     await emitEvent(tx, {
