@@ -4,6 +4,11 @@
  */
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import {
+  acceptInboundCalls,
+  type RingingRequest,
+} from '../../src/domain/carrier-inbound/inbound.js';
+import type { Transaction } from '../../src/domain/ports.js';
 import { openStore } from '../../src/store/db.js';
 import {
   adminCall,
@@ -14,9 +19,9 @@ import {
   useHarness,
   withHarness,
 } from '../helpers/harness.js';
-import { admin, createBuyer, setRouting } from '../helpers/routing.js';
+import { admin, createBuyer, seeded, setRouting } from '../helpers/routing.js';
 import { itConcurrently, type TestStore, untilWaitingOnLock } from '../helpers/store.js';
-import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
+import { newSid, PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
 import { callEnded, dialEnded, ring } from '../helpers/voice.js';
 
 const twilio = { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE };
@@ -285,6 +290,78 @@ describe('lock order', () => {
         await Promise.all([holder, first, second, watcher].map((x) => x.end()));
       }
     },
+    60_000,
+  );
+});
+
+describe('lock order of the callers', () => {
+  itConcurrently(
+    "two batches whose callers come in opposite orders never deadlock on the callers' report rows",
+    () =>
+      withWidePool(async () => {
+        const t = await createTenant(h, { numbers: 1 });
+        // Three callers known already (their report_callers rows exist), in caller order.
+        const [p, q, r] = [caller(500), caller(501), caller(502)] as const;
+        for (const from of [p, q, r]) {
+          await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, { to: t.numbers[0], from });
+        }
+        const ringing = (from: string): RingingRequest => ({
+          ctx: {
+            carrier: 'twilio',
+            requestId: null,
+            now: new Date(h.clock.now()),
+            random: seeded(3),
+          },
+          call: { callSid: newSid('CA'), to: t.numbers[0]!, from, status: 'ringing' },
+        });
+        // Every run of a batch's transaction: a deadlock fails one and db.ts runs it again.
+        let runs = 0;
+        const repos = {
+          ...h.deps.repos,
+          transaction: <T>(fn: (tx: Transaction) => Promise<T>) =>
+            h.deps.repos.transaction((tx) => {
+              runs++;
+              return fn(tx);
+            }),
+        };
+        const [holder, watcher] = [base.store.url, base.store.url].map(
+          (url) => new pg.Client({ connectionString: url }),
+        ) as [pg.Client, pg.Client];
+        await Promise.all([holder.connect(), watcher.connect()]);
+        // A state, not a time: until n batches wait on a lock.
+        const waiting = async (n: number) => {
+          for (let i = 0; i < 500; i++) {
+            const w = await watcher.query(
+              `select count(*)::int as n from pg_stat_activity
+                where wait_event_type = 'Lock' and query like '%insert into calls%'`,
+            );
+            if (w.rows[0].n >= n) return;
+            await new Promise((res) => setTimeout(res, 10));
+          }
+          throw new Error('never blocked');
+        };
+        try {
+          await holder.query('begin');
+          await holder.query(
+            'select 1 from report_callers where org_id = $1 and caller = $2 for update',
+            [t.orgId, r],
+          );
+          // The first batch holds p's row and waits for r's; the second, in its own order,
+          // would hold q's and wait for p's, and the first then waits for q's.
+          const first = acceptInboundCalls(repos, [ringing(p), ringing(r), ringing(q)]);
+          first.catch(() => {});
+          await waiting(1);
+          const second = acceptInboundCalls(repos, [ringing(q), ringing(p)]);
+          second.catch(() => {});
+          await waiting(2);
+          await holder.query('commit');
+          const answers = [...(await first), ...(await second)];
+          expect(answers.map((a) => a.kind)).toEqual(Array(5).fill('no_forward'));
+          expect(runs).toBe(2);
+        } finally {
+          await Promise.all([holder, watcher].map((x) => x.end()));
+        }
+      }),
     60_000,
   );
 });

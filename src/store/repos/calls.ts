@@ -49,7 +49,12 @@ const GATHER = `
     join tracking_numbers t on t.org_id = o.org_id and t.e164 = o.e164
     join campaigns c on c.id = t.campaign_id`;
 
-/** The calls and their audit lines, in one statement ($1: a JSON array, one object a call). */
+/**
+ * The calls and their audit lines, in one statement ($1: a JSON array, one object a call). The
+ * calls go in by organization and caller: the report trigger locks each caller's report_callers
+ * row until the commit, so two batches that share callers lock them in the same order and
+ * never each hold a row the other waits for.
+ */
 const RECORD = `
   with x as (
     select * from jsonb_to_recordset($1::jsonb) as x(
@@ -66,6 +71,7 @@ const RECORD = `
            attribution, ambiguous, session_created_at, session_expires_at, carrier,
            carrier_call_sid, status
       from x
+     order by org_id, from_number, started_at, id
     returning id)
   insert into audit_log (id, org_id, actor, action, subject_type, subject_id, detail,
                          request_id, at)
