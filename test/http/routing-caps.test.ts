@@ -172,6 +172,10 @@ describe('caps', () => {
         await setRouting(h, b.orgId, b.code, {
           targets: [{ buyer_id: buyerB.buyer_id, priority: 1 }],
         });
+        // One call each first: the numbers' organizations are learned, so what follows is
+        // batched by organization, as a running service batches it.
+        await ring(h, a.numbers[0]!, caller(299));
+        await ring(h, b.numbers[0]!, caller(298));
         const holder = new pg.Client({ connectionString: base.store.url });
         await holder.connect();
         try {
