@@ -157,13 +157,9 @@ export async function routeNewCalls(
   tx: Transaction,
   calls: readonly NewCall[],
 ): Promise<(RouteAnswer | null)[]> {
-  const plans = await r.routing.plans(
-    tx,
-    [...new Map(calls.map(({ call }) => [call.campaignId, call])).values()].map((c) => ({
-      orgId: c.orgId,
-      campaignId: c.campaignId,
-    })),
-  );
+  // One read for the batch's campaigns, each once.
+  const campaigns = new Map(calls.map(({ call }) => [call.campaignId, call]));
+  const plans = await r.routing.plans(tx, [...campaigns.values()]);
   const routed = calls.flatMap(({ ctx, call }) => {
     const plan = plans.get(call.campaignId);
     return plan ? [{ call, plan, offer: nextOffer(ctx, call, plan, []) }] : [];

@@ -102,6 +102,57 @@ function heldSessions(held: GatheredNumber['held']): HeldSession[] {
   }));
 }
 
+/** A recorded call's row for RECORD: the call and its audit line's fields. */
+function recordRow(
+  c: RecordedCall,
+  { call, requestId, now }: InboundCallRequest,
+  hold: HeldSession | null,
+  actor: string,
+): Record<string, unknown> {
+  const { attribution } = c;
+  return {
+    id: c.callId,
+    org_id: c.orgId,
+    campaign_id: c.campaignId,
+    dni_session_id: attribution.sessionId,
+    tracking_number: call.to,
+    from_number: call.from,
+    started_at: call.startedAt.toISOString(),
+    attribution: attribution.kind,
+    ambiguous: attribution.ambiguous,
+    session_created_at: hold ? hold.createdAt.toISOString() : null,
+    session_expires_at: hold ? hold.expiresAt.toISOString() : null,
+    carrier: call.carrier?.name ?? null,
+    carrier_call_sid: call.carrier?.callSid ?? null,
+    status: call.carrier?.status ?? null,
+    audit_id: newId('aud', now.getTime()),
+    actor,
+    detail: {
+      campaign_code: c.campaignCode,
+      attribution: attribution.kind,
+      dni_session_id: attribution.sessionId,
+      ...(call.carrier
+        ? { carrier: call.carrier.name, carrier_call_sid: call.carrier.callSid }
+        : {}),
+    },
+    request_id: requestId,
+    at: now.toISOString(),
+  };
+}
+
+/** The `call.received` event's call. */
+const receivedCall = (c: RecordedCall, call: InboundCall): ReceivedCall => ({
+  callId: c.callId,
+  orgId: c.orgId,
+  campaignId: c.campaignId,
+  campaignCode: c.campaignCode,
+  trackingNumber: call.to,
+  caller: call.from,
+  startedAt: call.startedAt,
+  attribution: c.attribution,
+  carrier: call.carrier ? { name: call.carrier.name, callSid: call.carrier.callSid } : null,
+});
+
 /**
  * Attributes a batch of inbound calls to the sessions that held their numbers (contract §3)
  * and stores them, in two statements whatever the batch's size (and the `call.received` events
@@ -128,72 +179,32 @@ export async function recordInboundCalls(
   const repeats = new Map<string, string>();
   const out: (RecordedCall | null)[] = [];
   const rows: Record<string, unknown>[] = [];
-  const received: (ReceivedCall & { at: Date })[] = [];
-  requests.forEach(({ call, requestId, now }, i) => {
+  const received: { call: ReceivedCall; at: Date }[] = [];
+  requests.forEach((request, i) => {
     const number = byOrd.get(i + 1);
     if (!number || (orgId !== null && number.org_id !== orgId)) {
       out.push(null);
       return;
     }
-    const held = heldSessions(number.held);
+    const { call } = request;
     const repeatKey = `${number.campaign_id} ${call.from}`;
+    const held = heldSessions(number.held);
     const repeat = repeats.get(repeatKey) ?? number.repeat_session_id;
     const attribution = attributeCall(call.startedAt, held, repeat);
     if (attribution.sessionId !== null) repeats.set(repeatKey, attribution.sessionId);
-    const hold = holdOf(attribution, held);
-    const callId = newId('call', now.getTime());
-    rows.push({
-      id: callId,
-      org_id: number.org_id,
-      campaign_id: number.campaign_id,
-      dni_session_id: attribution.sessionId,
-      tracking_number: call.to,
-      from_number: call.from,
-      started_at: call.startedAt.toISOString(),
-      attribution: attribution.kind,
-      ambiguous: attribution.ambiguous,
-      session_created_at: hold ? hold.createdAt.toISOString() : null,
-      session_expires_at: hold ? hold.expiresAt.toISOString() : null,
-      carrier: call.carrier?.name ?? null,
-      carrier_call_sid: call.carrier?.callSid ?? null,
-      status: call.carrier?.status ?? null,
-      audit_id: newId('aud', now.getTime()),
-      actor,
-      detail: {
-        campaign_code: number.code,
-        attribution: attribution.kind,
-        dni_session_id: attribution.sessionId,
-        ...(call.carrier
-          ? { carrier: call.carrier.name, carrier_call_sid: call.carrier.callSid }
-          : {}),
-      },
-      request_id: requestId,
-      at: now.toISOString(),
-    });
-    if (number.wants_event) {
-      received.push({
-        callId,
-        orgId: number.org_id,
-        campaignId: number.campaign_id,
-        campaignCode: number.code,
-        trackingNumber: call.to,
-        caller: call.from,
-        startedAt: call.startedAt,
-        attribution,
-        carrier: call.carrier ? { name: call.carrier.name, callSid: call.carrier.callSid } : null,
-        at: now,
-      });
-    }
-    out.push({
-      callId,
+    const recorded: RecordedCall = {
+      callId: newId('call', request.now.getTime()),
       orgId: number.org_id,
       campaignId: number.campaign_id,
       campaignCode: number.code,
       forwardTo: number.forward_to,
       attribution,
-    });
+    };
+    rows.push(recordRow(recorded, request, holdOf(attribution, held), actor));
+    if (number.wants_event) received.push({ call: receivedCall(recorded, call), at: request.now });
+    out.push(recorded);
   });
   if (rows.length > 0) await hotRows(ex, RECORD, [JSON.stringify(rows)]);
-  for (const { at, ...c } of received) await emitCallReceived(ex, c, at);
+  for (const { call, at } of received) await emitCallReceived(ex, call, at);
   return out;
 }
