@@ -9,6 +9,16 @@ export const TouchParams = Type.Object({
   touch_id: Type.String({ minLength: 1, maxLength: 64 }),
 });
 
+/** A touch's dispatch as the list shows it; the detail adds its attempts' history. */
+const Dispatch = Type.Object({
+  status: maybe(Type.String()),
+  attempts: Type.Integer(),
+  carrier: maybe(Type.String()),
+  carrier_ids: Type.Array(Type.String()),
+  last_error: maybe(Type.String()),
+  finalized_at: maybe(time),
+});
+
 export const TouchItem = Type.Object({
   touch_id: Type.String(),
   campaign_id: Type.String(),
@@ -23,28 +33,14 @@ export const TouchItem = Type.Object({
   next_allowed_at: maybe(time),
   variant: maybe(Type.String()),
   cadence_step: maybe(Type.Integer()),
-  dispatch: maybe(
-    Type.Object({
-      status: maybe(Type.String()),
-      attempts: Type.Integer(),
-      carrier: maybe(Type.String()),
-      carrier_ids: Type.Array(Type.String()),
-      last_error: maybe(Type.String()),
-      finalized_at: maybe(time),
-    }),
-  ),
+  dispatch: maybe(Dispatch),
 });
 
 export const TouchDetail = Type.Object({
   ...TouchItem.properties,
   dispatch: maybe(
     Type.Object({
-      status: maybe(Type.String()),
-      attempts: Type.Integer(),
-      carrier: maybe(Type.String()),
-      carrier_ids: Type.Array(Type.String()),
-      last_error: maybe(Type.String()),
-      finalized_at: maybe(time),
+      ...Dispatch.properties,
       history: Type.Optional(
         Type.Array(
           obj({
