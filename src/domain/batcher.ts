@@ -12,7 +12,8 @@ export interface BatchSink<Req, Res> {
   send(requests: readonly Req[]): Promise<Res[]>;
   /**
    * True when a failed batch says nothing of the store's health (a bug or bad data in one
-   * request): its requests are then retried one by one, so only the culprit fails. False for a
+   * request): its requests are then retried one by one, each alone and one after another (the
+   * batch's one connection, never one each), so only the culprit fails. False for a
    * lost connection, a shutdown, a full disk: every request of the batch fails with it (503).
    */
   retryAlone(err: unknown): boolean;
@@ -88,7 +89,9 @@ export class Batcher<Req, Res> {
       results = await this.sink.send(batch.map((w) => w.request));
     } catch (err) {
       if (batch.length > 1 && this.sink.retryAlone(err)) {
-        await Promise.all(batch.map((w) => this.send([w])));
+        // One after another, in the batch's place: a batch of 64 retried all at once would
+        // ask the pool for 64 connections and starve every other request of them.
+        for (const w of batch) await this.send([w]);
       } else {
         for (const w of batch) w.reject(err);
       }

@@ -298,6 +298,66 @@ describe('lock order', () => {
   );
 });
 
+describe('a lone call', () => {
+  itConcurrently(
+    'waits for no buyer it does not take',
+    async () => {
+      const t = await routedTenant();
+      const [a, c] = (
+        await Promise.all([1, 2].map(() => createBuyer(h, t.orgId, { forward_to: '+13125550242' })))
+      ).map((b) => b.buyer_id as string) as [string, string];
+      const rec = await adminCall(h, 'POST', `/admin/orgs/${t.orgId}/calls`, {
+        to: t.numbers[0],
+        from: caller(450),
+      });
+      const [holder, lone] = Array.from(
+        { length: 2 },
+        () => new pg.Client({ connectionString: base.store.url }),
+      ) as [pg.Client, pg.Client];
+      await Promise.all([holder, lone].map((x) => x.connect()));
+      try {
+        // Another call's transaction holds c's row (it took a place there and has not
+        // committed). A lone call that would try a, then c, takes a at once: it has no reason
+        // to wait for c. Locking every buyer it names first, it would wait until the lock
+        // timeout failed it.
+        await holder.query('begin');
+        await holder.query('select 1 from buyer_usage where buyer_id = $1 for update', [c]);
+        await lone.query('begin');
+        await lone.query("set local lock_timeout = '200ms'");
+        const { rows } = await lone.query(
+          'select * from routing_offer_first($1::text[], $2::jsonb)',
+          [
+            [a, c],
+            JSON.stringify([
+              {
+                ord: 1,
+                id: `ofr_lone_${rec.call_id}`,
+                org_id: t.orgId,
+                call_id: rec.call_id,
+                seq: 1,
+                at: '2026-03-02T15:00:00Z',
+                buyers: [1, 2],
+                fallback: 'hangup',
+                reason: 'no_target',
+                audit_id: `aud_lone_${rec.call_id}`,
+                actor: 'test',
+                request_id: null,
+              },
+            ]),
+          ],
+        );
+        await lone.query('commit');
+        expect(rows.map((r) => r.buyer_id)).toEqual([a]);
+        await holder.query('commit');
+        expect((await usageOf(t, a)).total).toBe(1);
+      } finally {
+        await Promise.all([holder, lone].map((x) => x.end()));
+      }
+    },
+    60_000,
+  );
+});
+
 describe('lock order of the callers', () => {
   itConcurrently(
     "two batches whose callers come in opposite orders never deadlock on the callers' report rows",

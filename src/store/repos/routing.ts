@@ -4,9 +4,9 @@
  * Caps hold under any concurrency because an offer takes its place with one conditional UPDATE
  * of the buyer's buyer_usage row (src/store/sql/routing_offer_first.sql): PostgreSQL locks the
  * row for the update, and the count and the check are the same statement, so no two offers can
- * both see the last place free. The rows a transaction may take are locked first in buyer
- * order, so transactions wait for each other only when they share a buyer, and never in a
- * cycle. A buyer belongs to one organization, so no call waits on another organization's
+ * both see the last place free. The rows a batch of calls may take are locked first in buyer
+ * order (a lone call locks only the row it takes), so transactions wait for each other only
+ * when they share a buyer, and never in a cycle. A buyer belongs to one organization, so no call waits on another organization's
  * calls' caps. A counter row rather than counting call_offers keeps the check O(1) whatever
  * the history.
  */

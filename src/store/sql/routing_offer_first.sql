@@ -5,11 +5,14 @@
 --
 -- A place is taken by one conditional UPDATE of the buyer's buyer_usage row: the count and the
 -- check are one statement, and the row is locked, so no two offers see the last place free.
--- Every row the batch may take is locked first, in buyer order: two transactions taking places
--- for the same buyers lock them in the same order and never each hold a row the other waits
--- for, whatever order their calls try buyers in. Only transactions that share a buyer wait for
--- each other; a buyer belongs to one organization. Callers make this the last statement of
--- their transaction, so the rows stay locked only until the commit that follows.
+-- A batch of several calls locks every row it may take first, in buyer order: two
+-- transactions taking places for the same buyers lock them in the same order and never each
+-- hold a row the other waits for, whatever order their calls try buyers in. A lone call skips
+-- that: it holds at most one row, the one it took, and waits for nothing once it holds it (a
+-- conditional UPDATE that finds a buyer full locks nothing), so it cannot close a cycle; and
+-- it does not wait for the rows of buyers it would never reach. Only transactions that share a
+-- buyer wait for each other; a buyer belongs to one organization. Callers make this the last
+-- statement of their transaction, so the rows stay locked only until the commit that follows.
 --
 -- Each period's start is the later of the stored one and the buyer's period at `at`, so a
 -- request whose clock reads a little behind a concurrent one's counts in the newer period
@@ -32,10 +35,12 @@ DECLARE
   v_day timestamptz;
   v_month timestamptz;
 BEGIN
-  PERFORM 1 FROM buyer_usage u
-   WHERE u.buyer_id = ANY(p_buyers)
-   ORDER BY u.buyer_id
-     FOR UPDATE;
+  IF jsonb_array_length(p_offers) > 1 THEN
+    PERFORM 1 FROM buyer_usage u
+     WHERE u.buyer_id = ANY(p_buyers)
+     ORDER BY u.buyer_id
+       FOR UPDATE;
+  END IF;
   FOR o IN
     SELECT * FROM jsonb_to_recordset(p_offers) AS x(
       ord integer, id text, org_id text, call_id text, seq integer, at timestamptz,

@@ -159,15 +159,15 @@ describe('SessionBatcher', () => {
     await turn();
     store.finish(); // the batch of three fails; each is sent again alone
     await turn();
-    expect(store.sent.map((s) => s.map((r) => r.visitorId))).toEqual([
-      ['v0'],
-      ['v1', 'v2', 'v3'],
-      ['v1'],
-      ['v2'],
-      ['v3'],
-    ]);
+    // One at a time, in the batch's place: never a connection each at once.
+    const sent = () => store.sent.map((s) => s.map((r) => r.visitorId));
+    expect(sent()).toEqual([['v0'], ['v1', 'v2', 'v3'], ['v1']]);
     store.finish();
+    await turn();
+    expect(sent()).toEqual([['v0'], ['v1', 'v2', 'v3'], ['v1'], ['v2']]);
     store.finish();
+    await turn();
+    expect(sent()).toEqual([['v0'], ['v1', 'v2', 'v3'], ['v1'], ['v2'], ['v3']]);
     store.finish();
     const [one, two, three_] = await Promise.all(three);
     expect(one).toMatchObject({ sessionId: 'ds_1' });
