@@ -23,6 +23,11 @@ export interface Column<T> {
    */
   long?: boolean;
   /**
+   * Text a person typed (a buyer's name, a report's notes, an email address): wraps anywhere
+   * once its column is squeezed, so one long word never widens the table past a laptop's width.
+   */
+  text?: boolean;
+  /**
    * Shown on wide screens only (and always in the CSV): a detail the table can do without,
    * so that it fits a 1280 px screen without scrolling sideways.
    */
@@ -90,7 +95,10 @@ export function table<T>(o: {
   const more = (i: number) => (folded && i >= PHONE_CARDS ? html` class="phone-more"` : '');
   const label = (c: Column<T>) => (o.stacked ? html` data-label="${c.label}"` : '');
   const cellClass = (c: Column<T>) => {
-    const names = [c.numeric ? 'num' : c.long ? 'long' : '', c.low ? 'low' : ''].filter(Boolean);
+    const names = [
+      c.numeric ? 'num' : c.long ? 'long' : c.text ? 'text' : '',
+      c.low ? 'low' : '',
+    ].filter(Boolean);
     return names.length ? html` class="${names.join(' ')}"` : '';
   };
   return html`<section class="table-block"${folded ? html` id="${id}"` : ''}>

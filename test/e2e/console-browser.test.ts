@@ -3,7 +3,12 @@ import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_CARDS } from '../../src/console/table.js';
-import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
+import {
+  browserMissing,
+  launch,
+  seriousViolations,
+  tablesScrollingSideways,
+} from '../helpers/browser.js';
 import { freshEmail, makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { ADMIN_TOKEN, adminCall, freshNumbers, useHarness } from '../helpers/harness.js';
 import { freshContact, grant, importNationalList, touch } from '../helpers/outbound.js';
@@ -127,6 +132,8 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
     });
     expect(squeezed, `${name} at 390 px`).toEqual([]);
     await page.setViewportSize({ width: 1280, height: 800 });
+    // At a laptop's width every table fits: no column hides off the right edge.
+    expect(await tablesScrollingSideways(page), `${name} at 1280 px`).toEqual([]);
     if (SHOTS) {
       for (const width of [1400, 390]) {
         await page.setViewportSize({ width, height: 900 });

@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
+import {
+  browserMissing,
+  launch,
+  seriousViolations,
+  tablesScrollingSideways,
+} from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { adminCall, createTenant, json, useHarness } from '../helpers/harness.js';
 import { report } from '../helpers/reports.js';
@@ -34,6 +39,8 @@ describe.skipIf(browserMissing)('buyers in the console', { timeout: 180_000 }, (
     expect(res.status(), path).toBe(200);
     expect(await page.evaluate(() => (globalThis as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await seriousViolations(page), `axe on ${path}`).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await tablesScrollingSideways(page), `${path} at 1280 px`).toEqual([]);
   }
 
   it('shows caps used, open or closed, today’s calls, billable and revenue as the API counts them', async () => {

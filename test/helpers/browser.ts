@@ -64,6 +64,23 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/**
+ * The tables on the page that scroll sideways in their box at the page's current width (the
+ * `aria-label` of each `.scroll` region wider inside than out): at a laptop's 1280 px none
+ * should, or a column (a buyer's revenue) hides off the right edge.
+ */
+export async function tablesScrollingSideways(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    type El = { scrollWidth: number; clientWidth: number; getAttribute(n: string): string | null };
+    const doc = (
+      globalThis as unknown as { document: { querySelectorAll(s: string): Iterable<El> } }
+    ).document;
+    return [...doc.querySelectorAll('.scroll')]
+      .filter((s) => s.scrollWidth > s.clientWidth)
+      .map((s) => `${s.getAttribute('aria-label')} (${s.scrollWidth} px in ${s.clientWidth})`);
+  });
+}
+
 /** Signs in on the console at `consoleUrl` and waits for the Overview. */
 export async function signInBrowser(
   page: Page,

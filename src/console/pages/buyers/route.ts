@@ -75,7 +75,7 @@ export function buyerPages(router: ConsoleRouter): void {
     });
     const currency = ctx.org.currency;
     const columns: Column<BuyerLine>[] = [
-      { label: 'Buyer', value: (l) => l.buyer.name },
+      { label: 'Buyer', value: (l) => l.buyer.name, text: true },
       { label: 'Status', value: (l) => l.buyer.status },
       { label: 'Takes calls now', value: (l) => (l.open ? 'open' : 'closed') },
       ...CAPS.map(([cap, label]) => ({ label, value: (l: BuyerLine) => used(l, cap) })),

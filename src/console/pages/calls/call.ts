@@ -51,7 +51,7 @@ function columnsOf(ctx: OrgContext, d: CallData) {
     timeColumn('Received', (r) => r.at, ctx.zone),
     { label: 'Report id', value: (r) => r.reportId },
     { label: 'Disposition', value: (r) => r.disposition },
-    { label: 'Notes', value: (r) => r.notes ?? '' },
+    { label: 'Notes', value: (r) => r.notes ?? '', text: true },
     {
       label: 'Correction',
       value: (r) => {
@@ -63,7 +63,7 @@ function columnsOf(ctx: OrgContext, d: CallData) {
   ];
   const auditColumns: Column<(typeof audit)[number]>[] = [
     timeColumn('When', (a) => a.at, ctx.zone),
-    { label: 'Actor', value: (a) => a.actor },
+    { label: 'Actor', value: (a) => a.actor, text: true },
     { label: 'Action', value: (a) => a.action },
     { label: 'Detail', value: (a) => JSON.stringify(a.detail), long: true },
   ];

@@ -27,7 +27,7 @@ export async function usersPage(
   ];
   const linkColumns: Column<ConsoleLink>[] = [
     { label: 'Kind', value: (l) => l.kind },
-    { label: 'Email', value: (l) => l.email },
+    { label: 'Email', value: (l) => l.email, text: true },
     { label: 'Role', value: (l) => (l.kind === 'reset' ? '' : l.role) },
     { label: 'Organization', value: (l) => l.orgId ?? '', long: true },
     { label: 'Made by', value: (l) => l.createdBy, long: true },
@@ -38,6 +38,7 @@ export async function usersPage(
     {
       label: 'Used by',
       value: (l) => (l.usedBy ? (emailOf.get(l.usedBy) ?? l.usedBy) : ''),
+      text: true,
     },
   ];
   return {
