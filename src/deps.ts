@@ -94,6 +94,9 @@ export interface Metrics {
   dniSessions: Counter<'campaign_id' | 'outcome'>;
   dniBatchSize: Histogram;
   routingBatchSize: Histogram;
+  /** Offers made by routing plans, and calls sent to the fallback by reason (twilio.ts). */
+  routingOffers: Counter;
+  routingFallbacks: Counter<'reason'>;
   poolExhausted: Counter<'campaign_id' | 'fallback'>;
   outboundTouches: Counter<'status' | 'replayed'>;
   dispatchAttempts: Counter<'carrier' | 'outcome'>;

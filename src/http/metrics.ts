@@ -106,6 +106,8 @@ type RequestMetrics = Pick<
   | 'dniSessions'
   | 'dniBatchSize'
   | 'routingBatchSize'
+  | 'routingOffers'
+  | 'routingFallbacks'
   | 'poolExhausted'
 >;
 
@@ -147,6 +149,17 @@ function requestMetrics(registry: Registry): RequestMetrics {
       name: 'routing_batch_size',
       help: 'Voice webhooks of one organization answered together in one transaction (src/domain/carrier-inbound/ringing.ts)',
       buckets: [1, 2, 4, 8, 16, 32, 64],
+      registers: [registry],
+    }),
+    routingOffers: new Counter({
+      name: 'routing_offers_total',
+      help: 'Calls offered to a buyer by a routing plan (a first offer, or the next after a Dial ended)',
+      registers: [registry],
+    }),
+    routingFallbacks: new Counter({
+      name: 'routing_fallbacks_total',
+      help: "Routed calls sent to their plan's fallback, by reason (no_target, no_more_targets, max_offers): buyers closed, capped or not answering",
+      labelNames: ['reason'],
       registers: [registry],
     }),
     poolExhausted: new Counter({

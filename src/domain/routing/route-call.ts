@@ -43,16 +43,33 @@ export interface RouteContext {
 }
 
 export type RouteAnswer =
-  /** Ring this buyer; the carrier reports the Dial's end for `offerId`. */
-  | { kind: 'dial'; offerId: string; forwardTo: string; ringTimeoutSeconds: number }
-  /** Forward to the campaign's number, or (null) say goodbye. */
-  | { kind: 'fallback'; forwardTo: string | null }
+  /**
+   * Ring this buyer; the carrier reports the Dial's end for `offerId`. `fresh`: this request
+   * made the offer (false: a retried webhook rings the live offer again).
+   */
+  | {
+      kind: 'dial';
+      offerId: string;
+      forwardTo: string;
+      ringTimeoutSeconds: number;
+      fresh: boolean;
+    }
+  /**
+   * Forward to the campaign's number, or (null) say goodbye. `reason`: why this request sent
+   * the call there (null: it went there before, and a retried webhook asks again).
+   */
+  | { kind: 'fallback'; forwardTo: string | null; reason: FallbackReason | null }
   /** The call is over for routing: a buyer answered and the leg ended, or the caller left. */
   | { kind: 'hangup' };
 
-const fallbackAnswer = (call: RoutedCall, fallback: Fallback): RouteAnswer => ({
+const fallbackAnswer = (
+  call: RoutedCall,
+  fallback: Fallback,
+  reason: FallbackReason | null,
+): RouteAnswer => ({
   kind: 'fallback',
   forwardTo: fallback === 'forward_to' ? call.campaignForwardTo : null,
+  reason,
 });
 
 const auditEntry = (
@@ -130,12 +147,13 @@ function offerAnswer(
   buyerId: string | null,
 ): RouteAnswer {
   const target = buyerId === null ? null : plan.candidates.find((c) => c.buyerId === buyerId);
-  if (!target) return fallbackAnswer(call, plan.settings.fallback);
+  if (!target) return fallbackAnswer(call, plan.settings.fallback, offer.reason);
   return {
     kind: 'dial',
     offerId: offer.id,
     forwardTo: target.forwardTo,
     ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
+    fresh: true,
   };
 }
 
@@ -186,7 +204,7 @@ export async function routeCall(
   call: RoutedCall,
 ): Promise<RouteAnswer | null> {
   if (call.buyerId !== null) return { kind: 'hangup' };
-  if (call.fallback !== null) return fallbackAnswer(call, call.fallback);
+  if (call.fallback !== null) return fallbackAnswer(call, call.fallback, null);
   const plan = (await r.routing.plans(tx, [call])).get(call.campaignId);
   // Plans are replaced, never removed: a call of a campaign without one was never routed.
   if (!plan) return null;
@@ -203,6 +221,7 @@ export async function routeCall(
         offerId: live.id,
         forwardTo,
         ringTimeoutSeconds: plan.settings.ringTimeoutSeconds,
+        fresh: false,
       };
     }
   }

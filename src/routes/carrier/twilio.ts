@@ -58,7 +58,10 @@ interface TwilioHooks {
     now: Date;
     random: () => number;
   };
-  /** The TwiML of a routing decision; the Dial's action is absolute, as Twilio signs it. */
+  /**
+   * The TwiML of a routing decision (the Dial's action is absolute, as Twilio signs it), counted
+   * in routing_offers_total or routing_fallbacks_total when this request made it.
+   */
   routedTwiml: (answer: RouteAnswer) => string;
 }
 
@@ -124,12 +127,14 @@ function twilioHooks(deps: AppDeps): TwilioHooks {
   const routedTwiml = (answer: RouteAnswer): string => {
     switch (answer.kind) {
       case 'dial':
+        if (answer.fresh) deps.metrics.routingOffers.inc();
         return dialBuyerTwiml(
           answer.forwardTo,
           `${settings?.publicBaseUrl ?? ''}${TWILIO_DIAL_PATH}?offer=${answer.offerId}`,
           answer.ringTimeoutSeconds,
         );
       case 'fallback':
+        if (answer.reason) deps.metrics.routingFallbacks.inc({ reason: answer.reason });
         return answer.forwardTo ? forwardTwiml(answer.forwardTo) : goodbyeTwiml(NO_ONE_AVAILABLE);
       case 'hangup':
         return hangupTwiml();
