@@ -1,0 +1,77 @@
+/**
+ * Carrier results that arrive late or out of order (docs/routing.md, "Routing a call"): a Dial
+ * action posted after the call's final status, and a call that ends between the two steps of a
+ * Dial action. Through signed Twilio webhooks, on both stores.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTenant, json, type Tenant, useHarness } from '../helpers/harness.js';
+import { admin, createBuyer, setRouting } from '../helpers/routing.js';
+import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
+import { callEnded, dialEnded, ring } from '../helpers/voice.js';
+
+const h = useHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
+
+afterEach(() => {
+  h.clock.set('2026-03-02T15:00:00Z');
+});
+
+const callDetail = async (t: Tenant, callSid: string) => {
+  const [row] = await h.store.query<{ id: string }>(
+    'select id from calls where carrier_call_sid = $1',
+    [callSid],
+  );
+  return json(await admin(h, 'GET', `/admin/orgs/${t.orgId}/calls/${row!.id}`));
+};
+
+const buyerView = async (t: Tenant, buyerId: string) =>
+  json(await admin(h, 'GET', `/admin/orgs/${t.orgId}/buyers/${buyerId}`));
+
+describe('a Dial action after the call’s final status', () => {
+  it('an answered leg still gives the call its buyer, billing and a counted place', async () => {
+    const t = await createTenant(h);
+    const buyer = await createBuyer(h, t.orgId, {
+      payout: { amount: '25.00', min_duration_seconds: 60 },
+      caps: { daily: 5, concurrency: 2 },
+    });
+    await setRouting(h, t.orgId, t.code, { targets: [{ buyer_id: buyer.buyer_id, priority: 1 }] });
+    const call = await ring(h, t.numbers[0]!);
+    expect(call.step.kind).toBe('dial');
+    h.clock.advance(300);
+    // The caller hung up during the conversation: Twilio posts the call's final status and
+    // the Dial's action at once, and the status callback is handled first.
+    expect((await callEnded(h, call.callSid, 'completed', 300)).statusCode).toBe(204);
+    await dialEnded(h, call, call.step, 'completed', 290);
+    const detail = await callDetail(t, call.callSid);
+    expect(detail).toMatchObject({ buyer_id: buyer.buyer_id, billable: true, payout: '25.00' });
+    expect(detail.offers).toEqual([
+      expect.objectContaining({
+        buyer_id: buyer.buyer_id,
+        outcome: 'answered',
+        duration_seconds: 290,
+      }),
+    ]);
+    // The buyer took the call: it counts against its daily cap; the leg is over, so not live.
+    expect((await buyerView(t, buyer.buyer_id)).usage).toMatchObject({
+      daily: 1,
+      total: 1,
+      concurrency: 0,
+    });
+  });
+
+  it('an unanswered leg reported late changes nothing: the offer stays canceled', async () => {
+    const t = await createTenant(h);
+    const buyer = await createBuyer(h, t.orgId, { caps: { daily: 5 } });
+    await setRouting(h, t.orgId, t.code, { targets: [{ buyer_id: buyer.buyer_id, priority: 1 }] });
+    const call = await ring(h, t.numbers[0]!);
+    expect((await callEnded(h, call.callSid, 'completed', 20)).statusCode).toBe(204);
+    expect(await dialEnded(h, call, call.step, 'no-answer')).toEqual({ kind: 'hangup' });
+    const detail = await callDetail(t, call.callSid);
+    expect(detail).toMatchObject({ buyer_id: null, billable: null, payout: null });
+    expect(detail.offers).toEqual([expect.objectContaining({ outcome: 'canceled' })]);
+    expect((await buyerView(t, buyer.buyer_id)).usage).toMatchObject({
+      daily: 0,
+      total: 0,
+      concurrency: 0,
+    });
+  });
+});
