@@ -4,6 +4,7 @@
  * Dial action. Through signed Twilio webhooks, on both stores.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { acceptDialResult, recordCallStatus } from '../../src/domain/carrier-inbound/inbound.js';
 import { createTenant, json, type Tenant, useHarness } from '../helpers/harness.js';
 import { admin, createBuyer, setRouting } from '../helpers/routing.js';
 import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
@@ -70,6 +71,60 @@ describe('a Dial action after the call’s final status', () => {
     expect(detail.offers).toEqual([expect.objectContaining({ outcome: 'canceled' })]);
     expect((await buyerView(t, buyer.buyer_id)).usage).toMatchObject({
       daily: 0,
+      total: 0,
+      concurrency: 0,
+    });
+  });
+});
+
+describe('the call ends between the two steps of a Dial action', () => {
+  it('offers no next buyer: no offer is left live for a call that is over', async () => {
+    const t = await createTenant(h);
+    const first = await createBuyer(h, t.orgId, { caps: { concurrency: 1 } });
+    const second = await createBuyer(h, t.orgId, { caps: { concurrency: 1 } });
+    await setRouting(h, t.orgId, t.code, {
+      targets: [
+        { buyer_id: first.buyer_id, priority: 1 },
+        { buyer_id: second.buyer_id, priority: 2 },
+      ],
+    });
+    const call = await ring(h, t.numbers[0]!);
+    if (call.step.kind !== 'dial') throw new Error('not routed');
+    const offerId = new URL(call.step.action!).searchParams.get('offer')!;
+    const ctx = { carrier: 'twilio', requestId: 'req_dial', now: new Date(h.clock.now()) };
+    const repos = h.deps.repos;
+    // The caller hangs up as the first buyer's ring times out: Twilio's final status is
+    // handled after the Dial action ended the offer and before it offers the next buyer.
+    let transactions = 0;
+    const interleaved = Object.create(repos) as typeof repos;
+    interleaved.transaction = async (fn) => {
+      transactions += 1;
+      if (transactions === 2) {
+        await recordCallStatus(
+          repos,
+          { ...ctx, requestId: 'req_status', random: Math.random },
+          {
+            callSid: call.callSid,
+            status: 'completed',
+            durationSeconds: 20,
+          },
+        );
+      }
+      return repos.transaction(fn);
+    };
+    const outcome = await acceptDialResult(
+      interleaved,
+      { ...ctx, random: Math.random },
+      { callSid: call.callSid, offerId, dialCallStatus: 'no-answer', dialCallDuration: null },
+    );
+    expect(transactions).toBe(2);
+    expect(outcome).toMatchObject({ kind: 'routed', answer: { kind: 'hangup' } });
+    const detail = await callDetail(t, call.callSid);
+    expect(detail.offers).toEqual([
+      expect.objectContaining({ buyer_id: first.buyer_id, outcome: 'no_answer' }),
+    ]);
+    // The second buyer holds no place for a call nobody will ring it for.
+    expect((await buyerView(t, second.buyer_id)).usage).toMatchObject({
       total: 0,
       concurrency: 0,
     });

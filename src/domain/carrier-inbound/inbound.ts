@@ -204,8 +204,10 @@ export async function acceptDialResult(
   });
   if (first === null) return { kind: 'unknown_call' };
   const answer = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
-    // The caller left while the buyer rang: nothing more to offer.
-    if (!known || outcome === 'canceled') return { kind: 'hangup' } as const;
+    // The caller left while the buyer rang, or the call's final status came in since the first
+    // transaction: nothing more to offer (no status callback would end an offer made now).
+    if (!known || outcome === 'canceled' || FINAL_STATUSES.has(known.status ?? ''))
+      return { kind: 'hangup' } as const;
     return (await routeCall(repos, tx, ctx, routedCallOf(known))) ?? ({ kind: 'hangup' } as const);
   });
   return { kind: 'routed', ended: first, answer };
