@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { acceptDialResult, recordCallStatus } from '../../src/domain/carrier-inbound/inbound.js';
 import { createTenant, json, type Tenant, useHarness } from '../helpers/harness.js';
 import { admin, createBuyer, setRouting } from '../helpers/routing.js';
-import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
-import { callEnded, dialEnded, ring } from '../helpers/voice.js';
+import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
+import { callEnded, dialEnded, ring, stepOf } from '../helpers/voice.js';
 
 const h = useHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_BASE } });
 
@@ -124,6 +124,43 @@ describe('the call ends between the two steps of a Dial action', () => {
       expect.objectContaining({ buyer_id: first.buyer_id, outcome: 'no_answer' }),
     ]);
     // The second buyer holds no place for a call nobody will ring it for.
+    expect((await buyerView(t, second.buyer_id)).usage).toMatchObject({
+      total: 0,
+      concurrency: 0,
+    });
+  });
+});
+
+describe('a Dial action for a call whose caller has left', () => {
+  it('offers no next buyer when Twilio says the call is over (CallStatus completed)', async () => {
+    const t = await createTenant(h);
+    const first = await createBuyer(h, t.orgId);
+    const second = await createBuyer(h, t.orgId, { caps: { concurrency: 1 } });
+    await setRouting(h, t.orgId, t.code, {
+      targets: [
+        { buyer_id: first.buyer_id, priority: 1 },
+        { buyer_id: second.buyer_id, priority: 2 },
+      ],
+    });
+    const call = await ring(h, t.numbers[0]!);
+    if (call.step.kind !== 'dial' || !call.step.path) throw new Error('not routed');
+    // The caller hung up while the first buyer rang: Twilio's action request carries the
+    // Dial's result and the call's own status, which is final.
+    const res = await twilioPost(h, call.step.path, {
+      AccountSid: 'AC0123456789abcdef0123456789abcdef',
+      CallSid: call.callSid,
+      CallStatus: 'completed',
+      DialCallSid: newSid('CA'),
+      DialCallStatus: 'no-answer',
+      DialCallDuration: '0',
+      From: call.from,
+    });
+    expect(res.statusCode).toBe(200);
+    expect(stepOf(res.body)).toEqual({ kind: 'hangup' });
+    const detail = await callDetail(t, call.callSid);
+    expect(detail.offers).toEqual([
+      expect.objectContaining({ buyer_id: first.buyer_id, outcome: 'no_answer' }),
+    ]);
     expect((await buyerView(t, second.buyer_id)).usage).toMatchObject({
       total: 0,
       concurrency: 0,
