@@ -176,6 +176,8 @@ export interface DialResult {
   /** Twilio's DialCallStatus and DialCallDuration. */
   dialCallStatus: string;
   dialCallDuration: number | null;
+  /** The call's own status as the carrier sent it with the result (Twilio's CallStatus). */
+  callStatus?: string | null;
 }
 
 export type DialOutcome =
@@ -204,8 +206,11 @@ export async function acceptDialResult(
   });
   if (first === null) return { kind: 'unknown_call' };
   const answer = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
-    // The caller left while the buyer rang: nothing more to offer.
-    if (!known || outcome === 'canceled') return { kind: 'hangup' } as const;
+    // The caller left while the buyer rang (the Dial canceled, or the call's own status in the
+    // request final, whatever the Dial's result says), or the call's final status came in since
+    // the first transaction: nothing more to offer, and nothing would end an offer made now.
+    const over = [result.callStatus ?? '', known?.status ?? ''].some((s) => FINAL_STATUSES.has(s));
+    if (!known || outcome === 'canceled' || over) return { kind: 'hangup' } as const;
     return (await routeCall(repos, tx, ctx, routedCallOf(known))) ?? ({ kind: 'hangup' } as const);
   });
   return { kind: 'routed', ended: first, answer };

@@ -83,10 +83,23 @@ export interface RoutingRepository {
   givePlace(tx: Transaction, offer: Offer): Promise<void>;
   /** An answered offer's leg ended: it stops counting against the concurrency cap only. */
   endLive(tx: Transaction, buyerId: string): Promise<void>;
+  /**
+   * An offer closed as canceled (its place given back) was answered after all: it counts again
+   * in each of its periods that is still the one counted, and in the total; not as live.
+   */
+  retakePlace(tx: Transaction, offer: Offer): Promise<void>;
   /** The call's offers in the order made. */
   offersOfCall(ex: Executor, orgId: string, callId: string): Promise<Offer[]>;
-  /** Ends a live offer; false if it had ended already. */
-  endOffer(tx: Transaction, offerId: string, end: OfferEnd): Promise<boolean>;
+  /**
+   * Ends a live offer, or (`from` 'canceled') turns a canceled one into the outcome the carrier
+   * reported late; false if it was not in that state any more.
+   */
+  endOffer(
+    tx: Transaction,
+    offerId: string,
+    end: OfferEnd,
+    from?: 'canceled' | null,
+  ): Promise<boolean>;
   setAnswered(
     tx: Transaction,
     callId: string,

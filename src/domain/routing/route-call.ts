@@ -264,6 +264,11 @@ const DAY_MS = 86_400_000;
  * Ends a live offer with the carrier's result. Unanswered, it gives its place under the caps
  * back; answered, its leg has ended: it leaves the concurrency count, the call gets its buyer,
  * and billable and payout are fixed by the buyer's payout rules as they stand now.
+ *
+ * The call's final status and the Dial's action are posted at once when the caller hangs up,
+ * in either order: an offer the final status closed as canceled that the Dial reports answered
+ * was answered (the carrier's report of the leg wins over our guess), so it takes back its
+ * place in its periods and is billed like any answered leg.
  */
 export async function endOffer(
   r: CallRoutingRepos,
@@ -276,13 +281,15 @@ export async function endOffer(
   const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
   const offer = offers.find((o) => o.id === offerId);
   if (!offer) return { kind: 'unknown_offer' };
-  if (offer.outcome !== null) return { kind: 'already_ended', offer };
+  const late = offer.outcome === 'canceled' && result.outcome === 'answered';
+  if (offer.outcome !== null && !late) return { kind: 'already_ended', offer };
   const duration = result.outcome === 'answered' ? (result.durationSeconds ?? 0) : null;
-  await r.routing.endOffer(tx, offer.id, {
-    outcome: result.outcome,
-    durationSeconds: duration,
-    endedAt: ctx.now,
-  });
+  await r.routing.endOffer(
+    tx,
+    offer.id,
+    { outcome: result.outcome, durationSeconds: duration, endedAt: ctx.now },
+    late ? 'canceled' : null,
+  );
   const ended: Offer = {
     ...offer,
     outcome: result.outcome,
@@ -334,7 +341,8 @@ export async function endOffer(
   );
   if (fixed?.billable) await r.events.emitCallBillable(tx, call.callId, ctx.now);
   // Last: the buyer's usage row stays locked only until the commit that follows.
-  if (result.outcome === 'answered') await r.routing.endLive(tx, offer.buyerId);
+  if (late) await r.routing.retakePlace(tx, offer);
+  else if (result.outcome === 'answered') await r.routing.endLive(tx, offer.buyerId);
   else await r.routing.givePlace(tx, offer);
   return { kind: 'ended', offer: ended, billing: fixed };
 }

@@ -179,6 +179,7 @@ function dialWebhook(app: FastifyInstance, hooks: TwilioHooks): void {
       offerId,
       dialCallStatus: f.DialCallStatus,
       dialCallDuration: Number.isInteger(duration) && duration >= 0 ? duration : null,
+      callStatus: f.CallStatus ?? null,
     });
     if (outcome.kind === 'unknown_call') {
       request.log.warn({ call_sid: f.CallSid }, 'Twilio Dial result for a call we did not store');

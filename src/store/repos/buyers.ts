@@ -119,7 +119,34 @@ export async function updateBuyer(
     .set({ ...columnsOf(change), updatedAt: at })
     .where(and(eq(B.orgId, orgId), eq(B.id, id)))
     .returning();
+  if (r && change.timeZone !== undefined) await recountPeriods(ex, id, at);
   return r ? toBuyer(r) : null;
+}
+
+/**
+ * A buyer's zone changed: its hour, day and month are now the new zone's, so each period's count
+ * is counted again from the offers made in it that still count (live or answered). Otherwise a
+ * count kept from the old zone's period would read as zero when the new period started later
+ * (westward) and miss offers made before the old one started (eastward), and a cap would be
+ * exceeded. The usage row is locked first, so the count sees every offer committed before it.
+ * An offer live now keeps the periods it was counted in: should it end unanswered in the same
+ * period, its place is not given back in that period's count (the safe side of the cap).
+ */
+async function recountPeriods(ex: Executor, buyerId: string, at: Date): Promise<void> {
+  await ex.execute(sql`select 1 from ${U} where buyer_id = ${buyerId} for update`);
+  const counted = (start: ReturnType<typeof sql>) =>
+    sql`(select count(*)::integer from call_offers o
+          where o.buyer_id = u.buyer_id and o.offered_at >= ${start}
+            and (o.outcome is null or o.outcome = 'answered'))`;
+  await ex.execute(sql`update ${U} u set
+      hour_start = p.h, hour_count = ${counted(sql`p.h`)},
+      day_start = p.d, day_count = ${counted(sql`p.d`)},
+      month_start = p.m, month_count = ${counted(sql`p.m`)}
+    from (select date_trunc('hour', ${at.toISOString()}::timestamptz, b.time_zone) as h,
+                 date_trunc('day', ${at.toISOString()}::timestamptz, b.time_zone) as d,
+                 date_trunc('month', ${at.toISOString()}::timestamptz, b.time_zone) as m
+            from ${B} b where b.id = ${buyerId}) p
+   where u.buyer_id = ${buyerId}`);
 }
 
 /**

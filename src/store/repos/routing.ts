@@ -194,6 +194,19 @@ export async function givePlace(tx: Tx, offer: Offer): Promise<void> {
     .where(eq(U.buyerId, offer.buyerId));
 }
 
+/** The offer counts again in each period still the one it was counted in, and in the total. */
+export async function retakePlace(tx: Tx, offer: Offer): Promise<void> {
+  await tx
+    .update(U)
+    .set({
+      hourCount: sql`${U.hourCount} + case when ${U.hourStart} = ${offer.hourStart.toISOString()}::timestamptz then 1 else 0 end`,
+      dayCount: sql`${U.dayCount} + case when ${U.dayStart} = ${offer.dayStart.toISOString()}::timestamptz then 1 else 0 end`,
+      monthCount: sql`${U.monthCount} + case when ${U.monthStart} = ${offer.monthStart.toISOString()}::timestamptz then 1 else 0 end`,
+      totalCount: sql`${U.totalCount} + 1`,
+    })
+    .where(eq(U.buyerId, offer.buyerId));
+}
+
 export async function endLive(tx: Tx, buyerId: string): Promise<void> {
   await tx
     .update(U)
@@ -210,11 +223,16 @@ export async function offersOfCall(ex: Executor, orgId: string, callId: string):
   return rows.map((r) => ({ ...r, outcome: r.outcome as OfferOutcome | null }));
 }
 
-export async function endOffer(tx: Tx, offerId: string, end: OfferEnd): Promise<boolean> {
+export async function endOffer(
+  tx: Tx,
+  offerId: string,
+  end: OfferEnd,
+  from: 'canceled' | null = null,
+): Promise<boolean> {
   const done = await tx
     .update(O)
     .set({ outcome: end.outcome, durationSeconds: end.durationSeconds, endedAt: end.endedAt })
-    .where(and(eq(O.id, offerId), isNull(O.outcome)))
+    .where(and(eq(O.id, offerId), from === null ? isNull(O.outcome) : eq(O.outcome, from)))
     .returning({ id: O.id });
   return done.length > 0;
 }
@@ -261,6 +279,7 @@ export function createRoutingRepository(): RoutingRepository {
     plans,
     offerFirst,
     givePlace,
+    retakePlace,
     endLive,
     offersOfCall,
     endOffer,
