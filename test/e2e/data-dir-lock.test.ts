@@ -1,13 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runToEnd, tsxArgs } from '../helpers/processes.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
-import { storeKind } from '../helpers/store.js';
+import { migratedDataDir, storeKind } from '../helpers/store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -85,7 +84,7 @@ const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'applica
 
 // The lock guards the embedded store's directory; PostgreSQL has its own concurrency control.
 describe.skipIf(storeKind !== 'pglite')('one owner per DATA_DIR', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tracking-lock-'));
+  const dir = migratedDataDir('tracking-lock');
   const env = { DATA_DIR: dir, ADMIN_TOKEN };
   let first: ServerProcess;
   let orgId: string;

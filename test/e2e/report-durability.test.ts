@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/processes.js';
-import { scratchDatabase, storeKind } from '../helpers/store.js';
+import { migratedDatabase, migratedDataDir, storeKind } from '../helpers/store.js';
 
 /**
  * An acknowledged buyer report survives the server being killed without
@@ -88,11 +88,11 @@ let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   if (storeKind === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'report-durability-'));
+    const dir = migratedDataDir('report-durability');
     env = { DATA_DIR: dir };
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else {
-    const db = await scratchDatabase('durability');
+    const db = await migratedDatabase('durability');
     const dir = mkdtempSync(join(tmpdir(), 'report-durability-'));
     env = { DATABASE_URL: db.url, DATA_DIR: dir };
     cleanup = async () => {

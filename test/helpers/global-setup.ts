@@ -3,8 +3,10 @@
  * that needs a database of its own) copies instead of migrating its own. On
  * the embedded store that is a
  * data directory image (loading it skips initdb: ~0.9 s of CPU instead of
- * ~3.5 s per file); on PostgreSQL a template database (CREATE DATABASE …
- * TEMPLATE copies files instead of running the migrations).
+ * ~3.5 s per file) and the migrated data directory itself, which a test that
+ * starts server processes copies as their DATA_DIR (a fresh one costs each
+ * first start initdb and every migration); on PostgreSQL a template database
+ * (CREATE DATABASE … TEMPLATE copies files instead of running the migrations).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** A file holding the migrated embedded data directory image. */
     pgliteImage: string;
+    /** A migrated embedded data directory, to copy (never to open: no lock file). */
+    pgliteDataDir: string;
     /** The migrated template database on TEST_DATABASE_URL ('' without one). */
     postgresTemplate: string;
   }
@@ -24,13 +28,15 @@ declare module 'vitest' {
 
 interface Prepared {
   imageFile: string;
+  dataDir: string;
   template: string;
   cleanup(): Promise<void>;
 }
 
 async function prepare(): Promise<Prepared> {
   const dir = mkdtempSync(join(tmpdir(), 'tracking-test-image-'));
-  const store = await openStore({});
+  const dataDir = join(dir, 'data');
+  const store = await openStore({ dataDir });
   await store.migrate();
   const imageFile = join(dir, 'pglite.tar');
   writeFileSync(imageFile, Buffer.from(await (await store.image!()).arrayBuffer()));
@@ -46,6 +52,7 @@ async function prepare(): Promise<Prepared> {
   }
   return {
     imageFile,
+    dataDir,
     template: template?.name ?? '',
     async cleanup() {
       rmSync(dir, { recursive: true, force: true });
@@ -65,6 +72,7 @@ export default async function setup(project: TestProject) {
   entry.users++;
   const prepared = await entry.ready;
   project.provide('pgliteImage', prepared.imageFile);
+  project.provide('pgliteDataDir', prepared.dataDir);
   project.provide('postgresTemplate', prepared.template);
   return async () => {
     if (--entry.users > 0) return;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll } from 'vitest';
-import { scratchDatabase, storeKind } from './store.js';
+import { migratedDatabase, migratedDataDir, storeKind } from './store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -113,16 +113,19 @@ export function useCleanups(): (step: () => Promise<void>) => void {
 
 /**
  * Where a server that is killed and started again keeps its data: a fresh DATA_DIR and, on
- * PostgreSQL, a fresh database, both removed by the file's clean-ups.
+ * PostgreSQL, a fresh database, both removed by the file's clean-ups. Both start migrated
+ * (copies of the run's migrated store, test/helpers/global-setup.ts): what these servers are
+ * tested on is the restart, and a first start of its own migrations is first-start.test.ts's.
  */
 export async function durableStoreEnv(
   prefix: string,
   cleanup: (step: () => Promise<void>) => void,
 ): Promise<Record<string, string>> {
-  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const dir =
+    storeKind === 'pglite' ? migratedDataDir(prefix) : mkdtempSync(join(tmpdir(), `${prefix}-`));
   cleanup(async () => rmSync(dir, { recursive: true, force: true }));
   if (storeKind === 'pglite') return { DATA_DIR: dir };
-  const db = await scratchDatabase(`tracking_${prefix.replaceAll('-', '_')}`);
+  const db = await migratedDatabase(`tracking_${prefix.replaceAll('-', '_')}`);
   cleanup(() => db.drop());
   return { DATA_DIR: dir, DATABASE_URL: db.url };
 }
