@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
-import { freePort } from '../helpers/processes.js';
+import { builtArgs, freePort } from '../helpers/processes.js';
 import { migratedDatabase, migratedDataDir, storeKind } from '../helpers/store.js';
 
 /**
@@ -27,9 +27,9 @@ interface Server {
 
 async function startServer(): Promise<Server> {
   const [port, adminPort] = [await freePort(), await freePort()];
-  const child = spawn('npx', ['tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, builtArgs('src/server.ts'), {
     cwd: join(import.meta.dirname, '../..'),
-    // Its own process group, so a SIGKILL reaches npx, tsx and node alike.
+    // Its own process group, so a SIGKILL reaches the server and anything it started.
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {

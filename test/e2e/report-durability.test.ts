@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/processes.js';
+import { builtArgs, freePort } from '../helpers/processes.js';
 import { migratedDatabase, migratedDataDir, storeKind } from '../helpers/store.js';
 
 /**
@@ -27,8 +27,8 @@ interface Server {
 async function start(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const adminPort = await freePort();
-  // node --import tsx keeps the server in this one process, so SIGKILL reaches it.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // node itself, not npm or npx: the server is this one process, so SIGKILL reaches it.
+  const child = spawn(process.execPath, builtArgs('src/server.ts'), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

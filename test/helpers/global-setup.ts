@@ -8,9 +8,12 @@
  * first start initdb and every migration); on PostgreSQL a template database
  * (CREATE DATABASE … TEMPLATE copies files instead of running the migrations).
  */
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import type { TestProject } from 'vitest/node';
 import { openStore } from '../../src/store/db.js';
 import { dropDatabases, scratchDatabase, workerDatabasePrefix } from './scratch-database.js';
@@ -62,11 +65,40 @@ async function prepare(): Promise<Prepared> {
   };
 }
 
-// Every store project of a run shares one image and one template (vitest runs
-// each project's global setup in the same main process).
-const shared = globalThis as { trackingTestDb?: { users: number; ready: Promise<Prepared> } };
+/**
+ * dist/ as `npm start` would run it (scripts/ensure-build.mjs: compiles only
+ * when a source is newer than the last build), for the suites that start the
+ * service as processes (test/helpers/processes.ts, builtArgs).
+ */
+async function build(): Promise<void> {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  try {
+    await promisify(execFile)(process.execPath, ['scripts/ensure-build.mjs'], {
+      cwd: root,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    throw new Error(
+      `the service's build failed, which the process suites run:\n${stdout}${stderr}`,
+    );
+  }
+}
+
+// Every store project of a run shares one image and one template, and the
+// process suites one build (vitest runs each project's global setup in the
+// same main process).
+const shared = globalThis as {
+  trackingTestDb?: { users: number; ready: Promise<Prepared> };
+  trackingTestBuild?: Promise<void>;
+};
+const startsProcesses = (project: TestProject) => /^(e2e|faults)\b/.test(project.name);
 
 export default async function setup(project: TestProject) {
+  if (startsProcesses(project)) {
+    shared.trackingTestBuild ??= build();
+    await shared.trackingTestBuild;
+  }
   shared.trackingTestDb ??= { users: 0, ready: prepare() };
   const entry = shared.trackingTestDb;
   entry.users++;

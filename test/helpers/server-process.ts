@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
+import { builtArgs } from './processes.js';
 import { migratedDatabase, migratedDataDir, storeKind } from './store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,16 +26,16 @@ export interface ServerProcess {
 }
 
 /**
- * Runs src/server.ts in a child process on free ports (PORT=0) and resolves
- * once both listeners are up, reading their addresses from the log.
+ * Runs the service (dist/src/server.js: processes.ts, builtArgs) in a child
+ * process on free ports (PORT=0) and resolves once both listeners are up,
+ * reading their addresses from the log.
  */
 export async function startServer(
   env: Record<string, string>,
   o: { cwd?: string } = {},
 ): Promise<ServerProcess> {
-  // Absolute paths, so the server may run in another working directory (its `.env`).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/server.ts')], {
+  // An absolute path, so the server may run in another working directory (its `.env`).
+  const child = spawn(process.execPath, builtArgs('src/server.ts'), {
     cwd: o.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
