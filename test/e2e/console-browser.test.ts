@@ -1,13 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page, Response } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { PHONE_CARDS } from '../../src/console/table.js';
 import {
   browserMissing,
-  launch,
   seriousViolations,
   tablesScrollingSideways,
+  useBrowser,
 } from '../helpers/browser.js';
 import { freshEmail, makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { ADMIN_TOKEN, adminCall, freshNumbers, useHarness } from '../helpers/harness.js';
@@ -60,7 +60,7 @@ const SOURCES = [
 
 // A browser, a week of traffic and axe on every page: minutes, not the default 30 s, on a busy machine.
 describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 180_000 }, () => {
-  let browser: Awaited<ReturnType<typeof launch>>;
+  const browser = useBrowser();
   let orgId = '';
   let apiKey = '';
   let invitation = '';
@@ -70,12 +70,8 @@ describe.skipIf(browserMissing)('the console in headless Chromium', { timeout: 1
   const audited = new Map<string, string[]>();
 
   beforeAll(async () => {
-    browser = await launch();
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   /** Goes to a page and checks what every page must have; returns the answer. */
   async function visit(page: Page, path: string, name: string): Promise<Response> {

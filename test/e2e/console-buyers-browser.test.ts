@@ -1,10 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   browserMissing,
-  launch,
   seriousViolations,
   tablesScrollingSideways,
+  useBrowser,
 } from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { adminCall, createTenant, json, useHarness } from '../helpers/harness.js';
@@ -26,13 +26,7 @@ const c = useConsole(h, { listen: true });
 const HOSTILE = '<script>window.__pwned=1</script>"><img src=x onerror="window.__pwned=2">';
 
 describe.skipIf(browserMissing)('buyers in the console', { timeout: 180_000 }, () => {
-  let browser: Awaited<ReturnType<typeof launch>>;
-  beforeAll(async () => {
-    browser = await launch();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   async function open(page: Page, path: string) {
     const res = (await page.goto(`${c.url}${path}`))!;

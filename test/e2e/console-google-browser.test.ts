@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch, seriousViolations, signInBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import {
+  browserMissing,
+  seriousViolations,
+  signInBrowser,
+  useBrowser,
+} from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import {
   createDestination,
@@ -29,13 +34,7 @@ const c = useConsole(h, { listen: true });
 const u = useUploads(h);
 
 describe.skipIf(browserMissing)('Google conversions in the console', { timeout: 180_000 }, () => {
-  let browser: Awaited<ReturnType<typeof launch>>;
-  beforeAll(async () => {
-    browser = await launch();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   const signIn = (page: Page, email: string) => signInBrowser(page, c.url, email, PASSWORD);
 

@@ -1,8 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch, seriousViolations, signInBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import {
+  browserMissing,
+  seriousViolations,
+  signInBrowser,
+  useBrowser,
+} from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { createTenant, json, useHarness } from '../helpers/harness.js';
 import { admin, createBuyer } from '../helpers/routing.js';
@@ -24,13 +29,7 @@ const h = useHarness({ twilio: { authToken: TWILIO_TOKEN, publicBaseUrl: PUBLIC_
 const c = useConsole(h, { listen: true });
 
 describe.skipIf(browserMissing)('routing plans in the console', { timeout: 180_000 }, () => {
-  let browser: Awaited<ReturnType<typeof launch>>;
-  beforeAll(async () => {
-    browser = await launch();
-  }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
+  const browser = useBrowser();
 
   const signIn = (page: Page, email: string) => signInBrowser(page, c.url, email, PASSWORD);
 

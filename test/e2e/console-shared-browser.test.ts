@@ -1,6 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch, seriousViolations, signInBrowser } from '../helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import {
+  browserMissing,
+  seriousViolations,
+  signInBrowser,
+  useBrowser,
+} from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { ADMIN_TOKEN, createTenant, dni, json, useHarness } from '../helpers/harness.js';
 import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
@@ -21,13 +26,7 @@ describe.skipIf(browserMissing)(
   'calls on shared numbers in the console',
   { timeout: 180_000 },
   () => {
-    let browser: Awaited<ReturnType<typeof launch>>;
-    beforeAll(async () => {
-      browser = await launch();
-    }, 60_000);
-    afterAll(async () => {
-      await browser?.close();
-    });
+    const browser = useBrowser();
 
     const signIn = (page: Page, email: string) => signInBrowser(page, c.url, email, PASSWORD);
 

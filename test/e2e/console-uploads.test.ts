@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch, seriousViolations } from '../helpers/browser.js';
+import { browserMissing, seriousViolations, useBrowser } from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import {
   createDestination,
@@ -25,7 +25,7 @@ const c = useConsole(h, { listen: true });
 const u = useUploads(h);
 
 describe.skipIf(browserMissing)('conversion uploads in the console', { timeout: 120_000 }, () => {
-  let browser: Awaited<ReturnType<typeof launch>>;
+  const browser = useBrowser();
   let t: Tenant;
   let email = '';
   const calls: Record<'sent' | 'refused' | 'waiting', string> = {
@@ -50,7 +50,6 @@ describe.skipIf(browserMissing)('conversion uploads in the console', { timeout: 
   }
 
   beforeAll(async () => {
-    browser = await launch();
     h.clock.set('2026-03-02T15:00:00Z');
     t = await createTenant(h, { numbers: 3 });
     dest.google = (await createDestination(h, t.orgId, 'google_ads')).destination_id;
@@ -78,7 +77,6 @@ describe.skipIf(browserMissing)('conversion uploads in the console', { timeout: 
   }, 60_000);
   afterAll(async () => {
     u.fake.script = () => null;
-    await browser?.close();
   });
 
   async function visit(page: Page, path: string) {

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launch } from '../helpers/browser.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, useBrowser } from '../helpers/browser.js';
 import { makeUser, PASSWORD, useConsole } from '../helpers/console.js';
 import { ADMIN_TOKEN, createTenant, freshNumbers, useHarness } from '../helpers/harness.js';
 import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
@@ -40,7 +40,7 @@ const voice = (to: string, from: string, sid = newSid('CA')) => ({
 });
 
 describe.skipIf(browserMissing)('a firm’s week in the console', { timeout: 240_000 }, () => {
-  let browser: Awaited<ReturnType<typeof launch>>;
+  const browser = useBrowser();
   let page: Page;
   let orgId = '';
   let apiKey = '';
@@ -49,7 +49,6 @@ describe.skipIf(browserMissing)('a firm’s week in the console', { timeout: 240
   const base = { ms: 0 };
 
   beforeAll(async () => {
-    browser = await launch();
     if (SHOTS) mkdirSync(SHOTS, { recursive: true });
     const t = await createTenant(h);
     orgId = t.orgId;
@@ -64,9 +63,6 @@ describe.skipIf(browserMissing)('a firm’s week in the console', { timeout: 240
     await page.waitForURL(/\/overview/);
     base.ms = h.clock.now();
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-  });
 
   const overview = () => page.goto(`${c.url}/orgs/${orgId}/overview`);
   const nav = (name: string) =>

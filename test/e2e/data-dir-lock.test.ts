@@ -1,13 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runToEnd, tsxArgs } from '../helpers/processes.js';
+import { builtArgs, runToEnd } from '../helpers/processes.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
-import { storeKind } from '../helpers/store.js';
+import { migratedDataDir, storeKind } from '../helpers/store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -18,15 +15,13 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
  * runs, and signal 0 still reaches it.
  */
 async function startUnreaped(env: Record<string, string>, started: ChildProcess[], pids: number[]) {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const parent: ChildProcess = spawn(
     '/bin/sh',
     [
       '-c',
-      '"$0" --import "$1" "$2" & echo "server-pid $!"; exec sleep 600',
+      '"$0" "$1" & echo "server-pid $!"; exec sleep 600',
       process.execPath,
-      tsx,
-      join(ROOT, 'src/server.ts'),
+      ...builtArgs('src/server.ts'),
     ],
     {
       cwd: ROOT,
@@ -85,7 +80,7 @@ const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'applica
 
 // The lock guards the embedded store's directory; PostgreSQL has its own concurrency control.
 describe.skipIf(storeKind !== 'pglite')('one owner per DATA_DIR', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tracking-lock-'));
+  const dir = migratedDataDir('tracking-lock');
   const env = { DATA_DIR: dir, ADMIN_TOKEN };
   let first: ServerProcess;
   let orgId: string;
@@ -111,7 +106,7 @@ describe.skipIf(storeKind !== 'pglite')('one owner per DATA_DIR', () => {
   ] as const) {
     it(`refuses ${name} with the holder's PID, touching nothing`, async () => {
       const before = readdirSync(dir).sort();
-      const r = await runToEnd(process.execPath, tsxArgs(entry), {
+      const r = await runToEnd(process.execPath, builtArgs(entry), {
         ...env,
         PORT: '0',
         ADMIN_PORT: '0',

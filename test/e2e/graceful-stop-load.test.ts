@@ -14,12 +14,15 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ADMIN_TOKEN, setUpTenant } from '../faults/setup.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
-import { scratchDatabase, storeKind } from '../helpers/store.js';
+import { migratedDatabase, migratedDataDir, storeKind } from '../helpers/store.js';
 
 const CONNECTIONS = 64;
 const ROUNDS = 3;
 
-const dir = mkdtempSync(join(tmpdir(), 'graceful-stop-load-'));
+const dir =
+  storeKind === 'pglite'
+    ? migratedDataDir('graceful-stop-load')
+    : mkdtempSync(join(tmpdir(), 'graceful-stop-load-'));
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const c of cleanups.reverse()) await c();
@@ -88,7 +91,7 @@ async function connectionLoop(port: number, send: () => Buffer, auth: string, t:
 it(`${ROUNDS} stops under keep-alive load from ${CONNECTIONS} connections: no reset`, async () => {
   const env: Record<string, string> = { DATA_DIR: dir, WORKER: '0', ADMIN_TOKEN };
   if (storeKind === 'postgres') {
-    const db = await scratchDatabase('tracking_graceful_load');
+    const db = await migratedDatabase('tracking_graceful_load');
     cleanups.push(() => db.drop());
     env.DATABASE_URL = db.url;
   }

@@ -3,14 +3,13 @@
  * The stop is the HTTP layer's, not the store's, so the embedded store serves both projects.
  */
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { head, RawClient } from '../helpers/raw-http.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
+import { migratedDataDir } from '../helpers/store.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'graceful-stop-'));
+const dir = migratedDataDir('graceful-stop');
 let server: ServerProcess | undefined;
 afterAll(async () => {
   await server?.kill('SIGKILL');

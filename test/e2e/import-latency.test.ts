@@ -7,19 +7,17 @@
  * stall are the process's, and the embedded store shares its event loop, the harder case.
  */
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ADMIN_TOKEN, adminAuth, setUpTenant } from '../faults/setup.js';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
-import { storeKind } from '../helpers/store.js';
+import { migratedDataDir, storeKind } from '../helpers/store.js';
 
 const MiB = 1024 * 1024;
 const NUMBERS = 20_000;
 
-const dir = mkdtempSync(join(tmpdir(), 'import-latency-'));
+const dir = migratedDataDir('import-latency');
 let server: ServerProcess | undefined;
 afterAll(async () => {
   await server?.kill('SIGKILL');

@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { existsSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, exited, listening, ROOT, runToEnd } from '../helpers/processes.js';
-import { storeKind } from '../helpers/store.js';
+import { migratedDataDir, storeKind } from '../helpers/store.js';
 
 /**
  * `npm start` as a supervisor runs it: the built output, and a SIGTERM sent to
@@ -66,7 +66,7 @@ async function npmStart(dataDir: string): Promise<Started> {
 }
 
 describe.skipIf(storeKind !== 'pglite')('npm start', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tracking-npm-start-'));
+  const dir = migratedDataDir('tracking-npm-start');
   const running: ChildProcess[] = [];
 
   beforeAll(async () => {

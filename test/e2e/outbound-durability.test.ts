@@ -1,11 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/db.js';
-import { freePort } from '../helpers/processes.js';
-import { scratchDatabase, storeKind } from '../helpers/store.js';
+import { builtArgs, freePort } from '../helpers/processes.js';
+import { migratedDatabase, migratedDataDir, storeKind } from '../helpers/store.js';
 
 /**
  * Contract §5: a touch acknowledged with 202 survives a crash and reaches the carrier exactly
@@ -28,9 +27,9 @@ interface Server {
 
 async function startServer(): Promise<Server> {
   const [port, adminPort] = [await freePort(), await freePort()];
-  const child = spawn('npx', ['tsx', 'src/server.ts'], {
+  const child = spawn(process.execPath, builtArgs('src/server.ts'), {
     cwd: join(import.meta.dirname, '../..'),
-    // Its own process group, so a SIGKILL reaches npx, tsx and node alike.
+    // Its own process group, so a SIGKILL reaches the server and anything it started.
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: {
@@ -106,10 +105,10 @@ function noonZone(): string {
 
 beforeAll(async () => {
   if (storeKind === 'pglite') {
-    dataDir = mkdtempSync(join(tmpdir(), 'outbound-e2e-'));
+    dataDir = migratedDataDir('outbound-e2e');
     return;
   }
-  const db = await scratchDatabase('tracking_e2e');
+  const db = await migratedDatabase('tracking_e2e');
   databaseUrl = db.url;
   dropDatabase = () => db.drop();
 });

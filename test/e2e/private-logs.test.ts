@@ -1,9 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
-import { storeKind } from '../helpers/store.js';
+import { migratedDataDir, storeKind } from '../helpers/store.js';
 
 const ADMIN_TOKEN = 'adm_private_logs_token';
 const seed = String(Math.floor(Math.random() * 9_000_000) + 1_000_000);
@@ -17,7 +15,7 @@ const visitors = ['visitor-alpha-7f3e', 'visitor-beta-19ac', 'visitor-gamma-b0d2
 const forms = (e164: string) => [e164, e164.slice(2), encodeURIComponent(e164)];
 
 describe.skipIf(storeKind !== 'pglite')('a full run logs no phone number or visitor id', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'tracking-private-logs-'));
+  const dir = migratedDataDir('tracking-private-logs');
   let server: ServerProcess | undefined;
   afterAll(async () => {
     await server?.kill('SIGKILL');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { post, type ServerProcess, startServer } from '../helpers/server-process.js';
-import { scratchDatabase, storeKind } from '../helpers/store.js';
+import { migratedDatabase, storeKind } from '../helpers/store.js';
 
 // Issue 11: the RateLimit headers of POST /dni/session stay consistent when the
 // budget is counted by two real server processes on one PostgreSQL database and
@@ -86,7 +86,7 @@ describe.skipIf(missing || onPglite)(
       : 'RateLimit headers across two server processes sharing PostgreSQL and Redis',
   () => {
     it('counts one budget from both, 429 with Retry-After = t, same RateLimit-Policy', async () => {
-      const db = await scratchDatabase('tracking_rl2');
+      const db = await migratedDatabase('tracking_rl2');
       cleanups.push(() => db.drop());
       const env = (name: string) => {
         const dir = mkdtempSync(join(tmpdir(), `rl2-${name}-`));

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/processes.js';
-import { scratchDatabase, storeKind } from '../helpers/store.js';
+import { builtArgs, freePort } from '../helpers/processes.js';
+import { migratedDatabase, migratedDataDir, storeKind } from '../helpers/store.js';
 
 /**
  * An acknowledged buyer report survives the server being killed without
@@ -27,8 +27,8 @@ interface Server {
 async function start(env: Record<string, string>): Promise<Server> {
   const port = await freePort();
   const adminPort = await freePort();
-  // node --import tsx keeps the server in this one process, so SIGKILL reaches it.
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // node itself, not npm or npx: the server is this one process, so SIGKILL reaches it.
+  const child = spawn(process.execPath, builtArgs('src/server.ts'), {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -88,11 +88,11 @@ let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
   if (storeKind === 'pglite') {
-    const dir = mkdtempSync(join(tmpdir(), 'report-durability-'));
+    const dir = migratedDataDir('report-durability');
     env = { DATA_DIR: dir };
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else {
-    const db = await scratchDatabase('durability');
+    const db = await migratedDatabase('durability');
     const dir = mkdtempSync(join(tmpdir(), 'report-durability-'));
     env = { DATABASE_URL: db.url, DATA_DIR: dir };
     cleanup = async () => {

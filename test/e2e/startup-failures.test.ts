@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runToEnd, tsxArgs } from '../helpers/processes.js';
+import { builtArgs, runToEnd } from '../helpers/processes.js';
 import { storeKind } from '../helpers/store.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'tracking-startup-'));
@@ -13,7 +13,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const start = (env: Record<string, string>) =>
   runToEnd(
     process.execPath,
-    tsxArgs('src/server.ts'),
+    builtArgs('src/server.ts'),
     {
       PORT: '0',
       ADMIN_PORT: '0',
@@ -56,7 +56,7 @@ function inMount(options: string, prepare: string, env: Record<string, string>) 
   })
     .map(([k, v]) => `${k}=${v}`)
     .join(' ');
-  const script = `mount -t tmpfs -o ${options} tmpfs ${dir} && ${prepare.replaceAll('$DIR', dir)} exec env ${assign.replaceAll('$DIR', dir)} ${process.execPath} --import tsx src/server.ts`;
+  const script = `mount -t tmpfs -o ${options} tmpfs ${dir} && ${prepare.replaceAll('$DIR', dir)} exec env ${assign.replaceAll('$DIR', dir)} ${process.execPath} ${builtArgs('src/server.ts').join(' ')}`;
   return runToEnd('unshare', ['-m', 'sh', '-c', script], {}, 240_000);
 }
 

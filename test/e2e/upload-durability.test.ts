@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DESTINATION_BODIES } from '../helpers/conversions.js';
 import { FakeAdPlatforms } from '../helpers/fake-ad-platforms.js';
-import { runToEnd, tsxArgs } from '../helpers/processes.js';
+import { builtArgs, runToEnd } from '../helpers/processes.js';
 import {
   orgWithCampaign,
   post,
@@ -93,7 +93,7 @@ describe('SIGKILL between the buyer report and the upload', () => {
 
     const wrong = await runToEnd(
       process.execPath,
-      tsxArgs('src/server.ts'),
+      builtArgs('src/server.ts'),
       {
         ...env,
         SECRETS_KEY: WRONG_KEY,

@@ -1,20 +1,13 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, sharedBrowser } from '../helpers/browser.js';
 import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
 
 /**
@@ -25,8 +18,6 @@ import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
  * against the service, and the number swapped in Chromium.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
 /** The site's port (this test's own). */
 const SITE_PORT = 4351;
 const DEFAULT = '+14155550100';
@@ -37,7 +28,7 @@ let apiUrl: string;
 let t: Tenant;
 let dir: string;
 let site: ChildProcess | undefined;
-let browser: Browser | undefined;
+let context: BrowserContext | undefined;
 
 beforeAll(async () => {
   h.clock.ms = Date.now();
@@ -48,7 +39,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await context?.close();
   if (site && site.exitCode === null) {
     site.kill('SIGTERM');
     await once(site, 'exit');
@@ -116,12 +107,8 @@ describe.skipIf(browserMissing)('the kit from its tarballs, outside the reposito
       });
       site!.once('exit', (code) => reject(new Error(`site exited (${code}):\n${out}`)));
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
-    const page = await browser.newPage();
+    context = await (await sharedBrowser()).newContext();
+    const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     // The script's budget (800 ms) raised in the pages: a loaded machine may answer slower,

@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExpressSite } from '../../examples/express-site/server.mjs';
 import { createStaticSite } from '../../examples/static-site/server.mjs';
+import { browserMissing, CHROMIUM, sharedBrowser } from '../helpers/browser.js';
 import { createTenant, type Tenant, useHarness } from '../helpers/harness.js';
 import { stoppedServiceUrl, useLocalServers } from '../helpers/local-servers.js';
 
@@ -18,8 +19,6 @@ import { stoppedServiceUrl, useLocalServers } from '../helpers/local-servers.js'
  * keeps the default when the service is down or slow, leaves pages without
  * the number alone, and the key never reaches the browser.
  */
-const CHROMIUM = '/usr/bin/chromium';
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
 if (browserMissing) console.warn(`website-kit: skipped, ${CHROMIUM} is missing`);
 /** KIT_SCREENSHOTS=docs/img refreshes the documentation's screenshots. */
 const SHOTS = process.env.KIT_SCREENSHOTS ?? join(tmpdir(), 'website-kit');
@@ -72,21 +71,20 @@ beforeAll(async () => {
   apiUrl = `http://127.0.0.1:${(h.app.server.address() as AddressInfo).port}`;
   t = await createTenant(h, { numbers: 12 });
   if (browserMissing) return;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  browser = await sharedBrowser();
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
 
+// The worker's browser stays open for its next file: close what this one opened.
+const contexts: BrowserContext[] = [];
 afterAll(async () => {
-  await browser?.close();
+  await Promise.all(contexts.map((c) => c.close()));
 });
 
 /** A visitor: a fresh browser context whose requests, responses and console errors are kept. */
 async function visitor(o: { javaScript?: boolean; generousBudget?: boolean } = {}) {
   const context = await browser.newContext({ javaScriptEnabled: o.javaScript ?? true });
+  contexts.push(context);
   const asked: string[] = [];
   const errors: string[] = [];
   context.on('request', (r) => {

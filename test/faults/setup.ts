@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { post } from '../helpers/server-process.js';
-import { scratchDatabase } from '../helpers/store.js';
+import { migratedDatabase } from '../helpers/store.js';
 
 export const ADMIN_TOKEN = 'adm_faults_test_token';
 export const adminAuth = { authorization: `Bearer ${ADMIN_TOKEN}` };
@@ -25,7 +25,7 @@ export interface FreshDatabase {
 }
 
 export async function freshDatabase(prefix: string): Promise<FreshDatabase> {
-  const scratch = await scratchDatabase(prefix);
+  const scratch = await migratedDatabase(prefix);
   const admin = new pg.Client({ connectionString: pgUrl() });
   await admin.connect();
   const observer = new pg.Client({ connectionString: scratch.url });

@@ -1,35 +1,77 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  type BrowserContextOptions,
+  chromium,
+  type Page,
+} from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 /** Debian's Chromium, driven by playwright-core: no browser download. */
 export const CHROMIUM = '/usr/bin/chromium';
 export const browserMissing = !existsSync(CHROMIUM) && !process.env.CI;
 
-export async function launch(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  const profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    locale: 'en-US',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+let shared: Promise<Browser> | undefined;
+
+/**
+ * This worker's Chromium, launched by the first file that asks and kept for
+ * the files the worker runs after it (with `isolate: false` a worker keeps its
+ * modules, vitest.config.ts): a launch is seconds of a loaded machine, a new
+ * context milliseconds. Files never close it; playwright does when the worker
+ * exits. Each file works in contexts of its own, so nothing (cookies, storage,
+ * routes) passes from one file to the next.
+ */
+export function sharedBrowser(): Promise<Browser> {
+  shared ??= chromium
+    .launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
+    .then(
+      (browser) => {
+        browser.once('disconnected', () => {
+          shared = undefined;
+        });
+        return browser;
+      },
+      (error) => {
+        shared = undefined;
+        throw error;
+      },
+    );
+  return shared;
+}
+
+/**
+ * A file's browser: a context of its own in the worker's Chromium
+ * (sharedBrowser), opened before the file's tests and closed after them.
+ * Read `context` inside hooks and tests.
+ */
+export function useBrowser(options: BrowserContextOptions = {}): {
+  readonly context: BrowserContext;
+} {
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    context = await (await sharedBrowser()).newContext({ locale: 'en-US', ...options });
+  }, 60_000);
+  afterAll(async () => {
+    await context?.close();
   });
   return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
+    get context() {
+      if (!context) throw new Error('useBrowser: the context opens in beforeAll');
+      return context;
     },
   };
 }

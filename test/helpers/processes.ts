@@ -48,6 +48,16 @@ export function tsxArgs(entry: string): string[] {
   return ['--import', 'tsx', entry];
 }
 
+/**
+ * `node dist/<entry>.js`, absolute: the service's entry `entry` (src/server.ts, src/worker.ts…)
+ * as `npm start` runs it, compiled from the same sources by the run's global setup
+ * (test/helpers/global-setup.ts, scripts/ensure-build.mjs). A process started so is listening
+ * seconds sooner than under tsx, which compiles and resolves every module again at each start.
+ */
+export function builtArgs(entry: string): string[] {
+  return [join(ROOT, 'dist', entry.replace(/\.ts$/, '.js'))];
+}
+
 /** True when something accepts TCP connections on the port. */
 export async function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
   return new Promise((resolve) => {

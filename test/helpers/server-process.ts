@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
-import { scratchDatabase, storeKind } from './store.js';
+import { builtArgs } from './processes.js';
+import { migratedDatabase, migratedDataDir, storeKind } from './store.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -26,16 +26,16 @@ export interface ServerProcess {
 }
 
 /**
- * Runs src/server.ts in a child process on free ports (PORT=0) and resolves
- * once both listeners are up, reading their addresses from the log.
+ * Runs the service (dist/src/server.js: processes.ts, builtArgs) in a child
+ * process on free ports (PORT=0) and resolves once both listeners are up,
+ * reading their addresses from the log.
  */
 export async function startServer(
   env: Record<string, string>,
   o: { cwd?: string } = {},
 ): Promise<ServerProcess> {
-  // Absolute paths, so the server may run in another working directory (its `.env`).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/server.ts')], {
+  // An absolute path, so the server may run in another working directory (its `.env`).
+  const child = spawn(process.execPath, builtArgs('src/server.ts'), {
     cwd: o.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -113,16 +113,19 @@ export function useCleanups(): (step: () => Promise<void>) => void {
 
 /**
  * Where a server that is killed and started again keeps its data: a fresh DATA_DIR and, on
- * PostgreSQL, a fresh database, both removed by the file's clean-ups.
+ * PostgreSQL, a fresh database, both removed by the file's clean-ups. Both start migrated
+ * (copies of the run's migrated store, test/helpers/global-setup.ts): what these servers are
+ * tested on is the restart, and a first start of its own migrations is first-start.test.ts's.
  */
 export async function durableStoreEnv(
   prefix: string,
   cleanup: (step: () => Promise<void>) => void,
 ): Promise<Record<string, string>> {
-  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  const dir =
+    storeKind === 'pglite' ? migratedDataDir(prefix) : mkdtempSync(join(tmpdir(), `${prefix}-`));
   cleanup(async () => rmSync(dir, { recursive: true, force: true }));
   if (storeKind === 'pglite') return { DATA_DIR: dir };
-  const db = await scratchDatabase(`tracking_${prefix.replaceAll('-', '_')}`);
+  const db = await migratedDatabase(`tracking_${prefix.replaceAll('-', '_')}`);
   cleanup(() => db.drop());
   return { DATA_DIR: dir, DATABASE_URL: db.url };
 }

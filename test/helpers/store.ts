@@ -1,8 +1,10 @@
-import { openAsBlob } from 'node:fs';
+import { cpSync, mkdtempSync, openAsBlob } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type pg from 'pg';
 import { inject, it } from 'vitest';
 import { openStore, type Store, type StoreOptions } from '../../src/store/db.js';
-import { scratchDatabase, workerDatabasePrefix } from './scratch-database.js';
+import { type ScratchDatabase, scratchDatabase, workerDatabasePrefix } from './scratch-database.js';
 
 export { type ScratchDatabase, scratchDatabase } from './scratch-database.js';
 
@@ -30,6 +32,27 @@ export function openTestStore(
   options: Pick<StoreOptions, 'sqlDir' | 'migrationsDir'> = {},
 ): Promise<TestStore> {
   return openCopy('tracking_test', options);
+}
+
+/**
+ * A new DATA_DIR (under the system's temporary directory, named `prefix`-…)
+ * holding a copy of the run's migrated embedded store: a server started on it
+ * finds its store migrated, as a restarted server would, instead of spending
+ * its first start on initdb and every migration. The caller removes it.
+ */
+export function migratedDataDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  cpSync(inject('pgliteDataDir'), dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * A new database on TEST_DATABASE_URL, named `prefix`_…, copied from the run's
+ * migrated template: for server processes, which then migrate nothing. The
+ * caller drops it.
+ */
+export function migratedDatabase(prefix: string): Promise<ScratchDatabase> {
+  return scratchDatabase(prefix, inject('postgresTemplate'));
 }
 
 let workerStore: Promise<TestStore> | undefined;

@@ -13,6 +13,7 @@ import {
   type Harness,
   useHarness,
 } from '../helpers/harness.js';
+import { tsxArgs } from '../helpers/processes.js';
 
 const h: Harness = useHarness({ listen: 'admin' });
 let url: string;
@@ -224,7 +225,8 @@ describe('process entry', () => {
   it('runs as a child process and passes the exit code on', async () => {
     const org = await newOrg();
     const run = (args: string[]) =>
-      promisify(execFile)('npx', ['tsx', 'src/cli/main.ts', ...args], {
+      // The sources under tsx's loader in node itself: no npx in front to start first.
+      promisify(execFile)(process.execPath, [...tsxArgs('src/cli/main.ts'), ...args], {
         env: { ...process.env, ...env },
       }).then(
         (r) => ({ code: 0, out: r.stdout, err: r.stderr }),
