@@ -100,6 +100,20 @@ export async function benchRouting(): Promise<void> {
       return { orgId: org.org_id as string, to, ids };
     }
     let sid = 0;
+    /** A form posted and signed as Twilio does, over BASE + path (query string included). */
+    const post = async (path: string, params: Record<string, string>) => {
+      const t0 = performance.now();
+      const res = await app.inject({
+        method: 'POST',
+        url: path,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': twilio.getExpectedTwilioSignature(TOKEN, `${BASE}${path}`, params),
+        },
+        payload: new URLSearchParams(params).toString(),
+      });
+      return { ms: performance.now() - t0, status: res.statusCode, body: res.body };
+    };
     const voice = async (to: string) => {
       const params = {
         AccountSid: 'AC0123456789abcdef0123456789abcdef',
@@ -169,7 +183,7 @@ export async function benchRouting(): Promise<void> {
     }
     const pgCpu = (await backendCpu()) - cpu0.pg;
     console.log(
-      `voice webhook, 50 buyers, ${inflight} in flight: ${times.length} calls, ${(times.length / secs).toFixed(0)}/s, p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms, errors ${errors}; CPU per call: this process ${((nodeCpu.user + nodeCpu.system) / times.length).toFixed(0)} µs, PostgreSQL ${(pgCpu / times.length).toFixed(0)} µs`,
+      `voice webhook, 50 buyers, ${inflight} in flight: ${times.length} calls, ${(times.length / secs).toFixed(0)}/s, p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms, errors ${errors}; CPU per call: this process ${((nodeCpu.user + nodeCpu.system) / times.length).toFixed(0)} µs (kernel ${(nodeCpu.system / times.length).toFixed(0)}), PostgreSQL ${(pgCpu / times.length).toFixed(0)} µs`,
     );
 
     // 1b. The same campaign at an offered rate (BENCH_ROUTING_RATE calls a second, default 100,
@@ -198,6 +212,90 @@ export async function benchRouting(): Promise<void> {
           paced.map((r) => r.ms),
           99,
         ).toFixed(1)} ms, max ${most.toFixed(1)} ms, errors ${late}`,
+      );
+    }
+
+    // 1c. Calls kept live (BENCH_ROUTING_LIVE, default 64, for 10 s): each call is a whole call as
+    // Twilio makes it: the voice webhook, the buyer's leg held for about BENCH_ROUTING_TALK_MS
+    // (default 1,000, drawn from half to one and a half times it: a call of minutes, shortened), its Dial action (one in four `no-answer`, so the next
+    // buyer is offered and its action follows; else `completed`), then the call's final status.
+    // Each webhook's latency is what the caller waits for: silence before the next ring.
+    const live = Number(process.env.BENCH_ROUTING_LIVE ?? 64);
+    if (live > 0) {
+      const talkMs = Number(process.env.BENCH_ROUTING_TALK_MS ?? 1000);
+      const lat = { voice: [] as number[], dial: [] as number[], status: [] as number[] };
+      let bad = 0;
+      let calls = 0;
+      const until = performance.now() + 10_000;
+      const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const actionOf = (xml: string) => {
+        const m = /action="([^"]+)"/.exec(xml);
+        return m ? m[1]!.replaceAll('&amp;', '&').slice(BASE.length) : null;
+      };
+      const l0 = performance.now();
+      const liveProfiler = process.env.BENCH_CPU_PROF ? new Session() : null;
+      if (liveProfiler) {
+        liveProfiler.connect();
+        await liveProfiler.post('Profiler.enable');
+        await liveProfiler.post('Profiler.start');
+      }
+      const lcpu0 = { node: process.cpuUsage(), pg: await backendCpu() };
+      await Promise.all(
+        Array.from({ length: live }, async () => {
+          while (performance.now() < until) {
+            const callSid = `CA${(Date.now() * 1000 + sid++).toString(16).padStart(32, '0')}`;
+            const from = `+1212555${String(sid % 10000).padStart(4, '0')}`;
+            const v = await post('/carrier/twilio/voice', {
+              AccountSid: 'AC0123456789abcdef0123456789abcdef',
+              CallSid: callSid,
+              CallStatus: 'ringing',
+              From: from,
+              To: fifty.to,
+            });
+            lat.voice.push(v.ms);
+            let action = v.status === 200 ? actionOf(v.body) : null;
+            if (!action) bad++;
+            for (let leg = 0; action; leg++) {
+              // Legs of different lengths, as real calls are, so the 64 do not move in step.
+              await pause(talkMs * (0.5 + Math.random()));
+              const missed = leg === 0 && sid % 4 === 0;
+              const d = await post(action, {
+                AccountSid: 'AC0123456789abcdef0123456789abcdef',
+                CallSid: callSid,
+                CallStatus: 'in-progress',
+                DialCallStatus: missed ? 'no-answer' : 'completed',
+                DialCallDuration: missed ? '0' : '90',
+                From: from,
+              });
+              lat.dial.push(d.ms);
+              if (d.status !== 200) bad++;
+              action = missed && d.status === 200 ? actionOf(d.body) : null;
+            }
+            const st = await post('/carrier/twilio/status', {
+              CallSid: callSid,
+              CallStatus: 'completed',
+              CallDuration: '95',
+            });
+            lat.status.push(st.ms);
+            if (st.status !== 204) bad++;
+            calls++;
+          }
+        }),
+      );
+      const lsecs = (performance.now() - l0) / 1000;
+      const lnode = process.cpuUsage(lcpu0.node);
+      const lpg = (await backendCpu()) - lcpu0.pg;
+      if (liveProfiler) {
+        const { profile } = await liveProfiler.post('Profiler.stop');
+        const file = `${process.env.BENCH_CPU_PROF}/routing-live-${process.pid}.cpuprofile`;
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(`profile of the live calls' window: ${file}`);
+        liveProfiler.disconnect();
+      }
+      const fmt = (xs: number[]) =>
+        `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms`;
+      console.log(
+        `${live} calls kept live (a buyer's leg ${talkMs} ms): ${calls} whole calls, ${(calls / lsecs).toFixed(0)} calls/s, ${((lat.voice.length + lat.dial.length + lat.status.length) / lsecs).toFixed(0)} webhooks/s; voice ${fmt(lat.voice)}; Dial action ${fmt(lat.dial)}; status ${fmt(lat.status)}; errors ${bad}; CPU per whole call: this process ${((lnode.user + lnode.system) / calls).toFixed(0)} µs (kernel ${(lnode.system / calls).toFixed(0)}), PostgreSQL ${(lpg / calls).toFixed(0)} µs`,
       );
     }
 
