@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminCall, createTenant, useHarness } from '../helpers/harness.js';
 import { createBuyer, setRouting } from '../helpers/routing.js';
 import { PUBLIC_BASE, TWILIO_TOKEN } from '../helpers/twilio-webhook.js';
-import { dialEnded, ring } from '../helpers/voice.js';
+import { callEnded, dialEnded, ring } from '../helpers/voice.js';
 import {
   allowPrivateTargets,
   checkEventSchema,
@@ -107,5 +107,29 @@ describe('call.routed and call.billable', () => {
     const call = await ring(h, t.numbers[0]!, '+12125550144');
     await dialEnded(h, call, call.step, 'completed', 30);
     expect(await delivered(r)).toEqual([]);
+  });
+
+  it('each endpoint gets what it takes: every event (*), or call.completed alone', async () => {
+    h.clock.ms = Date.now();
+    const t = await createTenant(h);
+    const every = await new Receiver().start();
+    const completed = await new Receiver().start();
+    receivers.push(every, completed);
+    await createWebhook(h, t.orgId, every.url, ['*']);
+    await createWebhook(h, t.orgId, completed.url, ['call.completed']);
+    const a = await createBuyer(h, t.orgId, { payout: { amount: '5.00' } });
+    await setRouting(h, t.orgId, t.code, { targets: [{ buyer_id: a.buyer_id, priority: 1 }] });
+    const call = await ring(h, t.numbers[0]!, '+12125550145');
+    await dialEnded(h, call, call.step, 'completed', 30);
+    expect((await callEnded(h, call.callSid, 'completed', 35)).statusCode).toBe(204);
+    const types = (bodies: Body[]) => bodies.map((x) => x.type);
+    // One worker run delivers to both receivers.
+    expect(types(await delivered(every))).toEqual([
+      'call.received',
+      'call.routed',
+      'call.billable',
+      'call.completed',
+    ]);
+    expect(types(await delivered(completed))).toEqual(['call.completed']);
   });
 });

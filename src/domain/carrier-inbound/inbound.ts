@@ -205,12 +205,18 @@ export async function acceptDialResult(
     });
   });
   if (first === null) return { kind: 'unknown_call' };
+  // Nothing more to offer, and the second transaction would only find it so: the buyer answered
+  // (the call has its buyer now), or the caller left while the buyer rang (the Dial canceled, or
+  // the call's own status in the request final, whatever the Dial's result says).
+  const done =
+    (first.kind === 'ended' && outcome === 'answered') ||
+    outcome === 'canceled' ||
+    FINAL_STATUSES.has(result.callStatus ?? '');
+  if (done) return { kind: 'routed', ended: first, answer: { kind: 'hangup' } };
   const answer = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
-    // The caller left while the buyer rang (the Dial canceled, or the call's own status in the
-    // request final, whatever the Dial's result says), or the call's final status came in since
-    // the first transaction: nothing more to offer, and nothing would end an offer made now.
-    const over = [result.callStatus ?? '', known?.status ?? ''].some((s) => FINAL_STATUSES.has(s));
-    if (!known || outcome === 'canceled' || over) return { kind: 'hangup' } as const;
+    // The call's final status came in since the first transaction: the caller left, nothing
+    // more to offer, and nothing would end an offer made now.
+    if (!known || FINAL_STATUSES.has(known.status ?? '')) return { kind: 'hangup' } as const;
     return (await routeCall(repos, tx, ctx, routedCallOf(known))) ?? ({ kind: 'hangup' } as const);
   });
   return { kind: 'routed', ended: first, answer };
