@@ -136,7 +136,8 @@ function nextStates(records: UploadRecord[], nowMs: number) {
 /**
  * Moves each upload still leased by `worker` at the same attempt to its new state; a conversion
  * sent after the buyer rejected the call becomes not_retractable where its destination cannot
- * retract (the record's notRetractable reason).
+ * retract (the record's notRetractable reason), and so does one whose platform report orders it
+ * sent again: a conversion the buyer rejected is not sent again where it cannot be retracted.
  */
 function moveUploads(
   tx: Executor,
@@ -144,8 +145,10 @@ function moveUploads(
   values: ReturnType<typeof nextStates>,
   now: Date,
 ): Promise<Moved[]> {
-  const unretractable = sql`v.status = 'sent' and u.kind = 'conversion'
-    and u.rejected_at is not null and v.not_retractable is not null`;
+  const unretractable = sql`u.kind = 'conversion' and u.rejected_at is not null
+    and v.not_retractable is not null
+    and (v.status = 'sent' or (v.status = 'pending' and u.request_id is not null
+                               and v.request_id is null))`;
   return rowsOf<Moved>(
     tx,
     sql`update conversion_uploads u set
