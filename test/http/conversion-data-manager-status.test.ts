@@ -301,3 +301,58 @@ describe('a rejected report while Google has not reported', () => {
     );
   });
 });
+
+describe('a request Google takes long to process: checked for a time, not a number of times', () => {
+  const HOUR_S = 3_600;
+  const DAY_S = 24 * HOUR_S;
+
+  it('still PROCESSING at 20 hours: still checked, then sent when Google reports', async () => {
+    h.clock.set('2026-11-22T10:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t);
+    u.fake.dataManagerProcessingMs = 21 * HOUR_S * 1000;
+    const callId = await call(t, 'EAIaIQ-slow');
+    await verdict(t, callId, 'success');
+    const from = u.fake.requests.length;
+    await drain();
+    // The backoff is capped at an hour, so an hour's step always finds the row due.
+    for (let hour = 1; hour <= 20; hour++) await later(HOUR_S);
+    const [at20h] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(at20h).toMatchObject({ status: 'pending', reason_code: 'awaiting_confirmation' });
+    expect(at20h.attempts).toBeGreaterThan(20);
+    const checked = checks(from).length;
+    await later(HOUR_S);
+    expect(checks(from).length).toBe(checked + 1);
+    await later(HOUR_S);
+    const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(row).toMatchObject({ status: 'sent', reason_code: null });
+    expect(ingests(from)).toHaveLength(1);
+  });
+
+  it('gives up only when Google still says PROCESSING past 7 days after accepting it', async () => {
+    h.clock.set('2026-11-23T10:00:00Z');
+    const t = await createTenant(h);
+    const d = await destination(t);
+    u.fake.dataManagerProcessingMs = 30 * DAY_S * 1000;
+    const callId = await call(t, 'EAIaIQ-stuck');
+    await verdict(t, callId, 'success');
+    const from = u.fake.requests.length;
+    await drain();
+    // Checked first just before the deadline (a worker that was down, say): still awaited.
+    await later(7 * DAY_S - 120);
+    expect(checks(from)).toHaveLength(1);
+    expect((await uploadsOf(h, t.orgId, d.destination_id))[0]).toMatchObject({
+      status: 'pending',
+      reason_code: 'awaiting_confirmation',
+      attempts: 2,
+    });
+    // The next check is past the deadline: Google still says PROCESSING, so it gives up.
+    await later(HOUR_S);
+    expect(checks(from)).toHaveLength(2);
+    const [row] = await uploadsOf(h, t.orgId, d.destination_id);
+    expect(row).toMatchObject({ status: 'failed', reason_code: 'gave_up', attempts: 3 });
+    expect(row.reason).toContain("Google's processing report: PROCESSING");
+    expect(row.reason).toContain('7 days');
+    expect(ingests(from)).toHaveLength(1);
+  });
+});
