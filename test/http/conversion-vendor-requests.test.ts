@@ -369,7 +369,7 @@ describe('Data Manager answers, in Google’s error model', () => {
     expect(row).toMatchObject({ status: 'sent' });
   });
 
-  it('without a developer token a rejected report sends nothing: not_retractable, and why', async () => {
+  it('without a developer token a rejected report retracts nothing: not_retractable, and why', async () => {
     h.clock.set('2026-11-20T15:00:00Z');
     const t = await createTenant(h);
     const d = await createDestination(h, t.orgId, 'google_ads', {
@@ -385,7 +385,12 @@ describe('Data Manager answers, in Google’s error model', () => {
       disposition: 'rejected',
     });
     await drain();
-    expect(sent(from, /^\/(google|datamanager)\//)).toEqual([]);
+    // Google's report on the upload is still followed (only checks), and nothing retracts it.
+    await confirm();
+    expect(sent(from, /^\/google\//)).toEqual([]);
+    expect(sent(from, /^\/datamanager\//).map((s) => s.path)).toEqual([
+      '/datamanager/v1/requestStatus:retrieve',
+    ]);
     // No retraction row: the destination cannot retract (conversion-retractability.test.ts).
     const rows = await uploadsOf(h, t.orgId, d.destination_id);
     expect(rows).toMatchObject([

@@ -20,11 +20,28 @@ export interface UploadOptions {
   claimLimit: number;
   retryBaseMs: number;
   retryMaxMs: number;
+  /** Sends of a row before it fails gave_up (checks of an accepted request do not count). */
   maxAttempts: number;
   /** First check of a request the platform accepted for later processing (Data Manager). */
   confirmAfterMs: number;
+  /** How long after accepting a request the platform may still report it unprocessed. */
+  confirmWithinMs: number;
   workerId: string;
 }
+
+/**
+ * Google: "Periodically send the RetrieveRequestStatusRequest using an exponential backoff
+ * algorithm until the request_status reaches SUCCESS, FAILURE, or PARTIAL_SUCCESS [...]. This
+ * may take up to 24 hours, although the Data Manager API may finish processing some requests
+ * in as little as 30 minutes." (Data Manager API guide "Diagnostics",
+ * https://developers.google.com/data-manager/api/devguides/diagnostics). So a request is
+ * checked for a time, not a number of times: a week, seven times Google's stated longest, so
+ * that a slow day at Google or a worker down for days still ends in Google's own answer (a
+ * check is always made before giving up). The backoff is capped at an hour, so a request
+ * still processing costs one check an hour (Google's "Limits and quotas": 100,000 requests a
+ * day per project).
+ */
+export const CONFIRM_WITHIN_MS = 7 * 86_400_000;
 
 export const DEFAULT_UPLOAD_OPTIONS: Omit<UploadOptions, 'workerId'> = {
   leaseMs: 120_000,
@@ -33,6 +50,7 @@ export const DEFAULT_UPLOAD_OPTIONS: Omit<UploadOptions, 'workerId'> = {
   retryMaxMs: 3_600_000,
   maxAttempts: 20,
   confirmAfterMs: 60_000,
+  confirmWithinMs: CONFIRM_WITHIN_MS,
 };
 
 export interface UploadDeps {
@@ -56,13 +74,25 @@ export function uploadRetryDelayMs(
   return Math.min(o.retryMaxMs, withJitter(base, random));
 }
 
-/** Where a row goes after this result. */
+/** What `nextOf` reads of the row: its attempts and the request it awaits, if any. */
+export type Attempted = Pick<ClaimedUpload, 'attempt' | 'checks' | 'requestId' | 'awaitingSinceMs'>;
+
+const days = (ms: number) => `${Math.round(ms / 86_400_000)} days`;
+
+/**
+ * Where a row goes after this result. A send that can be retried is retried up to maxAttempts
+ * sends; a check that learnt nothing yet (Google still PROCESSING, or the check itself failed)
+ * checks the same request again until confirmWithinMs after Google accepted it, whatever the
+ * number of checks; a check that orders a resend forgets the request.
+ */
 export function nextOf(
   result: ItemResult,
-  attempt: number,
+  u: Attempted,
   nowMs: number,
-  o: Pick<UploadOptions, 'retryBaseMs' | 'retryMaxMs' | 'maxAttempts' | 'confirmAfterMs'>,
-  awaiting: string | null = null,
+  o: Pick<
+    UploadOptions,
+    'retryBaseMs' | 'retryMaxMs' | 'maxAttempts' | 'confirmAfterMs' | 'confirmWithinMs'
+  >,
 ): UploadNext {
   if (result.state === 'sent')
     return result.note ? { state: 'sent', note: result.note } : { state: 'sent' };
@@ -73,24 +103,43 @@ export function nextOf(
       code: 'awaiting_confirmation',
       reason: `${REASONS.awaiting_confirmation.words}: request ${result.requestId}`,
       requestId: result.requestId,
+      awaitingSinceMs: nowMs,
     };
   }
   const reason = `${REASONS[result.code].words}: ${result.detail}`;
   if (result.state === 'failed') return { state: 'failed', code: result.code, reason };
-  if (attempt >= o.maxAttempts) {
+  if (u.requestId !== null && !result.resend) {
+    const since = u.awaitingSinceMs ?? nowMs;
+    if (nowMs - since >= o.confirmWithinMs) {
+      return {
+        state: 'failed',
+        code: 'gave_up',
+        reason: `${reason} (gave up: no report of request ${u.requestId} ${days(o.confirmWithinMs)} after Google accepted it)`,
+      };
+    }
+    return {
+      state: 'pending',
+      retryAtMs: nowMs + uploadRetryDelayMs(u.checks, o, result.retryAfterMs),
+      code: result.code,
+      reason,
+      requestId: u.requestId,
+      awaitingSinceMs: since,
+    };
+  }
+  // Sends only: waiting for Google's report spends none of the budget.
+  const sends = u.attempt - u.checks;
+  if (sends >= o.maxAttempts) {
     return {
       state: 'failed',
       code: 'gave_up',
-      reason: `${reason} (gave up after ${attempt} attempts)`,
+      reason: `${reason} (gave up after ${u.attempt} attempts${u.checks > 0 ? `, ${sends} of them sends` : ''})`,
     };
   }
   return {
     state: 'pending',
-    retryAtMs: nowMs + uploadRetryDelayMs(attempt, o, result.retryAfterMs),
+    retryAtMs: nowMs + uploadRetryDelayMs(Math.max(1, sends), o, result.retryAfterMs),
     code: result.code,
     reason,
-    // A check that learnt nothing yet checks the same request again; a resend forgets it.
-    ...(awaiting && !result.resend ? { requestId: awaiting } : {}),
     ...(result.resend === 'alone' ? { solo: true } : {}),
   };
 }
@@ -250,7 +299,7 @@ export async function run(
             detail: 'the platform answered fewer rows than it was sent',
           };
           const clean = scrubbed(result, scrub);
-          const next = nextOf(clean, u.attempt, nowMs, o, u.requestId);
+          const next = nextOf(clean, u, nowMs, o);
           records.push({
             upload: u,
             result: clean,

@@ -76,9 +76,10 @@ export async function enqueueConversions(
  * flight) is cancelled. One it may hold (sent, in flight, or attempted without an answer:
  * maybe_applied, whatever its status) is retracted where its destination can retract
  * (retractability.ts: Google Ads conversion adjustments with a developer token, Microsoft
- * offline conversion adjustments), and is not_retractable elsewhere, with no retraction row.
- * A conversion still being retried is retracted once it is sent; one that failed is retracted
- * at once (docs/conversions.md, "Corrections").
+ * offline conversion adjustments), and is not_retractable elsewhere, with no retraction row;
+ * there, one in flight or awaiting the platform's report keeps being followed, and reads
+ * not_retractable once sent. A conversion still being retried is retracted once it is sent;
+ * one that failed is retracted at once (docs/conversions.md, "Corrections").
  */
 export async function retractConversions(
   outbox: UploadOutbox,
@@ -118,8 +119,9 @@ export async function retractConversions(
         reason: null,
         at: e.at,
       });
-    } else if (s.leased) {
-      // In flight: the worker marks it not_retractable when it records the send.
+    } else if (s.leased || s.awaiting) {
+      // In flight, or accepted and awaiting the platform's report: its upload is still followed
+      // to its end, and the worker marks it not_retractable if that end is sent.
       await outbox.markRejected(tx, s.uploadId, { at: e.at });
     } else {
       await outbox.markRejected(tx, s.uploadId, {

@@ -178,6 +178,8 @@ export interface ConversionState {
   status: UploadStatus;
   /** Held by a worker now: the send may be in flight. */
   leased: boolean;
+  /** Pending the platform's report on a request it accepted (Data Manager): still checked. */
+  awaiting: boolean;
   rejected: boolean;
   /** An attempt may have reached the platform unanswered: it may hold the conversion. */
   maybeApplied: boolean;

@@ -19,8 +19,12 @@ export interface ClaimedUpload {
   facts: UploadFacts;
   /** 1 for the first attempt; a check of an accepted request counts as one. */
   attempt: number;
+  /** How many of those attempts were checks (this one included when it is one). */
+  checks: number;
   /** The accepted request whose processing report it awaits: checked, not sent. */
   requestId: string | null;
+  /** When the platform accepted that request (ms); null when none is awaited. */
+  awaitingSinceMs: number | null;
   /** Sent in a request of its own. */
   solo: boolean;
 }
@@ -43,6 +47,8 @@ export type UploadNext =
       reason: string;
       /** Checked (not sent) next time: the accepted request still unreported. */
       requestId?: string;
+      /** When the platform accepted that request (ms). */
+      awaitingSinceMs?: number;
       /** Sent next time in a request of its own. */
       solo?: boolean;
     }

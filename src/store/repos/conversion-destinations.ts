@@ -200,6 +200,7 @@ export async function lockConversions(
       leaseUntil: U.leaseUntil,
       rejectedAt: U.rejectedAt,
       maybeApplied: U.maybeApplied,
+      requestId: U.requestId,
       dedupeKey: U.dedupeKey,
       facts: U.facts,
     })
@@ -218,6 +219,7 @@ export async function lockConversions(
     },
     status: r.status as UploadStatus,
     leased: r.leaseUntil !== null && r.leaseUntil.getTime() > at.getTime(),
+    awaiting: r.status === 'pending' && r.requestId !== null,
     rejected: r.rejectedAt !== null,
     maybeApplied: r.maybeApplied,
     dedupeKey: r.dedupeKey,

@@ -57,7 +57,9 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
     dedupe_key: string;
     facts: UploadFacts;
     attempts: number;
+    checks: number;
     request_id: string | null;
+    awaiting_since: string | Date | null;
     solo: boolean;
   }>(
     db,
@@ -78,11 +80,13 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
     )
     update conversion_uploads u
        set lease_until = ${until}::timestamptz, leased_by = ${c.worker},
-           attempts = u.attempts + 1, updated_at = ${now}::timestamptz
+           attempts = u.attempts + 1, checks = u.checks + (u.request_id is not null)::integer,
+           updated_at = ${now}::timestamptz
       from picked, conversion_destinations d
      where u.id = picked.id and d.id = u.destination_id
     returning u.id, u.org_id, u.destination_id, d.platform, d.name, d.settings, d.secrets,
-      d.secrets_mask, u.call_id, u.kind, u.dedupe_key, u.facts, u.attempts, u.request_id, u.solo`,
+      d.secrets_mask, u.call_id, u.kind, u.dedupe_key, u.facts, u.attempts, u.checks,
+      u.request_id, u.awaiting_since, u.solo`,
   );
   return rows.map((r) => ({
     uploadId: r.id,
@@ -98,7 +102,12 @@ export async function claimUploads(db: Db, c: UploadClaim): Promise<ClaimedUploa
     dedupeKey: r.dedupe_key,
     facts: r.facts,
     attempt: Number(r.attempts),
+    checks: Number(r.checks),
     requestId: r.request_id,
+    awaitingSinceMs:
+      r.request_id === null || r.awaiting_since === null
+        ? null
+        : new Date(r.awaiting_since).getTime(),
     solo: r.solo,
   }));
 }
@@ -129,6 +138,10 @@ function nextStates(records: UploadRecord[], nowMs: number) {
     maybe_applied: r.maybeApplied,
     not_held: r.notHeld,
     request_id: r.next.state === 'pending' ? (r.next.requestId ?? null) : null,
+    awaiting_since:
+      r.next.state === 'pending' && r.next.awaitingSinceMs !== undefined
+        ? new Date(r.next.awaitingSinceMs).toISOString()
+        : null,
     solo: r.next.state === 'pending' ? (r.next.solo ?? r.upload.solo) : r.upload.solo,
   }));
 }
@@ -136,7 +149,8 @@ function nextStates(records: UploadRecord[], nowMs: number) {
 /**
  * Moves each upload still leased by `worker` at the same attempt to its new state; a conversion
  * sent after the buyer rejected the call becomes not_retractable where its destination cannot
- * retract (the record's notRetractable reason).
+ * retract (the record's notRetractable reason), and so does one whose platform report orders it
+ * sent again: a conversion the buyer rejected is not sent again where it cannot be retracted.
  */
 function moveUploads(
   tx: Executor,
@@ -144,8 +158,10 @@ function moveUploads(
   values: ReturnType<typeof nextStates>,
   now: Date,
 ): Promise<Moved[]> {
-  const unretractable = sql`v.status = 'sent' and u.kind = 'conversion'
-    and u.rejected_at is not null and v.not_retractable is not null`;
+  const unretractable = sql`u.kind = 'conversion' and u.rejected_at is not null
+    and v.not_retractable is not null
+    and (v.status = 'sent' or (v.status = 'pending' and u.request_id is not null
+                               and v.request_id is null))`;
   return rowsOf<Moved>(
     tx,
     sql`update conversion_uploads u set
@@ -153,14 +169,14 @@ function moveUploads(
         reason_code = case when ${unretractable} then 'not_retractable' else v.reason_code end,
         reason = case when ${unretractable} then v.not_retractable else v.reason end,
         maybe_applied = not v.not_held and (u.maybe_applied or v.maybe_applied),
-        request_id = v.request_id, solo = v.solo,
+        request_id = v.request_id, awaiting_since = v.awaiting_since, solo = v.solo,
         next_attempt_at = v.next_at, lease_until = null, leased_by = null,
         sent_at = case when v.status = 'sent' then ${now.toISOString()}::timestamptz else u.sent_at end,
         updated_at = ${now.toISOString()}::timestamptz
       from jsonb_to_recordset(${JSON.stringify(values)}::jsonb)
         as v(id text, attempt integer, not_retractable text, status text, next_at timestamptz,
              reason_code text, reason text, maybe_applied boolean, not_held boolean,
-             request_id text, solo boolean)
+             request_id text, awaiting_since timestamptz, solo boolean)
      where u.id = v.id and u.leased_by = ${worker} and u.attempts = v.attempt
     returning u.id, u.org_id, u.destination_id, u.call_id, u.kind, u.status, u.reason_code,
       u.reason, u.attempts, u.maybe_applied`,
@@ -295,7 +311,13 @@ async function requeueUploads(
   const r = await ex
     .update(U)
     // Sent again, not checked: a request Google accepted before is no longer awaited.
-    .set({ status: 'pending', nextAttemptAt: at, requestId: null, updatedAt: at })
+    .set({
+      status: 'pending',
+      nextAttemptAt: at,
+      requestId: null,
+      awaitingSince: null,
+      updatedAt: at,
+    })
     .where(and(eq(U.orgId, orgId), eq(U.destinationId, destinationId), ...which))
     .returning({ id: U.id });
   return r.length;

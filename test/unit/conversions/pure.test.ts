@@ -123,7 +123,19 @@ describe('SecretBox', () => {
 });
 
 describe('retry schedule', () => {
-  const o = { retryBaseMs: 30_000, retryMaxMs: 3_600_000, maxAttempts: 20, confirmAfterMs: 60_000 };
+  const o = {
+    retryBaseMs: 30_000,
+    retryMaxMs: 3_600_000,
+    maxAttempts: 20,
+    confirmAfterMs: 60_000,
+    confirmWithinMs: 7 * 86_400_000,
+  };
+  const send = (attempt: number, checks = 0) => ({
+    attempt,
+    checks,
+    requestId: null,
+    awaitingSinceMs: null,
+  });
   it('doubles from the base with at most 20 % jitter, capped at an hour', () => {
     expect(uploadRetryDelayMs(1, o, undefined, () => 0)).toBe(30_000);
     expect(uploadRetryDelayMs(2, o, undefined, () => 0)).toBe(60_000);
@@ -135,8 +147,26 @@ describe('retry schedule', () => {
   });
   it('gives up after maxAttempts', () => {
     const r = { state: 'retry', code: 'server_error', detail: 'HTTP 500' } as const;
-    expect(nextOf(r, 19, 0, o).state).toBe('pending');
-    expect(nextOf(r, 20, 0, o)).toMatchObject({ state: 'failed', code: 'gave_up' });
+    expect(nextOf(r, send(19), 0, o).state).toBe('pending');
+    expect(nextOf(r, send(20), 0, o)).toMatchObject({ state: 'failed', code: 'gave_up' });
+    // Checks of an accepted request spend none of the sends.
+    expect(nextOf(r, send(40, 21), 0, o).state).toBe('pending');
+    expect(nextOf(r, send(41, 21), 0, o)).toMatchObject({ state: 'failed', code: 'gave_up' });
+  });
+  it('checks an accepted request until confirmWithinMs after Google accepted it', () => {
+    const processing = {
+      state: 'retry',
+      code: 'awaiting_confirmation',
+      detail: "Google's processing report: PROCESSING",
+    } as const;
+    const check = { attempt: 200, checks: 199, requestId: 'req-1', awaitingSinceMs: 0 };
+    const week = o.confirmWithinMs;
+    expect(nextOf(processing, check, week - 1, o)).toMatchObject({
+      state: 'pending',
+      requestId: 'req-1',
+      awaitingSinceMs: 0,
+    });
+    expect(nextOf(processing, check, week, o)).toMatchObject({ state: 'failed', code: 'gave_up' });
   });
   it('reads Retry-After as seconds or a date', () => {
     expect(retryAfterMs(new Headers({ 'retry-after': '120' }))).toBe(120_000);
