@@ -294,8 +294,11 @@ export async function recordCallStatus(
       );
     }
     // An offer whose Dial never reported its end stops counting when the call ends (last: it
-    // locks the buyer's usage row until the commit).
-    if (final) await closeLiveOffers(repos, tx, ctx, routedCallOf(call));
+    // locks the buyer's usage row until the commit). A call a buyer answered, or that went to
+    // its fallback, has none: each offer ends before the next is made, and the answered one
+    // ended when the call got its buyer.
+    const mayHaveLive = call.buyerId === null && call.fallback === null;
+    if (final && mayHaveLive) await closeLiveOffers(repos, tx, ctx, routedCallOf(call));
     return 'recorded';
   });
 }
