@@ -14,7 +14,7 @@ import {
 import { recordCall, report } from '../helpers/reports.js';
 import { createBuyer, setRouting } from '../helpers/routing.js';
 import { newSid, PUBLIC_BASE, TWILIO_TOKEN, twilioPost } from '../helpers/twilio-webhook.js';
-import { dialEnded, ring } from '../helpers/voice.js';
+import { callEnded, dialEnded, ring } from '../helpers/voice.js';
 
 const h = useHarness({
   privateDatabase: 'the upload worker claims every organization’s uploads',
@@ -456,5 +456,36 @@ describe("a destination without a value: the buyer's payout (contract §10, §11
     const sent = u.fake.google.slice(before).filter((g) => g.orderId === row!.id);
     expect(sent.map((g) => [g.conversionValue, g.currencyCode])).toEqual([[42.5, 'EUR']]);
     expect(await uploadsOf(h, t.orgId, plain.destination_id)).toMatchObject([{ status: 'sent' }]);
+  });
+
+  it('queued at the final status, before the Dial reported the answer: it still carries the payout', async () => {
+    h.clock.set('2026-03-02T15:00:00Z');
+    const t = await createTenant(h);
+    await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, { currency: 'EUR' });
+    const buyer = await createBuyer(h, t.orgId, { payout: { amount: '42.50' } });
+    await setRouting(h, t.orgId, t.code, {
+      targets: [{ buyer_id: buyer.buyer_id, priority: 1 }],
+    });
+    const d = await createDestination(h, t.orgId, 'google_ads', {
+      trigger: { event: 'answered_call', min_seconds: 60 },
+    });
+    const s = json(
+      await dni(h, t.key, { campaign_code: t.code, visitor_id: 'late-payout', gclid: 'G-L' }),
+    );
+    const call = await ring(h, s.tracking_number, CALLER);
+    h.clock.advance(300);
+    // The caller hung up during the conversation: Twilio posts the call's final status and the
+    // Dial's action at once, and the final status (which queues the conversion) comes first.
+    expect((await callEnded(h, call.callSid, 'completed', 300)).statusCode).toBe(204);
+    await dialEnded(h, call, call.step, 'completed', 290);
+    const [row] = await h.store.query<{ id: string }>(
+      'select id from calls where carrier_call_sid = $1',
+      [call.callSid],
+    );
+    const before = u.fake.google.length;
+    await drain();
+    const sent = u.fake.google.slice(before).filter((g) => g.orderId === row!.id);
+    expect(sent.map((g) => [g.conversionValue, g.currencyCode])).toEqual([[42.5, 'EUR']]);
+    expect(await uploadsOf(h, t.orgId, d.destination_id)).toMatchObject([{ status: 'sent' }]);
   });
 });

@@ -110,6 +110,19 @@ export interface UploadOutbox {
     uploadId: string,
     change: { status?: UploadStatus; reasonCode?: ReasonCode; reason?: string; at: Date },
   ): Promise<void>;
+  /**
+   * The call's conversions not attempted yet (pending, never sent or in flight) whose destination
+   * has no value of its own take the buyer's `payout`, in the organization's currency: a payout
+   * fixed after they were queued (conversionValue's order: the destination's value, the payout,
+   * the campaign's).
+   */
+  priceUnsent(
+    tx: Transaction,
+    orgId: string,
+    callId: string,
+    payout: string,
+    at: Date,
+  ): Promise<void>;
 }
 
 /** What retry and replay take (requeue.ts). */

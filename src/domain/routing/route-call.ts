@@ -4,6 +4,7 @@
  * runs in the caller's transaction, which holds the lock of the call's carrier id, so two
  * webhooks of one call never route it at once.
  */
+import type { UploadOutbox } from '../conversions/ports.js';
 import type { AuditEntry, AuditLog, Transaction } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
@@ -18,6 +19,8 @@ export interface CallRoutingRepos {
   audit: AuditLog;
   /** call.routed and call.billable, written in the transaction of their cause. */
   events: Pick<WebhookEmitters, 'emitCallRouted' | 'emitCallBillable'>;
+  /** A payout fixed after the call's conversions were queued reaches those not sent yet. */
+  uploads: Pick<UploadOutbox, 'priceUnsent'>;
 }
 
 /** The call being routed, as stored. */
@@ -316,6 +319,9 @@ export async function endOffer(
       }));
     fixed = billing(payout, duration ?? 0, before);
     await r.routing.setAnswered(tx, call.callId, { buyerId: offer.buyerId, ...fixed });
+    // Reported after the call's final status, which queued its answered-call conversions
+    // without a payout: those not sent yet carry it now.
+    if (late) await r.uploads.priceUnsent(tx, call.orgId, call.callId, fixed.payout, ctx.now);
   }
   await audit(r, tx, ctx, call, 'call.offer_ended', {
     buyer_id: offer.buyerId,

@@ -243,6 +243,18 @@ export async function markRejected(
     .where(and(eq(U.id, uploadId), isNull(U.rejectedAt)));
 }
 
+export async function priceUnsent(tx: Tx, orgId: string, callId: string, payout: string, at: Date) {
+  await tx.execute(sql`
+    update conversion_uploads u
+       set facts = u.facts || jsonb_build_object('value', ${payout}::numeric, 'currency', o.currency),
+           updated_at = ${at.toISOString()}::timestamptz
+      from conversion_destinations d, orgs o
+     where u.org_id = ${orgId} and u.call_id = ${callId} and u.kind = 'conversion'
+       and u.status = 'pending' and u.attempts = 0 and u.lease_until is null
+       and u.request_id is null and not u.maybe_applied and u.rejected_at is null
+       and d.id = u.destination_id and d.value is null and o.id = u.org_id`);
+}
+
 /** `repos.destinations`. */
 export function createDestinationRepository(): DestinationRepository {
   return {

@@ -31,6 +31,7 @@ import {
   insertUploads,
   lockConversions,
   markRejected,
+  priceUnsent,
   triggeredDestinations,
 } from './conversion-destinations.js';
 import { emitEvent } from './webhook-outbox.js';
@@ -480,6 +481,7 @@ export function createUploadRepository(): UploadRepository {
     insertUploads,
     lockConversions,
     markRejected,
+    priceUnsent,
     claimUploads,
     recordUploads,
     retryUploads,
