@@ -55,9 +55,9 @@ export const conversionUploads = pgTable(
      * (migration 0041): the row is pending and the worker checks the request instead of sending.
      */
     requestId: text('request_id'),
-    /** When Google accepted that request (migration 0044): its report is awaited for a time. */
+    /** When Google accepted that request (migration 0043): its report is awaited for a time. */
     awaitingSince: ts('awaiting_since'),
-    /** How many attempts were checks of a request (migration 0044), not sends. */
+    /** How many attempts were checks of a request (migration 0043), not sends. */
     checks: integer('checks').notNull().default(0),
     /** Sent again in a request of its own (Google reported its request only in part). */
     solo: boolean('solo').notNull().default(false),
