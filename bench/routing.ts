@@ -34,6 +34,28 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? 0;
 };
 
+/**
+ * BENCH_CPU_PROF=dir: a V8 profile of a window, from now until `stop`, written to
+ * dir/<name>-<pid>.cpuprofile (bench/profile-summary.ts reads it). Without it, nothing.
+ */
+async function profileWindow(name: string, what: string): Promise<{ stop(): Promise<void> }> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return { stop: async () => {} };
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      const file = `${dir}/${name}-${process.pid}.cpuprofile`;
+      writeFileSync(file, JSON.stringify(profile));
+      console.log(`profile of ${what}: ${file}`);
+      session.disconnect();
+    },
+  };
+}
+
 export async function benchRouting(): Promise<void> {
   const db = `bench_routing_${process.pid}`;
   const root = new pg.Client({ connectionString: pgUrl });
@@ -154,13 +176,7 @@ export async function benchRouting(): Promise<void> {
       );
       return rows.reduce((sum, { pid }) => sum + (processCpuMicros(pid) ?? 0), 0);
     };
-    // BENCH_CPU_PROF=dir: a V8 profile of the measured window (bench/profile-summary.ts).
-    const profiler = process.env.BENCH_CPU_PROF ? new Session() : null;
-    if (profiler) {
-      profiler.connect();
-      await profiler.post('Profiler.enable');
-      await profiler.post('Profiler.start');
-    }
+    const profiler = await profileWindow('routing', 'the measured window');
     const cpu0 = { node: process.cpuUsage(), pg: await backendCpu() };
     const t0 = performance.now();
     await Promise.all(
@@ -174,13 +190,7 @@ export async function benchRouting(): Promise<void> {
     );
     const secs = (performance.now() - t0) / 1000;
     const nodeCpu = process.cpuUsage(cpu0.node);
-    if (profiler) {
-      const { profile } = await profiler.post('Profiler.stop');
-      const file = `${process.env.BENCH_CPU_PROF}/routing-${process.pid}.cpuprofile`;
-      writeFileSync(file, JSON.stringify(profile));
-      console.log(`profile of the measured window: ${file}`);
-      profiler.disconnect();
-    }
+    await profiler.stop();
     const pgCpu = (await backendCpu()) - cpu0.pg;
     console.log(
       `voice webhook, 50 buyers, ${inflight} in flight: ${times.length} calls, ${(times.length / secs).toFixed(0)}/s, p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms, errors ${errors}; CPU per call: this process ${((nodeCpu.user + nodeCpu.system) / times.length).toFixed(0)} µs (kernel ${(nodeCpu.system / times.length).toFixed(0)}), PostgreSQL ${(pgCpu / times.length).toFixed(0)} µs`,
@@ -233,12 +243,7 @@ export async function benchRouting(): Promise<void> {
         return m ? m[1]!.replaceAll('&amp;', '&').slice(BASE.length) : null;
       };
       const l0 = performance.now();
-      const liveProfiler = process.env.BENCH_CPU_PROF ? new Session() : null;
-      if (liveProfiler) {
-        liveProfiler.connect();
-        await liveProfiler.post('Profiler.enable');
-        await liveProfiler.post('Profiler.start');
-      }
+      const liveProfiler = await profileWindow('routing-live', "the live calls' window");
       const lcpu0 = { node: process.cpuUsage(), pg: await backendCpu() };
       await Promise.all(
         Array.from({ length: live }, async () => {
@@ -285,13 +290,7 @@ export async function benchRouting(): Promise<void> {
       const lsecs = (performance.now() - l0) / 1000;
       const lnode = process.cpuUsage(lcpu0.node);
       const lpg = (await backendCpu()) - lcpu0.pg;
-      if (liveProfiler) {
-        const { profile } = await liveProfiler.post('Profiler.stop');
-        const file = `${process.env.BENCH_CPU_PROF}/routing-live-${process.pid}.cpuprofile`;
-        writeFileSync(file, JSON.stringify(profile));
-        console.log(`profile of the live calls' window: ${file}`);
-        liveProfiler.disconnect();
-      }
+      await liveProfiler.stop();
       const fmt = (xs: number[]) =>
         `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms`;
       console.log(

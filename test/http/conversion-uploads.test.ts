@@ -427,7 +427,8 @@ describe('answered-call trigger', () => {
 });
 
 describe("a destination without a value: the buyer's payout (contract §10, §11)", () => {
-  it("a routed call answered by a buyer uploads its payout in the organization's currency", async () => {
+  /** An organization paid in euros whose campaign routes to one buyer paying 42.50. */
+  async function routedInEuros() {
     h.clock.set('2026-03-02T15:00:00Z');
     const t = await createTenant(h);
     await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, { currency: 'EUR' });
@@ -435,6 +436,11 @@ describe("a destination without a value: the buyer's payout (contract §10, §11
     await setRouting(h, t.orgId, t.code, {
       targets: [{ buyer_id: buyer.buyer_id, priority: 1 }],
     });
+    return t;
+  }
+
+  it("a routed call answered by a buyer uploads its payout in the organization's currency", async () => {
+    const t = await routedInEuros();
     const plain = await createDestination(h, t.orgId, 'google_ads', { campaigns: [t.code] });
     const s = json(
       await dni(h, t.key, { campaign_code: t.code, visitor_id: 'payout', gclid: 'G-P' }),
@@ -459,13 +465,7 @@ describe("a destination without a value: the buyer's payout (contract §10, §11
   });
 
   it('queued at the final status, before the Dial reported the answer: it still carries the payout', async () => {
-    h.clock.set('2026-03-02T15:00:00Z');
-    const t = await createTenant(h);
-    await adminCall(h, 'PATCH', `/admin/orgs/${t.orgId}`, { currency: 'EUR' });
-    const buyer = await createBuyer(h, t.orgId, { payout: { amount: '42.50' } });
-    await setRouting(h, t.orgId, t.code, {
-      targets: [{ buyer_id: buyer.buyer_id, priority: 1 }],
-    });
+    const t = await routedInEuros();
     const d = await createDestination(h, t.orgId, 'google_ads', {
       trigger: { event: 'answered_call', min_seconds: 60 },
     });
