@@ -61,6 +61,20 @@ describe('billable and payout', () => {
     expect(await answered(t, 120)).toMatchObject({ billable: true, payout: '25.00' });
   });
 
+  it('callers who withheld their number are never duplicates, of each other or of anyone', async () => {
+    const { t } = await oneBuyer();
+    // What Twilio sends for a withheld caller id: the word, or the word on a phone's keypad
+    // (+266696687 is ANONYMOUS, +7378742833 RESTRICTED, +86282452253 UNAVAILABLE).
+    for (const from of ['+266696687', '+266696687', 'anonymous', 'Anonymous', '+7378742833']) {
+      expect(await answered(t, 120, from)).toMatchObject({ billable: true, payout: '25.00' });
+      h.clock.advance(60);
+    }
+    // A caller with a number is still one caller.
+    expect(await answered(t, 120, '+12125550199')).toMatchObject({ billable: true });
+    h.clock.advance(60);
+    expect(await answered(t, 120, '+12125550199')).toMatchObject({ billable: false });
+  });
+
   it('a short call does not count as billable for the duplicate window', async () => {
     const { t } = await oneBuyer();
     expect(await answered(t, 10)).toMatchObject({ billable: false });

@@ -7,6 +7,7 @@
 import type { UploadOutbox } from '../conversions/ports.js';
 import type { AuditEntry, AuditLog, Transaction } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
+import { namesCaller } from './caller-id.js';
 import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
 import type { BuyerRepository, NewOffer, RoutingPlan, RoutingRepository } from './ports.js';
 import { callerState } from './states.js';
@@ -308,8 +309,10 @@ export async function endOffer(
       duplicate_window_days: 0,
     };
     const days = payout.duplicate_window_days;
+    // A withheld caller id names nobody: such a call is never a duplicate (caller-id.ts).
     const before =
       days > 0 &&
+      namesCaller(call.fromNumber) &&
       (await r.routing.billableWithin(tx, call.orgId, {
         buyerId: offer.buyerId,
         fromNumber: call.fromNumber,
