@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type ServerProcess, startServer } from '../helpers/server-process.js';
-import { ADMIN_TOKEN, freshDatabase, send, setUpTenant, tempDir } from './setup.js';
+import { ADMIN_TOKEN, adminAuth, freshDatabase, send, setUpTenant, tempDir } from './setup.js';
 import { TcpProxy } from './tcp-proxy.js';
 
 const cleanups: (() => unknown)[] = [];
@@ -70,7 +70,7 @@ describe.skipIf(!redisUrl).each([
   { outage: 'stopped', cause: (p: TcpProxy) => p.cut() },
   { outage: 'hung', cause: (p: TcpProxy) => p.freeze() },
 ])('Redis $outage', ({ cause }) => {
-  it('keeps DNI at 201 and fast, says degraded, logs once, and goes back to Redis by itself', async () => {
+  it('keeps DNI at 201 by counting in process, says degraded, logs once, and goes back to Redis by itself', async () => {
     const { db, data } = await storeFor('tracking_fault_redis');
     const proxy = await TcpProxy.start(redisUrl!);
     cleanups.push(() => proxy.close());
@@ -104,9 +104,9 @@ describe.skipIf(!redisUrl).each([
     const before = await counted();
     expect(before).toBeGreaterThan(0);
 
-    // The same load with Redis up and with Redis cut: the outage may add no
-    // more than 100 ms to the p99 (a ratio to a baseline of the same run, not
-    // an absolute figure on a shared machine).
+    // The same load with Redis up and with Redis cut. What is asserted is the path each request
+    // took, read from /metrics, not how long it took: a loaded 2-core machine moves latencies,
+    // not paths. The p99 is printed for a reader; performance belongs in `npm run bench`.
     const load = async () => {
       const latencies: number[] = [];
       const clients = Array.from({ length: 8 }, async () => {
@@ -119,17 +119,33 @@ describe.skipIf(!redisUrl).each([
       });
       await Promise.all(clients);
       latencies.sort((a, b) => a - b);
-      return latencies[Math.ceil(latencies.length * 0.99) - 1]!;
+      return {
+        requests: latencies.length,
+        p99: latencies[Math.ceil(latencies.length * 0.99) - 1]!,
+      };
     };
-    const baselineP99 = await load();
+    const gauges = async () => {
+      const res = await fetch(`${server.adminUrl}/metrics`, { headers: adminAuth });
+      const text = await res.text();
+      const read = (name: string) => Number(text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1]);
+      return {
+        degraded: read('rate_limit_store_degraded'),
+        fallbackHits: read('rate_limit_local_fallback_hits'),
+      };
+    };
+    const baseline = await load();
+    expect(await gauges()).toEqual({ degraded: 0, fallbackHits: 0 });
     const beforeCut = await counted();
     const logBeforeCut = server.output().length;
     await cause(proxy);
-    const outageP99 = await load();
+    // With a hung Redis, a request that waited on it past REDIS_TIMEOUT_MS would never answer
+    // if the budget did not hold: the load itself (every request 201, no 500) proves it does.
+    const outage = await load();
     console.log(
-      `DNI p99 over 200 requests from 8 clients: ${baselineP99.toFixed(0)} ms with Redis, ${outageP99.toFixed(0)} ms with Redis cut`,
+      `DNI p99 over ${baseline.requests} requests from 8 clients: ${baseline.p99.toFixed(0)} ms with Redis, ${outage.p99.toFixed(0)} ms with Redis cut`,
     );
-    expect(outageP99).toBeLessThan(baselineP99 + 100);
+    // Every request of the outage was counted in this process, none in Redis.
+    expect(await gauges()).toEqual({ degraded: 1, fallbackHits: outage.requests });
     expect(await counted()).toBe(beforeCut);
     const degraded = await readyz(server);
     expect(degraded.status).toBe(200);
@@ -149,10 +165,10 @@ describe.skipIf(!redisUrl).each([
       if (!resumed) await new Promise((r) => setTimeout(r, 100));
     }
     expect(resumed).toBe(true);
-    const outage = await server.waitForOutput(/Redis answers again/, logBeforeCut);
+    const log = await server.waitForOutput(/Redis answers again/, logBeforeCut);
     // One warning for the whole outage, however many requests it saw.
     expect(
-      outage.slice(0, outage.indexOf('Redis answers again')).match(/Redis unreachable/g),
+      log.slice(0, log.indexOf('Redis answers again')).match(/Redis unreachable/g),
     ).toHaveLength(1);
     expect((await readyz(server)).body.status).toBe('ok');
   }, 120_000);
