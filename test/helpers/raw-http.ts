@@ -56,8 +56,12 @@ export class RawClient {
     this.socket.write(text);
   }
 
-  /** The next complete response (status line, headers, Content-Length body); fails after `ms`. */
-  async response(ms = 5_000): Promise<RawResponse> {
+  /**
+   * The next complete response (status line, headers, Content-Length body); fails after `ms`.
+   * A hang detector, not a speed check: 20 s, under the test's 30, so that a machine loaded by
+   * other work (a CI run beside other jobs once took more than 5 s) is not read as a hang.
+   */
+  async response(ms = 20_000): Promise<RawResponse> {
     const deadline = performance.now() + ms;
     for (;;) {
       const parsed = this.take();
