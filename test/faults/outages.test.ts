@@ -134,7 +134,15 @@ describe.skipIf(!redisUrl).each([
       };
     };
     const baseline = await load();
-    expect(await gauges()).toEqual({ degraded: 0, fallbackHits: 0 });
+    // With Redis up every request counts there, but a loaded machine can push one past the
+    // 100 ms budget (seen with two busy loops beside the test): the outage is read as a
+    // difference, from a moment when Redis is counting again.
+    for (let i = 0; i < 50 && (await gauges()).degraded !== 0; i++) {
+      expect((await open()).status).toBe(201);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const beforeOutage = await gauges();
+    expect(beforeOutage.degraded).toBe(0);
     const beforeCut = await counted();
     const logBeforeCut = server.output().length;
     await cause(proxy);
@@ -145,7 +153,11 @@ describe.skipIf(!redisUrl).each([
       `DNI p99 over ${baseline.requests} requests from 8 clients: ${baseline.p99.toFixed(0)} ms with Redis, ${outage.p99.toFixed(0)} ms with Redis cut`,
     );
     // Every request of the outage was counted in this process, none in Redis.
-    expect(await gauges()).toEqual({ degraded: 1, fallbackHits: outage.requests });
+    const during = await gauges();
+    expect(during).toEqual({
+      degraded: 1,
+      fallbackHits: beforeOutage.fallbackHits + outage.requests,
+    });
     expect(await counted()).toBe(beforeCut);
     const degraded = await readyz(server);
     expect(degraded.status).toBe(200);
