@@ -1,5 +1,5 @@
 import type { SessionAttributes } from '../dni/ports.js';
-import { foldSpacing, SOURCE_ALIASES } from './sources.js';
+import { aliasOf, foldSpacing } from './sources.js';
 
 /**
  * The report keys of a new session, worked out from its request's attributes in the server
@@ -42,7 +42,7 @@ export function clickNetwork(clickIds: ClickIds): string {
 export function reportSourceOf(attributes: SessionAttributes): string {
   const utm = foldSpacing(attributes.utm_source ?? '');
   if (!utm) return clickNetwork(attributes);
-  return SOURCE_ALIASES[utm.toLowerCase()] ?? utm;
+  return aliasOf(utm.toLowerCase()) ?? utm;
 }
 
 /** report_path's two expressions in one: an optional scheme and authority, then the path. */
