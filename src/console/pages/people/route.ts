@@ -34,14 +34,14 @@ export function accessTables(
   return {
     members: {
       columns: [
-        { label: 'Email', value: (m) => m.email },
+        { label: 'Email', value: (m) => m.email, text: true },
         { label: 'Role', value: (m) => m.role },
       ],
       rows: members,
     },
     invitations: {
       columns: [
-        { label: 'Email', value: (l) => l.email },
+        { label: 'Email', value: (l) => l.email, text: true },
         { label: 'Role', value: (l) => l.role },
         timeColumn('Made', (l) => l.createdAt, zone),
         {
@@ -49,6 +49,7 @@ export function accessTables(
           // Only the invited email's own account can accept, so it is the one named.
           value: (l) =>
             l.usedAt ? `accepted by ${l.email}` : l.expiresAt <= now ? 'expired' : 'open',
+          text: true,
         },
       ],
       rows: links,
