@@ -225,14 +225,7 @@ describe.skipIf(browserMissing).each(Object.keys(examples))('%s in Chromium', (n
   });
 
   describe('the service stopped or slow: the default stays, nothing logged as an error', () => {
-    // The route's budget (timeoutMs) and the script's (data-timeout-ms) are set far apart, so
-    // which one runs out first does not depend on how fast a loaded machine serves the page.
-    const check = async (
-      apiAt: string,
-      timeoutMs: number,
-      scriptTimeoutMs: number,
-      wait: 'response' | 'requestfailed',
-    ) => {
+    const check = async (apiAt: string, timeoutMs: number, wait: 'response' | 'requestfailed') => {
       const other = await listen(
         ex.create({
           apiUrl: apiAt,
@@ -244,20 +237,6 @@ describe.skipIf(browserMissing).each(Object.keys(examples))('%s in Chromium', (n
       );
       const { context, asked, errors } = await visitor();
       const page = await context.newPage();
-      const home = new URL(ex.home, other).href;
-      await page.route(
-        (url) => url.href === home,
-        async (route) => {
-          const res = await route.fetch();
-          const html = await res.text();
-          expect(html).toContain('data-timeout-ms="800"');
-          const body = html.replace(
-            'data-timeout-ms="800"',
-            `data-timeout-ms="${scriptTimeoutMs}"`,
-          );
-          await route.fulfill({ response: res, body });
-        },
-      );
       const settled = new Promise<void>((resolve) => {
         const done = (r: { url(): string }) => r.url().includes('/tracking-number') && resolve();
         if (wait === 'response') page.on('response', done);
@@ -277,18 +256,15 @@ describe.skipIf(browserMissing).each(Object.keys(examples))('%s in Chromium', (n
     };
 
     it('stopped: the route answers the default at once', async () => {
-      await check(await stoppedServiceUrl(), 500, 800, 'response');
+      await check(await stoppedServiceUrl(), 500, 'response');
     });
 
-    // The service never answers, and the script waits a minute: the only way to the default
-    // is the route's own budget running out.
     it('slow: the route answers the default when its budget runs out', async () => {
-      await check(await listen(() => {}), 300, 60_000, 'response');
+      await check(await listen(() => {}), 300, 'response');
     });
 
-    // The route waits a minute for a service that never answers: only the script's budget ends it.
     it('slower than the script’s budget: the script gives up, silently', async () => {
-      await check(await listen(() => {}), 60_000, 800, 'requestfailed');
+      await check(await listen(() => {}), 60_000, 'requestfailed');
     });
     it('a planted dni_swap cookie writes nothing: the script asks the route as if it were absent', async () => {
       const other = await listen(
