@@ -129,8 +129,9 @@ it.skipIf(storeKind !== 'pglite')(
     // and reported from quiet runs; a timed assertion of it fails whenever CI's other suites share
     // the two cores (CI measured 240 ms against a quiet 77 ms). What this asserts is the fault
     // the issue found: the import blocked the event loop for seconds (p99 3,349 ms before the
-    // fix, with the upload cut off at 31 MB). Never a whole second now, however busy the machine.
-    expect(figures.importP99).toBeLessThan(1_000);
+    // fix, with the upload cut off at 31 MB). Not a whole second on a quiet machine; a CI run
+    // at load average 8 measured 1,168 ms, so the bound is 2.5 s, still under the fault's p99.
+    expect(figures.importP99).toBeLessThan(2_500);
   },
   600_000,
 );
