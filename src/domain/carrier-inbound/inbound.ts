@@ -10,6 +10,7 @@ import {
   type RoutedCall,
   routeCall,
   routeNewCalls,
+  takes,
 } from '../routing/route-call.js';
 import type { CarrierCall, InboundCallRepos } from './ports.js';
 
@@ -44,6 +45,8 @@ const routedCallOf = (c: CarrierCall): RoutedCall => ({
   campaignForwardTo: c.forwardTo,
   buyerId: c.buyerId,
   fallback: c.fallback,
+  offers: c.offers,
+  events: c.events,
 });
 
 /** The call routed by its campaign's plan, or forwarded as before when it has none. */
@@ -142,6 +145,8 @@ export async function acceptInboundCalls(
         campaignForwardTo: c.forwardTo,
         buyerId: null,
         fallback: null,
+        offers: [],
+        events: null,
       };
       return [{ request: r, ctx: r.ctx, call }];
     });
@@ -275,9 +280,11 @@ export async function recordCallStatus(
       requestId: ctx.requestId,
       at: ctx.now,
     });
-    if (final) await repos.events.emitCallCompleted(tx, call.callId, ctx.now);
+    if (final && takes(call, 'call.completed'))
+      await repos.events.emitCallCompleted(tx, call.callId, ctx.now);
     const seconds = change.durationSeconds;
-    if (report.status === 'completed' && seconds !== null) {
+    const converts = call.conversionTriggers.has('answered_call');
+    if (report.status === 'completed' && seconds !== null && converts) {
       // Destinations triggered by an answered call of at least their min_seconds.
       await enqueueConversions(
         repos.uploads,

@@ -4,6 +4,7 @@ import type { Attribution } from '../dni/attribution.js';
 import type { TouchRecorder } from '../outbound/ports.js';
 import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { CallRoutingRepos } from '../routing/route-call.js';
+import type { PricedOffer } from '../routing/types.js';
 import type { Fallback } from '../routing/vocabulary.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 
@@ -88,6 +89,15 @@ export interface CarrierCall {
   /** Routing: the buyer who answered, and the fallback the call went to (docs/routing.md). */
   buyerId: string | null;
   fallback: Fallback | null;
+  /**
+   * Read with the call under its lock, so that the webhooks after its first run no read of
+   * their own: its offers in order, each with its buyer's payout rules now; the webhook event
+   * types its organization's enabled endpoints take ('*': all); the triggers of the enabled
+   * conversion destinations that take its campaign.
+   */
+  offers: readonly PricedOffer[];
+  events: ReadonlySet<string>;
+  conversionTriggers: ReadonlySet<string>;
 }
 
 export interface CallStatusChange {

@@ -11,7 +11,7 @@ import { namesCaller } from './caller-id.js';
 import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
 import type { BuyerRepository, NewOffer, RoutingPlan, RoutingRepository } from './ports.js';
 import { callerState } from './states.js';
-import type { Offer } from './types.js';
+import type { Offer, PricedOffer } from './types.js';
 import { type Fallback, type FallbackReason, MAX_OFFERS, type OfferOutcome } from './vocabulary.js';
 
 export interface CallRoutingRepos {
@@ -37,7 +37,21 @@ export interface RoutedCall {
   buyerId: string | null;
   /** Set once the call went to the fallback. */
   fallback: Fallback | null;
+  /** Its offers so far in order, with their buyers' payout rules, read under the call's lock. */
+  offers: readonly PricedOffer[];
+  /**
+   * The webhook event types its organization's enabled endpoints take ('*': all), read with
+   * the call; null: not read, and each event reads it for itself.
+   */
+  events: ReadonlySet<string> | null;
 }
+
+/**
+ * Whether an endpoint may take an event of this type, by the types read with the call (null:
+ * not read, so maybe): one no endpoint takes is not built at all.
+ */
+export const takes = (call: { events: ReadonlySet<string> | null }, type: string) =>
+  call.events === null || call.events.has(type) || call.events.has('*');
 
 export interface RouteContext {
   carrier: string;
@@ -212,7 +226,7 @@ export async function routeCall(
   const plan = (await r.routing.plans(tx, [call])).get(call.campaignId);
   // Plans are replaced, never removed: a call of a campaign without one was never routed.
   if (!plan) return null;
-  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
+  const offers = call.offers;
   const live = offers.find((o) => o.outcome === null);
   if (live) {
     // A retried webhook: ring the live offer's buyer again (taken off the plan since, or not).
@@ -282,8 +296,7 @@ export async function endOffer(
   offerId: string,
   result: { outcome: OfferOutcome; durationSeconds: number | null },
 ): Promise<OfferEnded> {
-  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
-  const offer = offers.find((o) => o.id === offerId);
+  const offer = call.offers.find((o) => o.id === offerId);
   if (!offer) return { kind: 'unknown_offer' };
   const late = offer.outcome === 'canceled' && result.outcome === 'answered';
   if (offer.outcome !== null && !late) return { kind: 'already_ended', offer };
@@ -302,8 +315,7 @@ export async function endOffer(
   };
   let fixed: { billable: boolean; payout: string } | null = null;
   if (result.outcome === 'answered') {
-    const buyer = await r.buyers.getBuyer(tx, call.orgId, offer.buyerId);
-    const payout = buyer?.payout ?? {
+    const payout = offer.payout ?? {
       amount: '0.00',
       min_duration_seconds: 0,
       duplicate_window_days: 0,
@@ -333,22 +345,24 @@ export async function endOffer(
     duration_seconds: duration,
     ...(fixed ? { billable: fixed.billable, payout: fixed.payout } : {}),
   });
-  await r.events.emitCallRouted(
-    tx,
-    {
-      id: offer.id,
-      orgId: call.orgId,
-      callId: call.callId,
-      seq: offer.seq,
-      buyerId: offer.buyerId,
-      offeredAt: offer.offeredAt,
-      endedAt: ctx.now,
-      outcome: result.outcome,
-      durationSeconds: duration,
-    },
-    ctx.now,
-  );
-  if (fixed?.billable) await r.events.emitCallBillable(tx, call.callId, ctx.now);
+  if (takes(call, 'call.routed'))
+    await r.events.emitCallRouted(
+      tx,
+      {
+        id: offer.id,
+        orgId: call.orgId,
+        callId: call.callId,
+        seq: offer.seq,
+        buyerId: offer.buyerId,
+        offeredAt: offer.offeredAt,
+        endedAt: ctx.now,
+        outcome: result.outcome,
+        durationSeconds: duration,
+      },
+      ctx.now,
+    );
+  if (fixed?.billable && takes(call, 'call.billable'))
+    await r.events.emitCallBillable(tx, call.callId, ctx.now);
   // Last: the buyer's usage row stays locked only until the commit that follows.
   if (late) await r.routing.retakePlace(tx, offer);
   else if (result.outcome === 'answered') await r.routing.endLive(tx, offer.buyerId);
@@ -366,9 +380,8 @@ export async function closeLiveOffers(
   ctx: RouteContext,
   call: RoutedCall,
 ): Promise<Offer[]> {
-  const offers = await r.routing.offersOfCall(tx, call.orgId, call.callId);
   const closed: Offer[] = [];
-  for (const o of offers.filter((x) => x.outcome === null)) {
+  for (const o of call.offers.filter((x) => x.outcome === null)) {
     const done = await endOffer(r, tx, ctx, call, o.id, {
       outcome: 'canceled',
       durationSeconds: null,

@@ -81,3 +81,8 @@ export interface Offer extends Periods {
   outcome: OfferOutcome | null;
   durationSeconds: number | null;
 }
+
+/** An offer with its buyer's payout rules as they stand now (null: the buyer is gone). */
+export interface PricedOffer extends Offer {
+  payout: Payout | null;
+}

@@ -4,7 +4,8 @@ import type {
   CarrierCall,
   InboundCallRepository,
 } from '../../domain/carrier-inbound/ports.js';
-import type { Fallback } from '../../domain/routing/vocabulary.js';
+import type { PricedOffer } from '../../domain/routing/types.js';
+import type { Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Tx } from '../db.js';
 import { hotRows } from '../rows.js';
 import { calls } from '../schema/index.js';
@@ -24,7 +25,50 @@ interface LockedCall {
   started_at: string | Date;
   buyer_id: string | null;
   fallback: Fallback | null;
+  offers: OfferJson[];
+  events: string[];
+  triggers: string[];
 }
+
+/** An offer as carrier_calls_locked gives it, with its buyer's payout rules. */
+interface OfferJson {
+  id: string;
+  seq: number;
+  buyer_id: string;
+  offered_at: string;
+  ended_at: string | null;
+  outcome: OfferOutcome | null;
+  duration_seconds: number | null;
+  hour_start: string;
+  day_start: string;
+  month_start: string;
+  payout_amount: string | null;
+  payout_min_duration_seconds: number | null;
+  payout_duplicate_window_days: number | null;
+}
+
+const offerOf = (orgId: string, callId: string, o: OfferJson): PricedOffer => ({
+  id: o.id,
+  orgId,
+  callId,
+  seq: o.seq,
+  buyerId: o.buyer_id,
+  offeredAt: new Date(o.offered_at),
+  endedAt: o.ended_at === null ? null : new Date(o.ended_at),
+  outcome: o.outcome,
+  durationSeconds: o.duration_seconds,
+  hourStart: new Date(o.hour_start),
+  dayStart: new Date(o.day_start),
+  monthStart: new Date(o.month_start),
+  payout:
+    o.payout_amount === null
+      ? null
+      : {
+          amount: o.payout_amount,
+          min_duration_seconds: o.payout_min_duration_seconds ?? 0,
+          duplicate_window_days: o.payout_duplicate_window_days ?? 0,
+        },
+});
 
 /**
  * Serialises webhooks for these carrier calls until the transaction ends, so a retried voice
@@ -54,6 +98,9 @@ export async function lockCarrierCalls(
         startedAt: new Date(c.started_at),
         buyerId: c.buyer_id,
         fallback: c.fallback,
+        offers: c.offers.map((o) => offerOf(c.org_id, c.call_id, o)),
+        events: new Set(c.events),
+        conversionTriggers: new Set(c.triggers),
       },
     ]),
   );
