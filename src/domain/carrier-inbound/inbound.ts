@@ -265,8 +265,7 @@ export async function recordCallStatus(
       durationSeconds: final ? report.durationSeconds : null,
       endedAt: final ? ctx.now : null,
     };
-    await repos.calls.setCarrierCallStatus(tx, call.callId, change);
-    await repos.audit.writeAudit(tx, {
+    await repos.calls.setCarrierCallStatus(tx, call.callId, change, {
       orgId: call.orgId,
       actor: `carrier:${ctx.carrier}`,
       action: 'call.status_recorded',

@@ -2,7 +2,7 @@ import type { ConsentLog } from '../consents/ports.js';
 import type { UploadOutbox } from '../conversions/ports.js';
 import type { Attribution } from '../dni/attribution.js';
 import type { TouchRecorder } from '../outbound/ports.js';
-import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { AuditEntry, AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { CallRoutingRepos } from '../routing/route-call.js';
 import type { PricedOffer } from '../routing/types.js';
 import type { Fallback } from '../routing/vocabulary.js';
@@ -28,7 +28,13 @@ export interface InboundCallRepository {
     carrier: string,
     callSids: readonly string[],
   ): Promise<Map<string, CarrierCall>>;
-  setCarrierCallStatus(tx: Transaction, callId: string, change: CallStatusChange): Promise<void>;
+  /** The call's new status, with its audit line (one statement). */
+  setCarrierCallStatus(
+    tx: Transaction,
+    callId: string,
+    change: CallStatusChange,
+    audit: AuditEntry,
+  ): Promise<void>;
   /**
    * Attributes inbound calls to the sessions that held their numbers and stores them, with
    * their audit lines and `call.received` events. `orgId` restricts the lookup to one

@@ -1,4 +1,4 @@
-import type { AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { AuditEntry, AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { Buyer, BuyerChange, Candidate, Offer, Plan, Usage } from './types.js';
 import type { Fallback, FallbackReason, OfferOutcome } from './vocabulary.js';
 
@@ -60,6 +60,29 @@ export interface OfferEnd {
   endedAt: Date;
 }
 
+/** What an ended offer's place under its buyer's caps does (docs/routing.md, "Cap counting"). */
+export type PlaceMove =
+  /** Not answered: it stops counting against every cap. */
+  | 'give'
+  /** Answered, and its leg has ended: it stops counting against the concurrency cap only. */
+  | 'end_live'
+  /**
+   * Closed as canceled (its place given back), then reported answered: it counts again in each
+   * of its periods that is still the one counted, and in the total; not as live.
+   */
+  | 'retake';
+
+export interface OfferEndWrite {
+  offer: Offer;
+  end: OfferEnd;
+  /** null: the offer is live; 'canceled': a canceled offer takes the outcome reported late. */
+  from: 'canceled' | null;
+  /** Answered: the call's buyer, and whether it is billable and its payout. */
+  answer: { buyerId: string; billable: boolean; payout: string } | null;
+  audit: AuditEntry;
+  place: PlaceMove | null;
+}
+
 /** Routing plans, offers and the places they take: `repos.routing`. */
 export interface RoutingRepository {
   getPlan(ex: Executor, orgId: string, campaignId: string): Promise<Plan | null>;
@@ -79,32 +102,19 @@ export interface RoutingRepository {
    * so the rows stay locked only until the commit that follows.
    */
   offerFirst(tx: Transaction, offers: readonly NewOffer[]): Promise<(string | null)[]>;
-  /** An offer not answered: it stops counting against every cap. */
-  givePlace(tx: Transaction, offer: Offer): Promise<void>;
-  /** An answered offer's leg ended: it stops counting against the concurrency cap only. */
-  endLive(tx: Transaction, buyerId: string): Promise<void>;
-  /**
-   * An offer closed as canceled (its place given back) was answered after all: it counts again
-   * in each of its periods that is still the one counted, and in the total; not as live.
-   */
-  retakePlace(tx: Transaction, offer: Offer): Promise<void>;
   /** The call's offers in the order made. */
   offersOfCall(ex: Executor, orgId: string, callId: string): Promise<Offer[]>;
   /**
    * Ends a live offer, or (`from` 'canceled') turns a canceled one into the outcome the carrier
-   * reported late; false if it was not in that state any more.
+   * reported late; answered, the call gets its buyer, billable and payout; then its audit line
+   * and, unless `place` is null, the move of its place: one statement, so a Dial action costs
+   * one round trip for all its writes. False, and nothing written, if the offer was not in that
+   * state any more. With `place`, the buyer's usage row stays locked until the commit: callers
+   * make it the last statement of their transaction, or pass null and call movePlace last.
    */
-  endOffer(
-    tx: Transaction,
-    offerId: string,
-    end: OfferEnd,
-    from?: 'canceled' | null,
-  ): Promise<boolean>;
-  setAnswered(
-    tx: Transaction,
-    callId: string,
-    answer: { buyerId: string; billable: boolean; payout: string },
-  ): Promise<void>;
+  recordOfferEnd(tx: Transaction, w: OfferEndWrite): Promise<boolean>;
+  /** Moves an ended offer's place under its buyer's caps (last statement of the transaction). */
+  movePlace(tx: Transaction, offer: Offer, move: PlaceMove): Promise<void>;
   /** Whether the caller was billable to the buyer in [since, before), another call than `callId`. */
   billableWithin(
     ex: Executor,

@@ -5,11 +5,17 @@
  * webhooks of one call never route it at once.
  */
 import type { UploadOutbox } from '../conversions/ports.js';
-import type { AuditEntry, AuditLog, Transaction } from '../ports.js';
+import type { AuditEntry, Transaction } from '../ports.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
 import { namesCaller } from './caller-id.js';
 import { billing, drawOrder, eligibleTargets, type Random } from './choose.js';
-import type { BuyerRepository, NewOffer, RoutingPlan, RoutingRepository } from './ports.js';
+import type {
+  BuyerRepository,
+  NewOffer,
+  PlaceMove,
+  RoutingPlan,
+  RoutingRepository,
+} from './ports.js';
 import { callerState } from './states.js';
 import type { Offer, PricedOffer } from './types.js';
 import { type Fallback, type FallbackReason, MAX_OFFERS, type OfferOutcome } from './vocabulary.js';
@@ -17,7 +23,6 @@ import { type Fallback, type FallbackReason, MAX_OFFERS, type OfferOutcome } fro
 export interface CallRoutingRepos {
   routing: RoutingRepository;
   buyers: Pick<BuyerRepository, 'getBuyer'>;
-  audit: AuditLog;
   /** call.routed and call.billable, written in the transaction of their cause. */
   events: Pick<WebhookEmitters, 'emitCallRouted' | 'emitCallBillable'>;
   /** A payout fixed after the call's conversions were queued reaches those not sent yet. */
@@ -105,17 +110,6 @@ const auditEntry = (
   requestId: ctx.requestId,
   at: ctx.now,
 });
-
-function audit(
-  r: CallRoutingRepos,
-  tx: Transaction,
-  ctx: RouteContext,
-  call: RoutedCall,
-  action: string,
-  detail: Record<string, unknown>,
-) {
-  return r.audit.writeAudit(tx, auditEntry(ctx, call, action, detail));
-}
 
 /**
  * The call's next offer as `offerFirst` takes it: the targets eligible now in draw order, or
@@ -301,12 +295,6 @@ export async function endOffer(
   const late = offer.outcome === 'canceled' && result.outcome === 'answered';
   if (offer.outcome !== null && !late) return { kind: 'already_ended', offer };
   const duration = result.outcome === 'answered' ? (result.durationSeconds ?? 0) : null;
-  await r.routing.endOffer(
-    tx,
-    offer.id,
-    { outcome: result.outcome, durationSeconds: duration, endedAt: ctx.now },
-    late ? 'canceled' : null,
-  );
   const ended: Offer = {
     ...offer,
     outcome: result.outcome,
@@ -333,19 +321,34 @@ export async function endOffer(
         callId: call.callId,
       }));
     fixed = billing(payout, duration ?? 0, before);
-    await r.routing.setAnswered(tx, call.callId, { buyerId: offer.buyerId, ...fixed });
-    // Reported after the call's final status, which queued its answered-call conversions
-    // without a payout: those not sent yet carry it now.
-    if (late) await r.uploads.priceUnsent(tx, call.orgId, call.callId, fixed.payout, ctx.now);
   }
-  await audit(r, tx, ctx, call, 'call.offer_ended', {
-    buyer_id: offer.buyerId,
-    seq: offer.seq,
-    outcome: result.outcome,
-    duration_seconds: duration,
-    ...(fixed ? { billable: fixed.billable, payout: fixed.payout } : {}),
+  const place: PlaceMove = late ? 'retake' : result.outcome === 'answered' ? 'end_live' : 'give';
+  const routed = takes(call, 'call.routed');
+  const billable = fixed?.billable === true && takes(call, 'call.billable');
+  // What follows the writes (the events, the late payout's conversions) goes before the place's
+  // move: the buyer's usage row stays locked only until the commit. Mostly nothing does, and
+  // the move is in the writes' own statement.
+  const after = routed || billable || late;
+  await r.routing.recordOfferEnd(tx, {
+    offer,
+    end: { outcome: result.outcome, durationSeconds: duration, endedAt: ctx.now },
+    from: late ? 'canceled' : null,
+    answer: fixed ? { buyerId: offer.buyerId, ...fixed } : null,
+    audit: auditEntry(ctx, call, 'call.offer_ended', {
+      buyer_id: offer.buyerId,
+      seq: offer.seq,
+      outcome: result.outcome,
+      duration_seconds: duration,
+      ...(fixed ? { billable: fixed.billable, payout: fixed.payout } : {}),
+    }),
+    place: after ? null : place,
   });
-  if (takes(call, 'call.routed'))
+  if (!after) return { kind: 'ended', offer: ended, billing: fixed };
+  // Reported after the call's final status, which queued its answered-call conversions
+  // without a payout: those not sent yet carry it now.
+  if (late && fixed)
+    await r.uploads.priceUnsent(tx, call.orgId, call.callId, fixed.payout, ctx.now);
+  if (routed)
     await r.events.emitCallRouted(
       tx,
       {
@@ -361,12 +364,8 @@ export async function endOffer(
       },
       ctx.now,
     );
-  if (fixed?.billable && takes(call, 'call.billable'))
-    await r.events.emitCallBillable(tx, call.callId, ctx.now);
-  // Last: the buyer's usage row stays locked only until the commit that follows.
-  if (late) await r.routing.retakePlace(tx, offer);
-  else if (result.outcome === 'answered') await r.routing.endLive(tx, offer.buyerId);
-  else await r.routing.givePlace(tx, offer);
+  if (billable) await r.events.emitCallBillable(tx, call.callId, ctx.now);
+  await r.routing.movePlace(tx, offer, place);
   return { kind: 'ended', offer: ended, billing: fixed };
 }
 

@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import type {
   CallStatusChange,
   CarrierCall,
@@ -8,7 +7,7 @@ import type { PricedOffer } from '../../domain/routing/types.js';
 import type { Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Tx } from '../db.js';
 import { hotRows } from '../rows.js';
-import { calls } from '../schema/index.js';
+import { AUDIT_COLUMNS, type AuditEntry, auditPlaceholders, auditValues } from './audit.js';
 import { recordInboundCalls } from './calls.js';
 
 export type { CallStatusChange, CarrierCall };
@@ -106,20 +105,30 @@ export async function lockCarrierCalls(
   );
 }
 
+/** The status and, once final, the end and duration; then its audit line: one statement. */
+const SET_STATUS = `
+  with changed as (
+    update calls
+       set status = $2,
+           ended_at = case when $3::timestamptz is null then ended_at else $3::timestamptz end,
+           duration_seconds = case when $3::timestamptz is null then duration_seconds else $4::int end
+     where id = $1
+    returning id)
+  insert into audit_log (${AUDIT_COLUMNS}) select ${auditPlaceholders(5)} from changed`;
+
 export async function setCarrierCallStatus(
   tx: Tx,
   callId: string,
   change: CallStatusChange,
+  audit: AuditEntry,
 ): Promise<void> {
-  await tx
-    .update(calls)
-    .set({
-      status: change.status,
-      ...(change.endedAt
-        ? { endedAt: change.endedAt, durationSeconds: change.durationSeconds }
-        : {}),
-    })
-    .where(eq(calls.id, callId));
+  await hotRows(tx, SET_STATUS, [
+    callId,
+    change.status,
+    change.endedAt,
+    change.durationSeconds,
+    ...auditValues(audit),
+  ]);
 }
 
 /** `repos.calls`: a carrier's calls and the attribution of every inbound call. */

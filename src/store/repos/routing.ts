@@ -10,11 +10,12 @@
  * calls' caps. A counter row rather than counting call_offers keeps the check O(1) whatever
  * the history.
  */
-import { and, asc, eq, gte, isNull, lt, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lt, ne, sql } from 'drizzle-orm';
 import { newId } from '../../domain/ids.js';
 import type {
   NewOffer,
-  OfferEnd,
+  OfferEndWrite,
+  PlaceMove,
   RoutingPlan,
   RoutingRepository,
 } from '../../domain/routing/ports.js';
@@ -23,12 +24,8 @@ import type { BuyerStatus, Fallback, OfferOutcome } from '../../domain/routing/v
 import type { Executor, Tx } from '../db.js';
 import { hotRows } from '../rows.js';
 import { calls } from '../schema/index.js';
-import {
-  callOffers as O,
-  campaignRouting as R,
-  routingTargets as T,
-  buyerUsage as U,
-} from '../schema/routing.js';
+import { callOffers as O, campaignRouting as R, routingTargets as T } from '../schema/routing.js';
+import { AUDIT_COLUMNS, auditPlaceholders, auditValues } from './audit.js';
 
 export async function getPlan(
   ex: Executor,
@@ -180,38 +177,79 @@ export async function offerFirst(tx: Tx, offers: readonly NewOffer[]): Promise<(
   return offers.map((_, i) => taken.get(i + 1) ?? null);
 }
 
-/** Takes the offer from each period's count while that period is still the one counted. */
-export async function givePlace(tx: Tx, offer: Offer): Promise<void> {
-  await tx
-    .update(U)
-    .set({
-      hourCount: sql`${U.hourCount} - case when ${U.hourStart} = ${offer.hourStart.toISOString()}::timestamptz then 1 else 0 end`,
-      dayCount: sql`${U.dayCount} - case when ${U.dayStart} = ${offer.dayStart.toISOString()}::timestamptz then 1 else 0 end`,
-      monthCount: sql`${U.monthCount} - case when ${U.monthStart} = ${offer.monthStart.toISOString()}::timestamptz then 1 else 0 end`,
-      totalCount: sql`${U.totalCount} - 1`,
-      liveCount: sql`${U.liveCount} - 1`,
-    })
-    .where(eq(U.buyerId, offer.buyerId));
+/**
+ * An ended offer's place (PlaceMove): `$2` is added to each of its periods' counts while that
+ * period is still the one counted, and to the total; `$3` is taken from the live count. Give
+ * back: -1, 1; end the live leg: 0, 1; take back after a cancel: 1, 0. An hour that has passed
+ * is never reopened.
+ */
+const MOVE: Record<PlaceMove, readonly [number, number]> = {
+  give: [-1, 1],
+  end_live: [0, 1],
+  retake: [1, 0],
+};
+
+const MOVE_PLACE = `
+  update buyer_usage u
+     set hour_count = u.hour_count + case when u.hour_start = $4::timestamptz then $2::int else 0 end,
+         day_count = u.day_count + case when u.day_start = $5::timestamptz then $2::int else 0 end,
+         month_count = u.month_count + case when u.month_start = $6::timestamptz then $2::int else 0 end,
+         total_count = u.total_count + $2::int,
+         live_count = u.live_count - $3::int
+   where u.buyer_id = $1`;
+
+const placeParams = (offer: Offer, move: PlaceMove) => [
+  offer.buyerId,
+  ...MOVE[move],
+  offer.hourStart,
+  offer.dayStart,
+  offer.monthStart,
+];
+
+export async function movePlace(tx: Tx, offer: Offer, move: PlaceMove): Promise<void> {
+  await hotRows(tx, MOVE_PLACE, placeParams(offer, move));
 }
 
-/** The offer counts again in each period still the one it was counted in, and in the total. */
-export async function retakePlace(tx: Tx, offer: Offer): Promise<void> {
-  await tx
-    .update(U)
-    .set({
-      hourCount: sql`${U.hourCount} + case when ${U.hourStart} = ${offer.hourStart.toISOString()}::timestamptz then 1 else 0 end`,
-      dayCount: sql`${U.dayCount} + case when ${U.dayStart} = ${offer.dayStart.toISOString()}::timestamptz then 1 else 0 end`,
-      monthCount: sql`${U.monthCount} + case when ${U.monthStart} = ${offer.monthStart.toISOString()}::timestamptz then 1 else 0 end`,
-      totalCount: sql`${U.totalCount} + 1`,
-    })
-    .where(eq(U.buyerId, offer.buyerId));
-}
+/**
+ * recordOfferEnd's statement: each write after the offer's end runs only if the offer was in
+ * the state expected (`ended` has its row). $1–$6: the usage move as in MOVE_PLACE (with $7
+ * false, no move); then the offer, its end, the answer and the audit line.
+ */
+const RECORD_OFFER_END = `
+  with ended as (
+    update call_offers
+       set ended_at = $10::timestamptz, outcome = $11, duration_seconds = $12::int
+     where id = $8 and outcome is not distinct from $9::text
+    returning id),
+  answered as (
+    update calls set buyer_id = $13, billable = $14::boolean, payout = $15::numeric
+     where id = $16 and $13::text is not null and exists (select 1 from ended)
+    returning id),
+  audited as (
+    insert into audit_log (${AUDIT_COLUMNS}) select ${auditPlaceholders(17)} from ended
+    returning id),
+  moved as (
+    ${MOVE_PLACE.trim()} and $7::boolean and exists (select 1 from ended)
+    returning u.buyer_id)
+  select (select count(*) from ended)::int as ended`;
 
-export async function endLive(tx: Tx, buyerId: string): Promise<void> {
-  await tx
-    .update(U)
-    .set({ liveCount: sql`${U.liveCount} - 1` })
-    .where(eq(U.buyerId, buyerId));
+export async function recordOfferEnd(tx: Tx, w: OfferEndWrite): Promise<boolean> {
+  const { offer, end, answer } = w;
+  const [row] = await hotRows<{ ended: number }>(tx, RECORD_OFFER_END, [
+    ...placeParams(offer, w.place ?? 'give'),
+    w.place !== null,
+    offer.id,
+    w.from,
+    end.endedAt,
+    end.outcome,
+    end.durationSeconds,
+    answer?.buyerId ?? null,
+    answer?.billable ?? null,
+    answer?.payout ?? null,
+    offer.callId,
+    ...auditValues(w.audit),
+  ]);
+  return Number(row?.ended ?? 0) > 0;
 }
 
 export async function offersOfCall(ex: Executor, orgId: string, callId: string): Promise<Offer[]> {
@@ -221,31 +259,6 @@ export async function offersOfCall(ex: Executor, orgId: string, callId: string):
     .where(and(eq(O.orgId, orgId), eq(O.callId, callId)))
     .orderBy(asc(O.seq));
   return rows.map((r) => ({ ...r, outcome: r.outcome as OfferOutcome | null }));
-}
-
-export async function endOffer(
-  tx: Tx,
-  offerId: string,
-  end: OfferEnd,
-  from: 'canceled' | null = null,
-): Promise<boolean> {
-  const done = await tx
-    .update(O)
-    .set({ outcome: end.outcome, durationSeconds: end.durationSeconds, endedAt: end.endedAt })
-    .where(and(eq(O.id, offerId), from === null ? isNull(O.outcome) : eq(O.outcome, from)))
-    .returning({ id: O.id });
-  return done.length > 0;
-}
-
-export async function setAnswered(
-  tx: Tx,
-  callId: string,
-  answer: { buyerId: string; billable: boolean; payout: string },
-): Promise<void> {
-  await tx
-    .update(calls)
-    .set({ buyerId: answer.buyerId, billable: answer.billable, payout: answer.payout })
-    .where(eq(calls.id, callId));
 }
 
 export async function billableWithin(
@@ -278,12 +291,9 @@ export function createRoutingRepository(): RoutingRepository {
     putPlan,
     plans,
     offerFirst,
-    givePlace,
-    retakePlace,
-    endLive,
     offersOfCall,
-    endOffer,
-    setAnswered,
+    recordOfferEnd,
+    movePlace,
     billableWithin,
   };
 }
