@@ -15,7 +15,10 @@ CREATE OR REPLACE FUNCTION carrier_calls_locked(p_carrier text, p_call_sids text
 RETURNS TABLE (call_sid text, call_id text, org_id text, campaign_id text, campaign_code text,
                forward_to text, status text, from_number text, started_at timestamptz,
                buyer_id text, fallback text, offers jsonb, events text[], triggers text[])
-LANGUAGE plpgsql VOLATILE AS $$
+LANGUAGE plpgsql VOLATILE
+-- One plan for every call: a custom plan, chosen for each array of call ids, was planned anew
+-- at each webhook (about 0.2 ms of the server's time on the 2-core machine).
+SET plan_cache_mode = force_generic_plan AS $$
 #variable_conflict use_column
 DECLARE
   k bigint;
