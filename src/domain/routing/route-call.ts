@@ -329,7 +329,7 @@ export async function endOffer(
   // move: the buyer's usage row stays locked only until the commit. Mostly nothing does, and
   // the move is in the writes' own statement.
   const after = routed || billable || late;
-  await r.routing.recordOfferEnd(tx, {
+  const written = await r.routing.recordOfferEnd(tx, {
     offer,
     end: { outcome: result.outcome, durationSeconds: duration, endedAt: ctx.now },
     from: late ? 'canceled' : null,
@@ -343,6 +343,8 @@ export async function endOffer(
     }),
     place: after ? null : place,
   });
+  // Read under the call's lock, the offer cannot have moved since; if it had, nothing is written.
+  if (!written) return { kind: 'already_ended', offer };
   if (!after) return { kind: 'ended', offer: ended, billing: fixed };
   // Reported after the call's final status, which queued its answered-call conversions
   // without a payout: those not sent yet carry it now.
