@@ -118,9 +118,8 @@ export async function acceptInboundCalls(
       seen.add(r.call.callSid);
       fresh.push(r);
     }
-    const recorded = await repos.calls.recordInboundCalls(
+    const { calls: recorded, plans } = await repos.calls.recordRoutedCalls(
       tx,
-      null,
       fresh.map(({ ctx, call }) => ({
         call: {
           to: call.to,
@@ -150,7 +149,7 @@ export async function acceptInboundCalls(
       };
       return [{ request: r, ctx: r.ctx, call }];
     });
-    const routes = await routeNewCalls(repos, tx, stored);
+    const routes = await routeNewCalls(repos, tx, stored, plans);
     const out = new Map<RingingRequest, InboundAnswer>();
     fresh.forEach((r, i) => {
       if (!recorded[i]) out.set(r, { kind: 'unknown_number' });

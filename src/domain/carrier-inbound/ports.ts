@@ -4,6 +4,7 @@ import type { Attribution } from '../dni/attribution.js';
 import type { TouchRecorder } from '../outbound/ports.js';
 import type { AuditEntry, AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { CallRoutingRepos } from '../routing/route-call.js';
+import type { RoutingPlan } from '../routing/ports.js';
 import type { PricedOffer } from '../routing/types.js';
 import type { Fallback } from '../routing/vocabulary.js';
 import type { WebhookEmitters } from '../webhooks/ports.js';
@@ -47,6 +48,21 @@ export interface InboundCallRepository {
     requests: readonly InboundCallRequest[],
     actor: string,
   ): Promise<(RecordedCall | null)[]>;
+  /**
+   * recordInboundCalls for any organization's numbers, with the routing plans of the calls'
+   * campaigns (a campaign without one has no entry), read in the same statement as the write.
+   */
+  recordRoutedCalls(
+    ex: Executor,
+    requests: readonly InboundCallRequest[],
+    actor: string,
+  ): Promise<RoutedCalls>;
+}
+
+export interface RoutedCalls {
+  calls: (RecordedCall | null)[];
+  /** By campaign id. */
+  plans: Map<string, RoutingPlan>;
 }
 
 /** STOP replies and keypress opt-outs (opt-out.ts). */

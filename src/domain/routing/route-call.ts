@@ -179,17 +179,16 @@ export interface NewCall {
  * The first offer of calls stored in this transaction (none has an offer yet), all in one
  * statement: each goes to the first eligible target with a place under its caps, in a draw
  * among the targets of its plan's first priority that has one, or to its fallback. Null at a
- * call's place: its campaign has no routing plan (it forwards as before). Last statement of the
- * transaction (offerFirst).
+ * call's place: its campaign has no routing plan (it forwards as before). `plans`: their
+ * campaigns' plans, read when the calls were stored. Last statement of the transaction
+ * (offerFirst).
  */
 export async function routeNewCalls(
   r: CallRoutingRepos,
   tx: Transaction,
   calls: readonly NewCall[],
+  plans: ReadonlyMap<string, RoutingPlan>,
 ): Promise<(RouteAnswer | null)[]> {
-  // One read for the batch's campaigns, each once.
-  const campaigns = new Map(calls.map(({ call }) => [call.campaignId, call]));
-  const plans = await r.routing.plans(tx, [...campaigns.values()]);
   const routed = calls.flatMap(({ ctx, call }) => {
     const plan = plans.get(call.campaignId);
     return plan ? [{ call, plan, offer: nextOffer(ctx, call, plan, []) }] : [];

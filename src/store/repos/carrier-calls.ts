@@ -8,7 +8,7 @@ import type { Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js'
 import type { Tx } from '../db.js';
 import { hotRows } from '../rows.js';
 import { AUDIT_COLUMNS, type AuditEntry, auditPlaceholders, auditValues } from './audit.js';
-import { recordInboundCalls } from './calls.js';
+import { recordInboundCalls, recordRoutedCalls } from './calls.js';
 
 export type { CallStatusChange, CarrierCall };
 
@@ -133,5 +133,5 @@ export async function setCarrierCallStatus(
 
 /** `repos.calls`: a carrier's calls and the attribution of every inbound call. */
 export function createInboundCallRepository(): InboundCallRepository {
-  return { lockCarrierCalls, setCarrierCallStatus, recordInboundCalls };
+  return { lockCarrierCalls, setCarrierCallStatus, recordInboundCalls, recordRoutedCalls };
 }

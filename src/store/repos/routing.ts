@@ -79,19 +79,22 @@ export async function putPlan(tx: Tx, orgId: string, plan: Plan): Promise<void> 
 }
 
 /**
- * The plans of campaigns ($1: organizations, $2: campaigns, pairwise) and each target's buyer,
- * in priority order; a plan with no targets has one row of nulls.
+ * The plans of the campaigns `keys` names (a relation of organization and campaign ids) and
+ * each target's buyer, in priority order; a plan with no targets has one row of nulls.
  */
-const CANDIDATES = `
+export const planRows = (keys: string) => `
   select r.campaign_id, r.ring_timeout_seconds, r.fallback, b.id as buyer_id, t.priority,
          t.weight, b.forward_to, b.time_zone, b.schedule, b.states, b.status
-    from unnest($1::text[], $2::text[]) as k(org_id, campaign_id)
+    from ${keys} as k(org_id, campaign_id)
     join campaign_routing r on r.org_id = k.org_id and r.campaign_id = k.campaign_id
     left join routing_targets t on t.campaign_id = r.campaign_id
     left join buyers b on b.id = t.buyer_id
    order by r.campaign_id, t.priority, t.buyer_id`;
 
-interface CandidateRow {
+/** $1: organizations, $2: campaigns, pairwise. */
+const CANDIDATES = planRows('unnest($1::text[], $2::text[])');
+
+export interface CandidateRow {
   campaign_id: string;
   ring_timeout_seconds: number;
   fallback: Fallback;
@@ -109,12 +112,17 @@ export async function plans(
   ex: Executor,
   campaigns: readonly { orgId: string; campaignId: string }[],
 ): Promise<Map<string, RoutingPlan>> {
-  const out = new Map<string, RoutingPlan>();
-  if (campaigns.length === 0) return out;
+  if (campaigns.length === 0) return new Map();
   const rows = await hotRows<CandidateRow>(ex, CANDIDATES, [
     campaigns.map((c) => c.orgId),
     campaigns.map((c) => c.campaignId),
   ]);
+  return plansOf(rows);
+}
+
+/** The plans planRows read, by campaign. */
+export function plansOf(rows: readonly CandidateRow[]): Map<string, RoutingPlan> {
+  const out = new Map<string, RoutingPlan>();
   for (const r of rows) {
     let plan = out.get(r.campaign_id);
     if (!plan) {
