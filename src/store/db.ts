@@ -164,6 +164,54 @@ function pooledTransactions(pool: pg.Pool): Db['transaction'] {
  */
 const SESSION_OPTIONS = '-c jit=off';
 
+/** Marks a transaction's opening statement: see DeferredBeginClient. */
+export const OPENS_TRANSACTION = Symbol('opens a transaction');
+
+const done = (command: string) =>
+  Promise.resolve({ command, rowCount: null, oid: 0, rows: [], fields: [] });
+
+/**
+ * A client whose transaction's `begin` goes out with the transaction's opening statement, when
+ * that statement is plain text marked OPENS_TRANSACTION (openingRows, src/store/rows.ts): the
+ * two travel as one simple query, `begin;<text>`, one round trip where they were two. A carrier
+ * webhook opens each of its transactions so, with the lock of its call (docs/routing.md, "A
+ * whole call"). Any other first statement goes after its own `begin`, in order (a client sends
+ * its queries one after another), as before; a transaction that sent nothing ends with nothing
+ * sent. Only Drizzle's plain `begin` is held back (one with options, a savepoint, are not).
+ */
+class DeferredBeginClient extends pg.Client {
+  #begun = false;
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them all on.
+  override query(...args: any[]): any {
+    const send = (...a: unknown[]) => (super.query as (...x: unknown[]) => unknown).apply(this, a);
+    const [q, values] = args;
+    const text: unknown = typeof q === 'string' ? q : q?.text;
+    const plain =
+      typeof text === 'string' &&
+      !q?.name &&
+      args.length <= 2 &&
+      (values === undefined || (Array.isArray(values) && values.length === 0));
+    if (!this.#begun) {
+      if (plain && text === 'begin') {
+        this.#begun = true;
+        return done('BEGIN');
+      }
+      return send(...args);
+    }
+    this.#begun = false;
+    if (plain && (text === 'commit' || text === 'rollback')) return done(text.toUpperCase());
+    if (plain && q?.[OPENS_TRANSACTION]) {
+      return (send(`begin;${text}`) as Promise<pg.QueryResult | pg.QueryResult[]>).then((r) =>
+        Array.isArray(r) ? r[r.length - 1] : r,
+      );
+    }
+    // Its failure is the next query's: a connection that broke fails it as well.
+    (send('begin') as Promise<unknown>).catch(() => {});
+    return send(...args);
+  }
+}
+
 /**
  * The pool of openPostgres, with the service's session settings, its two timeouts and a
  * listener for every connection error.
@@ -175,7 +223,7 @@ function createPool(url: string, options: StoreOptions): pg.Pool {
   // queues for up to queueTimeoutMs (Twilio waits 15 s for a voice webhook and does not retry
   // it). A database that does not answer still fails the request after connectTimeoutMs (503):
   // each client's own connect carries that shorter timeout.
-  class Client extends pg.Client {
+  class Client extends DeferredBeginClient {
     constructor(config?: string | pg.ClientConfig) {
       super({
         ...(typeof config === 'string' ? { connectionString: config } : config),

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { type Executor, statementName, wire } from './db.js';
+import { type Executor, OPENS_TRANSACTION, statementName, wire } from './db.js';
 
 /** The rows of a raw statement, on the database or in a transaction (either driver's shape). */
 export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
@@ -55,4 +55,28 @@ export async function hotRows<T>(
     return result.rows as T[];
   }
   return rowsOf<T>(ex, positional(text, params));
+}
+
+/**
+ * A transaction's opening statement (a carrier webhook's lock of its calls): on PostgreSQL it
+ * travels with the transaction's `begin` in one round trip (DeferredBeginClient, db.ts), as
+ * plain text with its values written as literals (strings and arrays of strings only, escaped
+ * by the driver); anywhere else it runs as hotRows does.
+ */
+export async function openingRows<T>(
+  ex: Executor,
+  text: string,
+  params: readonly (string | readonly string[])[],
+): Promise<T[]> {
+  const client = (ex as { session?: { client?: unknown } }).session?.client;
+  if (!(client instanceof pg.Client)) return hotRows<T>(ex, text, params);
+  const literal = (v: string) => client.escapeLiteral(v);
+  const inlined = text.replace(/\$(\d+)/g, (_, n: string) => {
+    const v = params[Number(n) - 1];
+    if (typeof v === 'string') return literal(v);
+    if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
+    throw new Error(`openingRows: no value for $${n}`);
+  });
+  const result = await client.query({ text: inlined, [OPENS_TRANSACTION]: true } as pg.QueryConfig);
+  return result.rows as T[];
 }

@@ -6,7 +6,7 @@ import type {
 import type { PricedOffer } from '../../domain/routing/types.js';
 import type { Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Tx } from '../db.js';
-import { hotRows } from '../rows.js';
+import { hotRows, openingRows } from '../rows.js';
 import { AUDIT_COLUMNS, type AuditEntry, auditPlaceholders, auditValues } from './audit.js';
 import { recordInboundCalls, recordRoutedCalls } from './calls.js';
 
@@ -79,10 +79,12 @@ export async function lockCarrierCalls(
   carrier: string,
   callSids: readonly string[],
 ): Promise<Map<string, CarrierCall>> {
-  const rows = await hotRows<LockedCall>(tx, 'select * from carrier_calls_locked($1, $2::text[])', [
-    carrier,
-    callSids,
-  ]);
+  // The transaction's first statement: on PostgreSQL it goes with the `begin` (openingRows).
+  const rows = await openingRows<LockedCall>(
+    tx,
+    'select * from carrier_calls_locked($1, $2::text[])',
+    [carrier, callSids],
+  );
   return new Map(
     rows.map((c) => [
       c.call_sid,

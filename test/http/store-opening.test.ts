@@ -1,0 +1,86 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Tx } from '../../src/store/db.js';
+import { openingRows, rowsOf } from '../../src/store/rows.js';
+import { openTestStore, storeKind, type TestStore } from '../helpers/store.js';
+
+/**
+ * A transaction's opening statement (openingRows) travels with its `begin` on PostgreSQL
+ * (DeferredBeginClient, src/store/db.ts): it must still run inside the transaction, and the
+ * transaction must still end as it would have. On PGlite openingRows is hotRows, and these
+ * cases hold as well.
+ */
+let store: TestStore;
+beforeAll(async () => {
+  store = await openTestStore();
+});
+afterAll(() => store.close());
+
+/** A setting local to the transaction: it lives only inside a transaction block. */
+const local = (tx: Tx) =>
+  rowsOf<{ v: string | null }>(tx, sql`select current_setting('opening.test', true) as v`);
+
+describe(`a transaction opened by its first statement (${storeKind})`, () => {
+  it('runs that statement inside the transaction, with the statements after it', async () => {
+    const seen = await store.db.transaction(async (tx) => {
+      const [opened] = await openingRows<{ v: string }>(
+        tx,
+        "select set_config('opening.test', $1, true) as v",
+        ["it's here"],
+      );
+      const [later] = await local(tx);
+      return { opened: opened?.v, later: later?.v };
+    });
+    // Outside a transaction block a local setting ends with its statement: `later` would be ''.
+    expect(seen).toEqual({ opened: "it's here", later: "it's here" });
+  });
+
+  it('rolls back what the opening statement did when the transaction fails', async () => {
+    const [{ n: before } = { n: 0 }] = await rowsOf<{ n: number }>(
+      store.db,
+      sql`select count(*)::int as n from orgs`,
+    );
+    await expect(
+      store.db.transaction(async (tx) => {
+        await openingRows(
+          tx,
+          'insert into orgs (id, name, tracking_enabled) values ($1, $2, true) returning id',
+          ['org_opening_rolled_back', 'Rolled back'],
+        );
+        throw new Error('after the opening');
+      }),
+    ).rejects.toThrow('after the opening');
+    const [{ n: after } = { n: -1 }] = await rowsOf<{ n: number }>(
+      store.db,
+      sql`select count(*)::int as n from orgs`,
+    );
+    expect(after).toBe(before);
+  });
+
+  it('fails with the statement, and the connection serves the next transaction', async () => {
+    const failed = await store.db
+      .transaction((tx) => openingRows(tx, 'select 1 / ($1::int - 1) as x', ['1']))
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    // PGlite's driver wraps the database's error (Drizzle's "Failed query", the cause inside).
+    expect(`${failed?.message} ${(failed?.cause as Error | undefined)?.message}`).toMatch(
+      /division by zero/,
+    );
+    const [row] = await store.db.transaction(async (tx) => {
+      await openingRows(tx, 'select $1::text as v', ['again']);
+      return local(tx);
+    });
+    // The failed one was rolled back: nothing of it is left on the connection.
+    expect(row?.v ?? '').toBe('');
+  });
+
+  it('writes its literals escaped: a quote or a backslash is data, not SQL', async () => {
+    const hostile = ["o'brien\\'; drop table orgs; --", 'two\\\\', "'"];
+    const rows = await store.db.transaction((tx) =>
+      openingRows<{ v: string[] }>(tx, 'select $1::text[] as v', [hostile]),
+    );
+    expect(rows[0]?.v).toEqual(hostile);
+  });
+});
