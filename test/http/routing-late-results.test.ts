@@ -27,6 +27,40 @@ const callDetail = async (t: Tenant, callSid: string) => {
 const buyerView = async (t: Tenant, buyerId: string) =>
   json(await admin(h, 'GET', `/admin/orgs/${t.orgId}/buyers/${buyerId}`));
 
+/**
+ * A campaign that offers its calls to `first`, then to `second` (one live call at most), and
+ * a call ringing the first.
+ */
+async function ringingFirstOfTwo(firstCaps: Record<string, number> | null) {
+  const t = await createTenant(h);
+  const first = await createBuyer(h, t.orgId, firstCaps ? { caps: firstCaps } : {});
+  const second = await createBuyer(h, t.orgId, { caps: { concurrency: 1 } });
+  await setRouting(h, t.orgId, t.code, {
+    targets: [
+      { buyer_id: first.buyer_id, priority: 1 },
+      { buyer_id: second.buyer_id, priority: 2 },
+    ],
+  });
+  return { t, first, second, call: await ring(h, t.numbers[0]!) };
+}
+
+/** The first buyer's missed offer is the call's only one, and the second holds no place. */
+async function expectOnlyFirstOffered(
+  t: Tenant,
+  callSid: string,
+  first: { buyer_id: string },
+  second: { buyer_id: string },
+) {
+  const detail = await callDetail(t, callSid);
+  expect(detail.offers).toEqual([
+    expect.objectContaining({ buyer_id: first.buyer_id, outcome: 'no_answer' }),
+  ]);
+  expect((await buyerView(t, second.buyer_id)).usage).toMatchObject({
+    total: 0,
+    concurrency: 0,
+  });
+}
+
 describe('a Dial action after the call’s final status', () => {
   it('an answered leg still gives the call its buyer, billing and a counted place', async () => {
     const t = await createTenant(h);
@@ -79,16 +113,7 @@ describe('a Dial action after the call’s final status', () => {
 
 describe('the call ends between the two steps of a Dial action', () => {
   it('offers no next buyer: no offer is left live for a call that is over', async () => {
-    const t = await createTenant(h);
-    const first = await createBuyer(h, t.orgId, { caps: { concurrency: 1 } });
-    const second = await createBuyer(h, t.orgId, { caps: { concurrency: 1 } });
-    await setRouting(h, t.orgId, t.code, {
-      targets: [
-        { buyer_id: first.buyer_id, priority: 1 },
-        { buyer_id: second.buyer_id, priority: 2 },
-      ],
-    });
-    const call = await ring(h, t.numbers[0]!);
+    const { t, first, second, call } = await ringingFirstOfTwo({ concurrency: 1 });
     if (call.step.kind !== 'dial') throw new Error('not routed');
     const offerId = new URL(call.step.action!).searchParams.get('offer')!;
     const ctx = { carrier: 'twilio', requestId: 'req_dial', now: new Date(h.clock.now()) };
@@ -119,30 +144,14 @@ describe('the call ends between the two steps of a Dial action', () => {
     );
     expect(transactions).toBe(2);
     expect(outcome).toMatchObject({ kind: 'routed', answer: { kind: 'hangup' } });
-    const detail = await callDetail(t, call.callSid);
-    expect(detail.offers).toEqual([
-      expect.objectContaining({ buyer_id: first.buyer_id, outcome: 'no_answer' }),
-    ]);
     // The second buyer holds no place for a call nobody will ring it for.
-    expect((await buyerView(t, second.buyer_id)).usage).toMatchObject({
-      total: 0,
-      concurrency: 0,
-    });
+    await expectOnlyFirstOffered(t, call.callSid, first, second);
   });
 });
 
 describe('a Dial action for a call whose caller has left', () => {
   it('offers no next buyer when Twilio says the call is over (CallStatus completed)', async () => {
-    const t = await createTenant(h);
-    const first = await createBuyer(h, t.orgId);
-    const second = await createBuyer(h, t.orgId, { caps: { concurrency: 1 } });
-    await setRouting(h, t.orgId, t.code, {
-      targets: [
-        { buyer_id: first.buyer_id, priority: 1 },
-        { buyer_id: second.buyer_id, priority: 2 },
-      ],
-    });
-    const call = await ring(h, t.numbers[0]!);
+    const { t, first, second, call } = await ringingFirstOfTwo(null);
     if (call.step.kind !== 'dial' || !call.step.path) throw new Error('not routed');
     // The caller hung up while the first buyer rang: Twilio's action request carries the
     // Dial's result and the call's own status, which is final.
@@ -157,13 +166,6 @@ describe('a Dial action for a call whose caller has left', () => {
     });
     expect(res.statusCode).toBe(200);
     expect(stepOf(res.body)).toEqual({ kind: 'hangup' });
-    const detail = await callDetail(t, call.callSid);
-    expect(detail.offers).toEqual([
-      expect.objectContaining({ buyer_id: first.buyer_id, outcome: 'no_answer' }),
-    ]);
-    expect((await buyerView(t, second.buyer_id)).usage).toMatchObject({
-      total: 0,
-      concurrency: 0,
-    });
+    await expectOnlyFirstOffered(t, call.callSid, first, second);
   });
 });
