@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { createCarrier } from './adapters/carriers.js';
 import { FccRndChecker } from './adapters/fcc-rnd-checker.js';
 import { connectRedis } from './adapters/redis.js';
@@ -179,6 +179,17 @@ function limiterMetrics(metrics: Metrics, limiter: FailOpenRateLimiter): void {
     registers: [metrics.registry],
     collect() {
       this.set(limiter.fallbackHits);
+    },
+  });
+  // The limiter keeps the count (the domain imports no prom-client); a scrape catches up on it.
+  let reported = 0;
+  new Counter({
+    name: 'rate_limit_store_failures_total',
+    help: 'Requests that waited on Redis and fell back: an error, or no answer within REDIS_TIMEOUT_MS',
+    registers: [metrics.registry],
+    collect() {
+      this.inc(limiter.storeFailures - reported);
+      reported = limiter.storeFailures;
     },
   });
 }

@@ -107,9 +107,11 @@ describe.skipIf(!redisUrl).each([
     // The same load with Redis up and with Redis cut. What is asserted is the path each request
     // took, read from /metrics, not how long it took: a loaded 2-core machine moves latencies,
     // not paths. The p99 is printed for a reader; performance belongs in `npm run bench`.
+    const clientCount = 8;
     const load = async () => {
       const latencies: number[] = [];
-      const clients = Array.from({ length: 8 }, async () => {
+      const loadStarted = performance.now();
+      const clients = Array.from({ length: clientCount }, async () => {
         for (let i = 0; i < 25; i++) {
           const started = performance.now();
           const a = await open();
@@ -118,8 +120,10 @@ describe.skipIf(!redisUrl).each([
         }
       });
       await Promise.all(clients);
+      const ms = performance.now() - loadStarted;
       latencies.sort((a, b) => a - b);
       return {
+        ms,
         requests: latencies.length,
         p99: latencies[Math.ceil(latencies.length * 0.99) - 1]!,
       };
@@ -131,6 +135,7 @@ describe.skipIf(!redisUrl).each([
       return {
         degraded: read('rate_limit_store_degraded'),
         fallbackHits: read('rate_limit_local_fallback_hits'),
+        storeFailures: read('rate_limit_store_failures_total'),
       };
     };
     const baseline = await load();
@@ -154,10 +159,19 @@ describe.skipIf(!redisUrl).each([
     );
     // Every request of the outage was counted in this process, none in Redis.
     const during = await gauges();
-    expect(during).toEqual({
+    expect(during).toMatchObject({
       degraded: 1,
       fallbackHits: beforeOutage.fallbackHits + outage.requests,
     });
+    // Few of them waited on Redis: those in flight when it went, then those that asked it again
+    // once REDIS_RETRY_MS (200 ms) had passed since a failure, at most one a client each time.
+    const waited = during.storeFailures - beforeOutage.storeFailures;
+    const probes = Math.ceil(outage.ms / 200) + 1;
+    console.log(
+      `${waited} of ${outage.requests} requests waited on Redis over ${outage.ms.toFixed(0)} ms`,
+    );
+    expect(waited).toBeGreaterThan(0);
+    expect(waited).toBeLessThanOrEqual(clientCount * probes);
     expect(await counted()).toBe(beforeCut);
     const degraded = await readyz(server);
     expect(degraded.status).toBe(200);

@@ -34,6 +34,11 @@ export class FailOpenRateLimiter implements RateLimiter {
   private nextProbeAt = 0;
   /** Requests counted in process because the shared store was down. */
   fallbackHits = 0;
+  /**
+   * Requests that asked the shared store and got an error or no answer within the budget: the
+   * ones an outage made wait, a few each `probeAfterMs`, where `fallbackHits` counts them all.
+   */
+  storeFailures = 0;
 
   constructor(
     private readonly shared: RateLimiter,
@@ -63,6 +68,7 @@ export class FailOpenRateLimiter implements RateLimiter {
       }
       return decision;
     } catch (err) {
+      this.storeFailures++;
       if (this.outageSince === null) {
         this.outageSince = nowMs;
         this.o.onOutage?.(err);

@@ -55,6 +55,8 @@ describe('FailOpenRateLimiter', () => {
     expect(d.map((x) => x.allowed)).toEqual([true, true, true, false]);
     expect(limiter.health()).toBe('degraded');
     expect(limiter.fallbackHits).toBe(4);
+    // Only the first asked the store; the rest waited for the next probe.
+    expect(limiter.storeFailures).toBe(1);
   });
 
   it('gives a hanging store only the budget', async () => {
