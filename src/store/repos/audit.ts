@@ -1,14 +1,15 @@
 import { newId } from '../../domain/ids.js';
 import type { AuditEntry, AuditLog } from '../../domain/ports.js';
 import type { Executor } from '../db.js';
-import { auditLog } from '../schema/index.js';
+import { hotRows } from '../rows.js';
 
 export type { AuditEntry };
 
 /**
- * An audit line written by a statement that also writes what it records (a hot path's one
- * round trip): `insert into audit_log (AUDIT_COLUMNS) select auditPlaceholders(n) from …`,
- * with auditValues(e) as the parameters from `$n` on.
+ * An audit entry as a row, in one place: writeAudit inserts it alone, and a statement that
+ * also writes what it records (a hot path's one round trip) inserts it with
+ * `insert into audit_log (AUDIT_COLUMNS) select auditPlaceholders(n) from …`, with
+ * auditValues(e) as the parameters from `$n` on.
  */
 export const AUDIT_COLUMNS =
   'id, org_id, actor, action, subject_type, subject_id, detail, request_id, at';
@@ -30,19 +31,11 @@ export const auditValues = (e: AuditEntry): unknown[] => [
   e.at,
 ];
 
+const INSERT_AUDIT = `insert into audit_log (${AUDIT_COLUMNS}) values (${auditPlaceholders(1)})`;
+
 /** Written in the caller's transaction, so the record and the change commit together. */
 export async function writeAudit(ex: Executor, e: AuditEntry): Promise<void> {
-  await ex.insert(auditLog).values({
-    id: newId('aud', e.at.getTime()),
-    orgId: e.orgId,
-    actor: e.actor,
-    action: e.action,
-    subjectType: e.subjectType,
-    subjectId: e.subjectId,
-    detail: e.detail ?? {},
-    requestId: e.requestId ?? null,
-    at: e.at,
-  });
+  await hotRows(ex, INSERT_AUDIT, auditValues(e));
 }
 
 /** `repos.audit`. */

@@ -9,6 +9,7 @@ import { newId } from '../../domain/ids.js';
 import type { ReceivedCall } from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
 import { hotRows } from '../rows.js';
+import { AUDIT_COLUMNS } from './audit.js';
 import { type CandidateRow, planRows, plansOf } from './routing.js';
 import { emitCallReceived } from './webhook-emitters.js';
 
@@ -77,8 +78,7 @@ const RECORDED = `
     returning id)`;
 
 const AUDITED = `
-  insert into audit_log (id, org_id, actor, action, subject_type, subject_id, detail,
-                         request_id, at)
+  insert into audit_log (${AUDIT_COLUMNS})
   select x.audit_id, x.org_id, x.actor, 'call.recorded', 'call', x.id, x.detail, x.request_id,
          x.at
     from c join x on x.id = c.id`;
