@@ -37,6 +37,15 @@ export async function returned<T>(rows: PromiseLike<T[]>): Promise<T> {
 }
 
 /**
+ * The node-postgres client of a transaction on PostgreSQL (Drizzle's transaction session's), or
+ * null: PGlite, or the database handle.
+ */
+function pgClientOf(ex: Executor): pg.Client | null {
+  const client = (ex as { session?: { client?: unknown } }).session?.client;
+  return client instanceof pg.Client ? client : null;
+}
+
+/**
  * A statement of a hot path (a carrier webhook's), written with `$1`, `$2`… placeholders. In a
  * transaction on PostgreSQL it goes as a named prepared statement on that transaction's
  * connection, so the server parses and plans it once per connection instead of once per call;
@@ -49,8 +58,8 @@ export async function hotRows<T>(
   text: string,
   params: readonly unknown[],
 ): Promise<T[]> {
-  const client = (ex as { session?: { client?: unknown } }).session?.client;
-  if (client instanceof pg.Client) {
+  const client = pgClientOf(ex);
+  if (client) {
     const result = await client.query({ name: statementName(text), text, values: wire(params) });
     return result.rows as T[];
   }
@@ -68,8 +77,8 @@ export async function openingRows<T>(
   text: string,
   params: readonly (string | readonly string[])[],
 ): Promise<T[]> {
-  const client = (ex as { session?: { client?: unknown } }).session?.client;
-  if (!(client instanceof pg.Client)) return hotRows<T>(ex, text, params);
+  const client = pgClientOf(ex);
+  if (!client) return hotRows<T>(ex, text, params);
   const literal = (v: string) => client.escapeLiteral(v);
   const inlined = text.replace(/\$(\d+)/g, (_, n: string) => {
     const v = params[Number(n) - 1];

@@ -2,7 +2,7 @@ import type { ConsentLog } from '../consents/ports.js';
 import type { UploadOutbox } from '../conversions/ports.js';
 import type { Attribution } from '../dni/attribution.js';
 import type { TouchRecorder } from '../outbound/ports.js';
-import type { AuditEntry, AuditLog, Executor, Transaction, UnitOfWork } from '../ports.js';
+import type { AuditEntry, Executor, Transaction, UnitOfWork } from '../ports.js';
 import type { RoutingPlan } from '../routing/ports.js';
 import type { CallRoutingRepos } from '../routing/route-call.js';
 import type { PricedOffer } from '../routing/types.js';
@@ -12,7 +12,6 @@ import type { WebhookEmitters } from '../webhooks/ports.js';
 /** A carrier's voice and status webhooks (inbound.ts). */
 export interface InboundCallRepos extends UnitOfWork, CallRoutingRepos {
   calls: InboundCallRepository;
-  audit: AuditLog;
   /** Conversion uploads queued when an answered call completes (docs/conversions.md). */
   uploads: UploadOutbox;
   events: Pick<WebhookEmitters, 'emitCallCompleted' | 'emitCallRouted' | 'emitCallBillable'>;
