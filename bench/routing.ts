@@ -170,10 +170,11 @@ export async function benchRouting(): Promise<void> {
     let next = 0;
     // CPU spent per call, by this process (the service and the bench's own requests) and by the
     // database's backends: unlike calls/s, it holds still when other work loads the machine.
+    let floorPid = 0; // the floor probe's backend (1c), not the service's
     const backendCpu = async () => {
       const { rows } = await root.query<{ pid: number }>(
-        'select pid from pg_stat_activity where datname = $1',
-        [db],
+        'select pid from pg_stat_activity where datname = $1 and pid <> $2',
+        [db, floorPid],
       );
       return rows.reduce((sum, { pid }) => sum + (processCpuMicros(pid) ?? 0), 0);
     };
@@ -257,6 +258,23 @@ export async function benchRouting(): Promise<void> {
       // How long a ready callback waited for this process's one thread: beside the webhooks'
       // p99, it tells a queue in this process from a wait in the database.
       const loop = monitorEventLoopDelay({ resolution: 1 });
+      // The machine's floor, measured in the same window: every 25 ms, on a connection of its
+      // own, one durable commit of a one-row insert (a round trip and a WAL flush, the least a
+      // webhook that writes waits for). Its p99 is what this machine's CPU and disk alone add
+      // at this load, whatever the service does; the webhooks' p99 is read against it.
+      const probe = new pg.Client({ connectionString: url.toString() });
+      await probe.connect();
+      await probe.query('create table if not exists bench_floor (at timestamptz not null)');
+      floorPid = (await probe.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!
+        .pid;
+      const floor: number[] = [];
+      const probing = (async () => {
+        for (let t = performance.now(); t < until; t = performance.now()) {
+          await probe.query('insert into bench_floor values (now())');
+          if (measured(t)) floor.push(performance.now() - t);
+          await pause(Math.max(0, 25 - (performance.now() - t)));
+        }
+      })();
       let window: { profiler: { stop(): Promise<void> }; node: NodeJS.CpuUsage; pg: number };
       const opened = pause(warmMs).then(async () => {
         const profiler = await profileWindow('routing-live', "the live calls' window");
@@ -327,10 +345,12 @@ export async function benchRouting(): Promise<void> {
         }),
       );
       const { node: lnode, pg: lpg } = await closed;
+      await probing;
+      await probe.end();
       const fmt = (xs: number[]) =>
         `p50 ${pct(xs, 50).toFixed(1)} ms, p99 ${pct(xs, 99).toFixed(1)} ms`;
       console.log(
-        `${live} calls kept live (a buyer's leg ${talkMs} ms; ${warmMs} ms warm, then ${lsecs} s): ${calls} whole calls, ${(calls / lsecs).toFixed(0)} calls/s, ${((lat.voice.length + lat.dial.length + lat.status.length) / lsecs).toFixed(0)} webhooks/s; voice ${fmt(lat.voice)}; Dial action ${fmt(lat.dial)}; status ${fmt(lat.status)}; errors ${bad}; event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms; CPU per whole call: this process ${((lnode.user + lnode.system) / calls).toFixed(0)} µs (kernel ${(lnode.system / calls).toFixed(0)}), PostgreSQL ${(lpg / calls).toFixed(0)} µs`,
+        `${live} calls kept live (a buyer's leg ${talkMs} ms; ${warmMs} ms warm, then ${lsecs} s): ${calls} whole calls, ${(calls / lsecs).toFixed(0)} calls/s, ${((lat.voice.length + lat.dial.length + lat.status.length) / lsecs).toFixed(0)} webhooks/s; voice ${fmt(lat.voice)}; Dial action ${fmt(lat.dial)}; status ${fmt(lat.status)}; errors ${bad}; the floor (a bare durable commit beside them) ${fmt(floor)}, max ${Math.max(...floor).toFixed(1)} ms; event loop delay p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms; CPU per whole call: this process ${((lnode.user + lnode.system) / calls).toFixed(0)} µs (kernel ${(lnode.system / calls).toFixed(0)}), PostgreSQL ${(lpg / calls).toFixed(0)} µs`,
       );
     }
 
