@@ -202,8 +202,9 @@ class DeferredBeginClient extends pg.Client {
     this.#begun = false;
     if (plain && (text === 'commit' || text === 'rollback')) return done(text.toUpperCase());
     if (plain && q?.[OPENS_TRANSACTION]) {
-      return (send(`begin;${text}`) as Promise<pg.QueryResult | pg.QueryResult[]>).then((r) =>
-        Array.isArray(r) ? r[r.length - 1] : r,
+      // The results of the opening's statements, without the begin's: one, or an array of them.
+      return (send(`begin;${text}`) as Promise<pg.QueryResult[]>).then((r) =>
+        r.length === 2 ? r[1] : r.slice(1),
       );
     }
     // Its failure is the next query's: a connection that broke fails it as well.

@@ -66,26 +66,49 @@ export async function hotRows<T>(
   return rowsOf<T>(ex, positional(text, params));
 }
 
+/** A statement of an opening (openingRowSets): `$1`, `$2`… and the values they stand for. */
+export interface OpeningStatement {
+  text: string;
+  params: readonly (string | readonly string[])[];
+}
+
 /**
- * A transaction's opening statement (a carrier webhook's lock of its calls): on PostgreSQL it
- * travels with the transaction's `begin` in one round trip (DeferredBeginClient, db.ts), as
- * plain text with its values written as literals (strings and arrays of strings only, escaped
- * by the driver); anywhere else it runs as hotRows does.
+ * A transaction's opening statements (a carrier webhook's lock of its calls, and for a voice
+ * webhook what recording them reads): on PostgreSQL they travel with the transaction's `begin`
+ * in one round trip (DeferredBeginClient, db.ts), as plain text with their values written as
+ * literals (strings and arrays of strings only, escaped by the driver; a statement casts them);
+ * anywhere else each runs as hotRows does, in order. The rows of each statement, in order.
  */
+export async function openingRowSets(
+  ex: Executor,
+  statements: readonly OpeningStatement[],
+): Promise<unknown[][]> {
+  const client = pgClientOf(ex);
+  if (!client) {
+    const sets: unknown[][] = [];
+    for (const { text, params } of statements) sets.push(await hotRows(ex, text, params));
+    return sets;
+  }
+  const literal = (v: string) => client.escapeLiteral(v);
+  const inline = ({ text, params }: OpeningStatement) =>
+    text.replace(/\$(\d+)/g, (_, n: string) => {
+      const v = params[Number(n) - 1];
+      if (typeof v === 'string') return literal(v);
+      if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
+      throw new Error(`openingRows: no value for $${n}`);
+    });
+  const text = statements.map(inline).join(';');
+  const result = (await client.query({ text, [OPENS_TRANSACTION]: true } as pg.QueryConfig)) as
+    | pg.QueryResult
+    | pg.QueryResult[];
+  return (Array.isArray(result) ? result : [result]).map((r) => r.rows);
+}
+
+/** openingRowSets of one statement: its rows. */
 export async function openingRows<T>(
   ex: Executor,
   text: string,
-  params: readonly (string | readonly string[])[],
+  params: OpeningStatement['params'],
 ): Promise<T[]> {
-  const client = pgClientOf(ex);
-  if (!client) return hotRows<T>(ex, text, params);
-  const literal = (v: string) => client.escapeLiteral(v);
-  const inlined = text.replace(/\$(\d+)/g, (_, n: string) => {
-    const v = params[Number(n) - 1];
-    if (typeof v === 'string') return literal(v);
-    if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
-    throw new Error(`openingRows: no value for $${n}`);
-  });
-  const result = await client.query({ text: inlined, [OPENS_TRANSACTION]: true } as pg.QueryConfig);
-  return result.rows as T[];
+  return (await openingRowSets(ex, [{ text, params }]))[0] as T[];
 }

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../../src/store/db.js';
-import { openingRows, rowsOf } from '../../src/store/rows.js';
+import { openingRowSets, openingRows, rowsOf } from '../../src/store/rows.js';
 import { openTestStore, storeKind, type TestStore } from '../helpers/store.js';
 
 /**
@@ -82,5 +82,55 @@ describe(`a transaction opened by its first statement (${storeKind})`, () => {
       openingRows<{ v: string[] }>(tx, 'select $1::text[] as v', [hostile]),
     );
     expect(rows[0]?.v).toEqual(hostile);
+  });
+
+  it('sends several opening statements together: each runs in the transaction, in order', async () => {
+    const seen = await store.db.transaction(async (tx) => {
+      const sets = await openingRowSets(tx, [
+        { text: "select set_config('opening.test', $1, true) as v", params: ['first'] },
+        // Sees what the statement before it did, in the same transaction.
+        { text: "select current_setting('opening.test') || $1 as v", params: [', second'] },
+        { text: 'select unnest($1::text[]) as v', params: [['a', 'b']] },
+      ]);
+      const [later] = await local(tx);
+      return { sets, later: later?.v };
+    });
+    expect(seen).toEqual({
+      sets: [[{ v: 'first' }], [{ v: 'first, second' }], [{ v: 'a' }, { v: 'b' }]],
+      later: 'first',
+    });
+  });
+
+  it('rolls back the statements before the one that failed, and sends none after it', async () => {
+    const [{ n: before } = { n: 0 }] = await rowsOf<{ n: number }>(
+      store.db,
+      sql`select count(*)::int as n from orgs`,
+    );
+    const failed = await store.db
+      .transaction((tx) =>
+        openingRowSets(tx, [
+          {
+            text: 'insert into orgs (id, name, tracking_enabled) values ($1, $2, true) returning id',
+            params: ['org_opening_set_rolled_back', 'Rolled back'],
+          },
+          { text: 'select 1 / ($1::int - 1) as x', params: ['1'] },
+          {
+            text: 'insert into orgs (id, name, tracking_enabled) values ($1, $2, true) returning id',
+            params: ['org_opening_set_never', 'Never'],
+          },
+        ]),
+      )
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(`${failed?.message} ${(failed?.cause as Error | undefined)?.message}`).toMatch(
+      /division by zero/,
+    );
+    const [{ n: after } = { n: -1 }] = await rowsOf<{ n: number }>(
+      store.db,
+      sql`select count(*)::int as n from orgs`,
+    );
+    expect(after).toBe(before);
   });
 });

@@ -12,7 +12,7 @@ import {
   routeNewCalls,
   takes,
 } from '../routing/route-call.js';
-import type { CarrierCall, InboundCallRepos } from './ports.js';
+import type { CarrierCall, InboundCallRepos, InboundCallRequest } from './ports.js';
 
 export interface CarrierContext {
   carrier: string;
@@ -105,32 +105,32 @@ export async function acceptInboundCalls(
 ): Promise<InboundAnswer[]> {
   const carrier = requests[0]?.ctx.carrier ?? '';
   const answers = await repos.transaction(async (tx) => {
-    const known = await repos.calls.lockCarrierCalls(
-      tx,
-      carrier,
-      requests.map((r) => r.call.callSid),
-    );
+    const inbound = requests.map(({ ctx, call }) => ({
+      call: {
+        to: call.to,
+        from: call.from,
+        startedAt: ctx.now,
+        carrier: { name: carrier, callSid: call.callSid, status: call.status },
+      },
+      requestId: ctx.requestId,
+      now: ctx.now,
+    }));
+    const { known, gathered } = await repos.calls.lockRingingCalls(tx, carrier, inbound);
     // The first webhook of each call not stored yet; the others are retries (answered after).
     const seen = new Set(known.keys());
     const fresh: RingingRequest[] = [];
-    for (const r of requests) {
-      if (seen.has(r.call.callSid)) continue;
+    const freshInbound: InboundCallRequest[] = [];
+    requests.forEach((r, i) => {
+      if (seen.has(r.call.callSid)) return;
       seen.add(r.call.callSid);
       fresh.push(r);
-    }
+      freshInbound.push(inbound[i]!);
+    });
     const { calls: recorded, plans } = await repos.calls.recordRoutedCalls(
       tx,
-      fresh.map(({ ctx, call }) => ({
-        call: {
-          to: call.to,
-          from: call.from,
-          startedAt: ctx.now,
-          carrier: { name: carrier, callSid: call.callSid, status: call.status },
-        },
-        requestId: ctx.requestId,
-        now: ctx.now,
-      })),
+      freshInbound,
       `carrier:${carrier}`,
+      gathered,
     );
     const stored = fresh.flatMap((r, i) => {
       const c = recorded[i];

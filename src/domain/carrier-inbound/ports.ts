@@ -28,6 +28,16 @@ export interface InboundCallRepository {
     carrier: string,
     callSids: readonly string[],
   ): Promise<Map<string, CarrierCall>>;
+  /**
+   * lockCarrierCalls for the first webhooks of calls (a voice webhook's batch), and in the same
+   * round trip what recording them reads, for recordRoutedCalls (docs/routing.md, "A whole
+   * call"). Each request carries its carrier call.
+   */
+  lockRingingCalls(
+    tx: Transaction,
+    carrier: string,
+    requests: readonly InboundCallRequest[],
+  ): Promise<{ known: Map<string, CarrierCall>; gathered: GatheredCalls }>;
   /** The call's new status, with its audit line (one statement). */
   setCarrierCallStatus(
     tx: Transaction,
@@ -55,7 +65,14 @@ export interface InboundCallRepository {
     ex: Executor,
     requests: readonly InboundCallRequest[],
     actor: string,
+    gathered?: GatheredCalls,
   ): Promise<RoutedCalls>;
+}
+
+declare const gatheredCalls: unique symbol;
+/** What lockRingingCalls read for recording its calls: only recordRoutedCalls reads it. */
+export interface GatheredCalls {
+  readonly [gatheredCalls]: true;
 }
 
 export interface RoutedCalls {

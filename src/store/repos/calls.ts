@@ -1,4 +1,5 @@
 import type {
+  GatheredCalls,
   InboundCall,
   InboundCallRequest,
   RecordedCall,
@@ -8,7 +9,7 @@ import { attributeCall, type HeldSession, holdOf } from '../../domain/dni/attrib
 import { newId } from '../../domain/ids.js';
 import type { ReceivedCall } from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
-import { hotRows } from '../rows.js';
+import { hotRows, type OpeningStatement } from '../rows.js';
 import { AUDIT_COLUMNS } from './audit.js';
 import { type CandidateRow, planRows, plansOf } from './routing.js';
 import { emitCallReceived } from './webhook-emitters.js';
@@ -27,30 +28,41 @@ const SESSIONS_SCANNED = 50;
  * the number by organization and number: a read a PostgreSQL sharded by organization sends to
  * one node (docs/scaling.md). Times travel as epoch milliseconds.
  */
-const GATHER = `
-  select u.ord::int as ord, t.org_id, t.campaign_id, c.code, c.forward_to,
-         (select coalesce(json_agg(json_build_object(
-                   'id', s.id,
-                   'created_ms', floor(extract(epoch from s.created_at) * 1000)::bigint,
-                   'expires_ms', floor(extract(epoch from s.expires_at) * 1000)::bigint)
-                 order by s.created_at desc), '[]'::json)
-            from (select id, created_at, expires_at from dni_sessions s
-                   where s.org_id = t.org_id and s.tracking_number = u.num
-                     and s.created_at <= u.at
-                   order by s.created_at desc
-                   limit $4) s) as held,
-         (select r.dni_session_id from calls r
-           where r.campaign_id = t.campaign_id and r.from_number = u.caller
-             and r.dni_session_id is not null and r.started_at <= u.at
-           order by r.started_at desc
-           limit 1) as repeat_session_id,
-         exists (select 1 from webhook_endpoints e
-                  where e.org_id = t.org_id and e.enabled
-                    and ('call.received' = any(e.events) or '*' = any(e.events))) as wants_event
-    from unnest($1::text[], $2::timestamptz[], $3::text[]) with ordinality as u(num, at, caller, ord)
-    join number_owners o on o.e164 = u.num
-    join tracking_numbers t on t.org_id = o.org_id and t.e164 = o.e164
-    join campaigns c on c.id = t.campaign_id`;
+/**
+ * What recording calls reads: one row for each rung number that belongs to a campaign, `ord`
+ * its call's place from 1 (src/store/sql/calls_gathered.sql).
+ */
+const GATHERED = 'select * from calls_gathered($1::text[], $2::timestamptz[], $3::text[], $4::int)';
+
+/** GATHERED for these calls, as hotRows or an opening (openingRowSets) sends it. */
+export function gatheredStatement(requests: readonly InboundCallRequest[]): OpeningStatement {
+  return {
+    text: GATHERED,
+    params: [
+      requests.map((r) => r.call.to),
+      requests.map((r) => r.call.startedAt.toISOString()),
+      requests.map((r) => r.call.from),
+      String(SESSIONS_SCANNED),
+    ],
+  };
+}
+
+/**
+ * What GATHERED read for calls of a carrier, by carrier call id (lockRingingCalls,
+ * carrier-calls.ts): a voice webhook reads it with its lock, and recordRoutedCalls takes it
+ * from there instead of reading it again.
+ */
+export function gatheredByCallSid(
+  requests: readonly InboundCallRequest[],
+  rows: readonly GatheredNumber[],
+): GatheredCalls {
+  const byCallSid = new Map<string, GatheredNumber>();
+  for (const n of rows) {
+    const sid = requests[Number(n.ord) - 1]?.call.carrier?.callSid;
+    if (sid !== undefined) byCallSid.set(sid, n);
+  }
+  return byCallSid as unknown as GatheredCalls;
+}
 
 /**
  * The calls and their audit lines, in one statement ($1: a JSON array, one object a call). The
@@ -94,7 +106,7 @@ const RECORD_ROUTED = `${RECORDED},
   a as (${AUDITED.trim()} returning 1)
   ${planRows('(select distinct org_id, campaign_id from x)').trim()}`;
 
-interface GatheredNumber {
+export interface GatheredNumber {
   ord: number;
   org_id: string;
   campaign_id: string;
@@ -190,8 +202,9 @@ export function recordRoutedCalls(
   ex: Executor,
   requests: readonly InboundCallRequest[],
   actor: string,
+  gathered?: GatheredCalls,
 ): Promise<RoutedCalls> {
-  return record(ex, null, requests, actor, true);
+  return record(ex, null, requests, actor, true, gathered);
 }
 
 async function record(
@@ -200,22 +213,26 @@ async function record(
   requests: readonly InboundCallRequest[],
   actor: string,
   routed: boolean,
+  gathered?: GatheredCalls,
 ): Promise<RoutedCalls> {
   if (requests.length === 0) return { calls: [], plans: new Map() };
-  const numbers = await hotRows<GatheredNumber>(ex, GATHER, [
-    requests.map((r) => r.call.to),
-    requests.map((r) => r.call.startedAt.toISOString()),
-    requests.map((r) => r.call.from),
-    SESSIONS_SCANNED,
-  ]);
-  const byOrd = new Map(numbers.map((n) => [Number(n.ord), n]));
+  let numberOf: (request: InboundCallRequest, i: number) => GatheredNumber | undefined;
+  if (gathered) {
+    const read = gathered as unknown as ReadonlyMap<string, GatheredNumber>;
+    numberOf = (r) => read.get(r.call.carrier?.callSid ?? '');
+  } else {
+    const { text, params } = gatheredStatement(requests);
+    const rows = await hotRows<GatheredNumber>(ex, text, params);
+    const byOrd = new Map(rows.map((n) => [Number(n.ord), n]));
+    numberOf = (_, i) => byOrd.get(i + 1);
+  }
   // The latest attributed session of a caller in a campaign, from the calls of this batch.
   const repeats = new Map<string, string>();
   const out: (RecordedCall | null)[] = [];
   const rows: Record<string, unknown>[] = [];
   const received: { call: ReceivedCall; at: Date }[] = [];
   requests.forEach((request, i) => {
-    const number = byOrd.get(i + 1);
+    const number = numberOf(request, i);
     if (!number || (orgId !== null && number.org_id !== orgId)) {
       out.push(null);
       return;

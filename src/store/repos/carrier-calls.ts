@@ -1,14 +1,22 @@
 import type {
   CallStatusChange,
   CarrierCall,
+  GatheredCalls,
   InboundCallRepository,
+  InboundCallRequest,
 } from '../../domain/carrier-inbound/ports.js';
 import type { PricedOffer } from '../../domain/routing/types.js';
 import type { Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Tx } from '../db.js';
-import { hotRows, openingRows } from '../rows.js';
+import { hotRows, openingRowSets, openingRows } from '../rows.js';
 import { AUDIT_COLUMNS, type AuditEntry, auditPlaceholders, auditValues } from './audit.js';
-import { recordInboundCalls, recordRoutedCalls } from './calls.js';
+import {
+  type GatheredNumber,
+  gatheredByCallSid,
+  gatheredStatement,
+  recordInboundCalls,
+  recordRoutedCalls,
+} from './calls.js';
 
 export type { CallStatusChange, CarrierCall };
 
@@ -80,11 +88,32 @@ export async function lockCarrierCalls(
   callSids: readonly string[],
 ): Promise<Map<string, CarrierCall>> {
   // The transaction's first statement: on PostgreSQL it goes with the `begin` (openingRows).
-  const rows = await openingRows<LockedCall>(
-    tx,
-    'select * from carrier_calls_locked($1, $2::text[])',
-    [carrier, callSids],
-  );
+  return carrierCallsOf(await openingRows<LockedCall>(tx, LOCKED, [carrier, callSids]));
+}
+
+const LOCKED = 'select * from carrier_calls_locked($1, $2::text[])';
+
+/**
+ * lockCarrierCalls, then what recording the calls reads (calls_gathered): both with the `begin`
+ * on PostgreSQL, one round trip (openingRowSets). The read runs after the locks are granted, as
+ * a read of its own would.
+ */
+export async function lockRingingCalls(
+  tx: Tx,
+  carrier: string,
+  requests: readonly InboundCallRequest[],
+): Promise<{ known: Map<string, CarrierCall>; gathered: GatheredCalls }> {
+  const [locked, gathered] = await openingRowSets(tx, [
+    { text: LOCKED, params: [carrier, requests.map((r) => r.call.carrier?.callSid ?? '')] },
+    gatheredStatement(requests),
+  ]);
+  return {
+    known: carrierCallsOf(locked as LockedCall[]),
+    gathered: gatheredByCallSid(requests, gathered as GatheredNumber[]),
+  };
+}
+
+function carrierCallsOf(rows: readonly LockedCall[]): Map<string, CarrierCall> {
   return new Map(
     rows.map((c) => [
       c.call_sid,
@@ -135,5 +164,11 @@ export async function setCarrierCallStatus(
 
 /** `repos.calls`: a carrier's calls and the attribution of every inbound call. */
 export function createInboundCallRepository(): InboundCallRepository {
-  return { lockCarrierCalls, setCarrierCallStatus, recordInboundCalls, recordRoutedCalls };
+  return {
+    lockCarrierCalls,
+    lockRingingCalls,
+    setCarrierCallStatus,
+    recordInboundCalls,
+    recordRoutedCalls,
+  };
 }
