@@ -75,12 +75,26 @@ describe('placed', () => {
     expect(job).toMatchObject({ state: 'pending', attempts: 0 });
     expect(job?.payload).toMatchObject({ to: t.contact, from: '+12125550100', channel: 'call' });
     const audit = await rows(
-      'select action, subject_id, actor from audit_log where org_id = $1 and action like $2',
+      `select id, action, subject_type, subject_id, actor, detail, request_id, at
+         from audit_log where org_id = $1 and action like $2`,
       [t.orgId, 'touch.%'],
     );
     expect(audit).toEqual([
-      { action: 'touch.queued', subject_id: body.touch_id, actor: `key:${t.keyId}` },
+      {
+        id: expect.stringMatching(/^aud_[0-9a-f]{32}$/),
+        action: 'touch.queued',
+        subject_type: 'touch',
+        subject_id: body.touch_id,
+        actor: `key:${t.keyId}`,
+        detail: expect.objectContaining({ channel: 'call', to_e164: t.contact, cadence_step: 2 }),
+        request_id: res.headers['x-request-id'],
+        at: expect.anything(),
+      },
     ]);
+    // The audit line's time is the touch's.
+    expect(new Date(String(audit[0]?.at)).getTime()).toBe(
+      new Date(String(row?.decided_at)).getTime(),
+    );
   });
 
   it('takes the informational requirement (pec) from the campaign purpose', async () => {

@@ -5,6 +5,7 @@ import { newId } from '../../domain/ids.js';
 import type { ContactState, Decision, TouchRepository } from '../../domain/outbound/ports.js';
 import type { Executor, Tx } from '../db.js';
 import { rowsOf } from '../rows.js';
+import { AUDIT_COLUMNS, auditRow } from './audit.js';
 import { findCampaign } from './campaigns.js';
 import { releaseKey, reserveKey } from './idempotency.js';
 
@@ -96,11 +97,7 @@ export async function recordDecision(tx: Tx, d: Decision): Promise<boolean> {
         ${ts(at)}, ${ts(at)}
         from t where ${jobId}::text is not null
     ), a as (
-      insert into audit_log (id, org_id, actor, action, subject_type, subject_id, detail,
-        request_id, at)
-      values (${newId('aud', d.audit.at.getTime())}, ${d.audit.orgId}, ${d.audit.actor},
-        ${d.audit.action}, ${d.audit.subjectType}, ${d.audit.subjectId},
-        ${json(d.audit.detail ?? {})}, ${d.audit.requestId ?? null}, ${ts(d.audit.at)})
+      insert into audit_log (${sql.raw(AUDIT_COLUMNS)}) values ${auditRow(d.audit)}
     ), i as (
       update outbound_idempotency
          set state = 'done', status_code = ${i?.statusCode ?? null}::integer,
