@@ -200,9 +200,11 @@ export async function acceptDialResult(
   result: DialResult,
 ): Promise<DialOutcome> {
   const outcome = outcomeOf(result.dialCallStatus);
+  let ofCall: { orgId: string; campaignId: string } | null = null;
   const first = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
     if (!known) return null;
     const call = routedCallOf(known);
+    ofCall = { orgId: call.orgId, campaignId: call.campaignId };
     return endOffer(repos, tx, ctx, call, result.offerId, {
       outcome,
       durationSeconds: result.dialCallDuration,
@@ -216,12 +218,22 @@ export async function acceptDialResult(
     (first.kind === 'ended' && outcome === 'answered') ||
     outcome === 'canceled' ||
     FINAL_STATUSES.has(result.callStatus ?? '');
-  if (done) return { kind: 'routed', ended: first, answer: { kind: 'hangup' } };
-  const answer = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
+  if (done || ofCall === null) return { kind: 'routed', ended: first, answer: { kind: 'hangup' } };
+  const call: { orgId: string; campaignId: string } = ofCall;
+  // The call's lock and its campaign's plan in one round trip (lockRoutedCall).
+  const answer = await repos.transaction(async (tx) => {
+    const { known, plans } = await repos.calls.lockRoutedCall(
+      tx,
+      ctx.carrier,
+      result.callSid,
+      call,
+    );
     // The call's final status came in since the first transaction: the caller left, nothing
     // more to offer, and nothing would end an offer made now.
     if (!known || FINAL_STATUSES.has(known.status ?? '')) return { kind: 'hangup' } as const;
-    return (await routeCall(repos, tx, ctx, routedCallOf(known))) ?? ({ kind: 'hangup' } as const);
+    return (
+      (await routeCall(repos, tx, ctx, routedCallOf(known), plans)) ?? ({ kind: 'hangup' } as const)
+    );
   });
   return { kind: 'routed', ended: first, answer };
 }

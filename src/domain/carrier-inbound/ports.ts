@@ -33,6 +33,17 @@ export interface InboundCallRepository {
    * round trip what recording them reads, for recordRoutedCalls (docs/routing.md, "A whole
    * call"). Each request carries its carrier call.
    */
+  /**
+   * lockCarrierCalls for one call whose organization and campaign are known (a Dial action's
+   * second transaction), and in the same round trip its campaign's routing plan, by campaign id
+   * (none: the campaign has no plan).
+   */
+  lockRoutedCall(
+    tx: Transaction,
+    carrier: string,
+    callSid: string,
+    call: { orgId: string; campaignId: string },
+  ): Promise<{ known: CarrierCall | null; plans: Map<string, RoutingPlan> }>;
   lockRingingCalls(
     tx: Transaction,
     carrier: string,

@@ -206,17 +206,19 @@ export async function routeNewCalls(
 /**
  * Where the call goes now: its live offer again (a retried webhook), nothing more once a buyer
  * answered, its fallback once it fell back, else the next offer. Null: the campaign has no
- * routing plan and the call was never routed (it forwards as before).
+ * routing plan and the call was never routed (it forwards as before). `plans`: the plans read
+ * already, with the call's lock (else read here).
  */
 export async function routeCall(
   r: CallRoutingRepos,
   tx: Transaction,
   ctx: RouteContext,
   call: RoutedCall,
+  plans?: ReadonlyMap<string, RoutingPlan>,
 ): Promise<RouteAnswer | null> {
   if (call.buyerId !== null) return { kind: 'hangup' };
   if (call.fallback !== null) return fallbackAnswer(call, call.fallback, null);
-  const plan = (await r.routing.plans(tx, [call])).get(call.campaignId);
+  const plan = (plans ?? (await r.routing.plans(tx, [call]))).get(call.campaignId);
   // Plans are replaced, never removed: a call of a campaign without one was never routed.
   if (!plan) return null;
   const offers = call.offers;

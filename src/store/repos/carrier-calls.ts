@@ -5,6 +5,7 @@ import type {
   InboundCallRepository,
   InboundCallRequest,
 } from '../../domain/carrier-inbound/ports.js';
+import type { RoutingPlan } from '../../domain/routing/ports.js';
 import type { PricedOffer } from '../../domain/routing/types.js';
 import type { Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Tx } from '../db.js';
@@ -17,6 +18,7 @@ import {
   recordInboundCalls,
   recordRoutedCalls,
 } from './calls.js';
+import { type CandidateRow, plansOf, plansStatement } from './routing.js';
 
 export type { CallStatusChange, CarrierCall };
 
@@ -113,6 +115,27 @@ export async function lockRingingCalls(
   };
 }
 
+/**
+ * lockCarrierCalls for one call, then its campaign's routing plan (routing.ts, `plans`): both
+ * with the `begin` on PostgreSQL, one round trip (openingRowSets). The call's organization and
+ * campaign are known from an earlier transaction of the same webhook, and never change.
+ */
+export async function lockRoutedCall(
+  tx: Tx,
+  carrier: string,
+  callSid: string,
+  call: { orgId: string; campaignId: string },
+): Promise<{ known: CarrierCall | null; plans: Map<string, RoutingPlan> }> {
+  const [locked, plans] = await openingRowSets(tx, [
+    { text: LOCKED, params: [carrier, [callSid]] },
+    plansStatement([call]),
+  ]);
+  return {
+    known: carrierCallsOf(locked as LockedCall[]).get(callSid) ?? null,
+    plans: plansOf(plans as CandidateRow[]),
+  };
+}
+
 function carrierCallsOf(rows: readonly LockedCall[]): Map<string, CarrierCall> {
   return new Map(
     rows.map((c) => [
@@ -167,6 +190,7 @@ export function createInboundCallRepository(): InboundCallRepository {
   return {
     lockCarrierCalls,
     lockRingingCalls,
+    lockRoutedCall,
     setCarrierCallStatus,
     recordInboundCalls,
     recordRoutedCalls,

@@ -22,7 +22,7 @@ import type {
 import type { Offer, Plan, Schedule } from '../../domain/routing/types.js';
 import type { BuyerStatus, Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
-import { hotRows } from '../rows.js';
+import { hotRows, type OpeningStatement } from '../rows.js';
 import { calls } from '../schema/index.js';
 import { callOffers as O, campaignRouting as R, routingTargets as T } from '../schema/routing.js';
 import { AUDIT_COLUMNS, auditPlaceholders, auditValues } from './audit.js';
@@ -113,11 +113,18 @@ export async function plans(
   campaigns: readonly { orgId: string; campaignId: string }[],
 ): Promise<Map<string, RoutingPlan>> {
   if (campaigns.length === 0) return new Map();
-  const rows = await hotRows<CandidateRow>(ex, CANDIDATES, [
-    campaigns.map((c) => c.orgId),
-    campaigns.map((c) => c.campaignId),
-  ]);
-  return plansOf(rows);
+  const { text, params } = plansStatement(campaigns);
+  return plansOf(await hotRows<CandidateRow>(ex, text, params));
+}
+
+/** The read of `plans`, as hotRows or an opening (openingRowSets) sends it. */
+export function plansStatement(
+  campaigns: readonly { orgId: string; campaignId: string }[],
+): OpeningStatement {
+  return {
+    text: CANDIDATES,
+    params: [campaigns.map((c) => c.orgId), campaigns.map((c) => c.campaignId)],
+  };
 }
 
 /** The plans planRows read, by campaign. */
