@@ -166,21 +166,32 @@ const SESSION_OPTIONS = '-c jit=off';
 
 /** Marks a transaction's opening statement: see DeferredBeginClient. */
 export const OPENS_TRANSACTION = Symbol('opens a transaction');
+/** Marks a transaction's closing statement: see DeferredBeginClient. */
+export const CLOSES_TRANSACTION = Symbol('closes a transaction');
 
 const done = (command: string) =>
   Promise.resolve({ command, rowCount: null, oid: 0, rows: [], fields: [] });
 
 /**
- * A client whose transaction's `begin` goes out with the transaction's opening statement, when
- * that statement is plain text marked OPENS_TRANSACTION (openingRows, src/store/rows.ts): the
- * two travel as one simple query, `begin;<text>`, one round trip where they were two. A carrier
- * webhook opens each of its transactions so, with the lock of its call (docs/routing.md, "A
- * whole call"). Any other first statement goes after its own `begin`, in order (a client sends
- * its queries one after another), as before; a transaction that sent nothing ends with nothing
- * sent. Only Drizzle's plain `begin` is held back (one with options, a savepoint, are not).
+ * A client whose transaction's `begin` goes out with the transaction's opening statement, and
+ * whose `commit` with its closing statement, when that statement is plain text marked
+ * OPENS_TRANSACTION or CLOSES_TRANSACTION (openingRowSets and closingRows, src/store/rows.ts):
+ * they travel as one simple query, `begin;<text>` or `<text>;commit`, one round trip where they
+ * were two. A carrier webhook opens each of its transactions so, with the lock of its call, and
+ * a voice webhook closes its batch's so, with the calls' first offers (docs/routing.md, "A
+ * whole call").
+ *
+ * - Any other first statement goes after its own `begin`, in order (a client sends its queries
+ *   one after another), as before; a transaction that sent nothing ends with nothing sent. Only
+ *   Drizzle's plain `begin` is held back (one with options, a savepoint, are not).
+ * - A closing statement that fails has run no `commit` (a simple query stops at its first
+ *   error): Drizzle's rollback goes out as usual. Once it succeeded the transaction is
+ *   committed: Drizzle's `commit` (or its `rollback`, after a throw that came later) sends
+ *   nothing, and any other statement fails, loudly, rather than run outside the transaction.
  */
 class DeferredBeginClient extends pg.Client {
-  #begun = false;
+  /** held: a `begin` not sent yet; closed: committed by its closing statement. */
+  #state: 'none' | 'held' | 'closed' = 'none';
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this passes them all on.
   override query(...args: any[]): any {
@@ -192,15 +203,26 @@ class DeferredBeginClient extends pg.Client {
       !q?.name &&
       args.length <= 2 &&
       (values === undefined || (Array.isArray(values) && values.length === 0));
-    if (!this.#begun) {
+    const ends = plain && (text === 'commit' || text === 'rollback');
+    const state = this.#state;
+    this.#state = 'none';
+    if (state === 'closed') {
+      if (ends) return done((text as string).toUpperCase());
+      return Promise.reject(
+        new Error('a statement after its transaction was committed by its closing statement'),
+      );
+    }
+    const closes = plain && q?.[CLOSES_TRANSACTION] === true;
+    if (state === 'none') {
       if (plain && text === 'begin') {
-        this.#begun = true;
+        this.#state = 'held';
         return done('BEGIN');
       }
+      if (closes) return this.#close(send(`${text};commit`), 0);
       return send(...args);
     }
-    this.#begun = false;
-    if (plain && (text === 'commit' || text === 'rollback')) return done(text.toUpperCase());
+    if (ends) return done((text as string).toUpperCase());
+    if (closes) return this.#close(send(`begin;${text};commit`), 1);
     if (plain && q?.[OPENS_TRANSACTION]) {
       // The results of the opening's statements, without the begin's: one, or an array of them.
       return (send(`begin;${text}`) as Promise<pg.QueryResult[]>).then((r) =>
@@ -210,6 +232,15 @@ class DeferredBeginClient extends pg.Client {
     // Its failure is the next query's: a connection that broke fails it as well.
     (send('begin') as Promise<unknown>).catch(() => {});
     return send(...args);
+  }
+
+  /** The closing statement's results, without the begin's (`skip`) and the commit's. */
+  #close(sent: unknown, skip: number): Promise<pg.QueryResult | pg.QueryResult[]> {
+    return (sent as Promise<pg.QueryResult[]>).then((r) => {
+      this.#state = 'closed';
+      const rest = r.slice(skip, -1);
+      return rest.length === 1 ? rest[0]! : rest;
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { type Executor, OPENS_TRANSACTION, statementName, wire } from './db.js';
+import { CLOSES_TRANSACTION, type Executor, OPENS_TRANSACTION, statementName, wire } from './db.js';
 
 /** The rows of a raw statement, on the database or in a transaction (either driver's shape). */
 export async function rowsOf<T>(ex: Executor, query: SQL): Promise<T[]> {
@@ -89,15 +89,7 @@ export async function openingRowSets(
     for (const { text, params } of statements) sets.push(await hotRows(ex, text, params));
     return sets;
   }
-  const literal = (v: string) => client.escapeLiteral(v);
-  const inline = ({ text, params }: OpeningStatement) =>
-    text.replace(/\$(\d+)/g, (_, n: string) => {
-      const v = params[Number(n) - 1];
-      if (typeof v === 'string') return literal(v);
-      if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
-      throw new Error(`openingRows: no value for $${n}`);
-    });
-  const text = statements.map(inline).join(';');
+  const text = statements.map((st) => inlined(client, st)).join(';');
   const result = (await client.query({ text, [OPENS_TRANSACTION]: true } as pg.QueryConfig)) as
     | pg.QueryResult
     | pg.QueryResult[];
@@ -111,4 +103,36 @@ export async function openingRows<T>(
   params: OpeningStatement['params'],
 ): Promise<T[]> {
   return (await openingRowSets(ex, [{ text, params }]))[0] as T[];
+}
+
+/** A statement as plain text, its values written as literals escaped by the driver. */
+function inlined(client: pg.Client, { text, params }: OpeningStatement): string {
+  const literal = (v: string) => client.escapeLiteral(v);
+  return text.replace(/\$(\d+)/g, (_, n: string) => {
+    const v = params[Number(n) - 1];
+    if (typeof v === 'string') return literal(v);
+    if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
+    throw new Error(`openingRows: no value for $${n}`);
+  });
+}
+
+/**
+ * A transaction's closing statement: on PostgreSQL it travels with the transaction's `commit`
+ * in one round trip (DeferredBeginClient, db.ts), as openingRowSets sends its statements. Once
+ * it returns, the transaction is committed: nothing may follow it but the transaction's end.
+ * Anywhere else it runs as hotRows does, and the transaction commits after it as usual.
+ */
+export async function closingRows<T>(
+  ex: Executor,
+  text: string,
+  params: OpeningStatement['params'],
+): Promise<T[]> {
+  const client = pgClientOf(ex);
+  if (!client) return hotRows<T>(ex, text, params);
+  const statement = inlined(client, { text, params });
+  const result = await client.query({
+    text: statement,
+    [CLOSES_TRANSACTION]: true,
+  } as pg.QueryConfig);
+  return result.rows as T[];
 }

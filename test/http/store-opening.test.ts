@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Tx } from '../../src/store/db.js';
-import { openingRowSets, openingRows, rowsOf } from '../../src/store/rows.js';
+import { closingRows, openingRowSets, openingRows, rowsOf } from '../../src/store/rows.js';
 import { openTestStore, storeKind, type TestStore } from '../helpers/store.js';
 
 /**
@@ -133,4 +133,92 @@ describe(`a transaction opened by its first statement (${storeKind})`, () => {
     );
     expect(after).toBe(before);
   });
+});
+
+const orgCount = async (id: string) => {
+  const [row] = await rowsOf<{ n: number }>(
+    store.db,
+    sql`select count(*)::int as n from orgs where id = ${id}`,
+  );
+  return row?.n ?? -1;
+};
+const insertOrg =
+  'insert into orgs (id, name, tracking_enabled) values ($1, $2, true) returning id';
+const pg = storeKind === 'postgres';
+
+/**
+ * A transaction's closing statement (closingRows) travels with its `commit` on PostgreSQL: once
+ * it returns the transaction is committed, and nothing but the transaction's end may follow.
+ * On PGlite it is hotRows, and the transaction commits after it as usual.
+ */
+describe(`a transaction closed by its last statement (${storeKind})`, () => {
+  it('commits with that statement, and its rows are what it returned', async () => {
+    const seenInside = await store.db.transaction(async (tx) => {
+      await openingRows(tx, 'select $1::text as v', ['opened']);
+      const rows = await closingRows<{ id: string }>(tx, insertOrg, ['org_closing_1', 'Closed']);
+      expect(rows).toEqual([{ id: 'org_closing_1' }]);
+      // Another connection sees it before the transaction's own end: committed with it. (PGlite
+      // runs one statement at a time, so only PostgreSQL can ask from outside.)
+      return pg ? orgCount('org_closing_1') : null;
+    });
+    if (pg) expect(seenInside).toBe(1);
+    expect(await orgCount('org_closing_1')).toBe(1);
+  });
+
+  it('opens and closes a transaction of one statement', async () => {
+    const rows = await store.db.transaction((tx) =>
+      closingRows<{ id: string }>(tx, insertOrg, ['org_closing_alone', "O'Alone"]),
+    );
+    expect(rows).toEqual([{ id: 'org_closing_alone' }]);
+    expect(await orgCount('org_closing_alone')).toBe(1);
+  });
+
+  it('rolls back the whole transaction when the closing statement fails', async () => {
+    const failed = await store.db
+      .transaction(async (tx) => {
+        await openingRows(tx, insertOrg, ['org_closing_before', 'Before']);
+        await closingRows(tx, 'select 1 / ($1::int - 1) as x', ['1']);
+      })
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
+    expect(`${failed?.message} ${(failed?.cause as Error | undefined)?.message}`).toMatch(
+      /division by zero/,
+    );
+    expect(await orgCount('org_closing_before')).toBe(0);
+    // The connection serves the next transaction.
+    const [row] = await store.db.transaction(async (tx) => {
+      await openingRows(tx, 'select $1::text as v', ['again']);
+      return local(tx);
+    });
+    expect(row?.v ?? '').toBe('');
+  });
+
+  // PostgreSQL only: on PGlite closingRows is hotRows, the commit comes after it as usual, and a
+  // statement after it runs in the transaction as it should.
+  it.skipIf(!pg)(
+    'fails a statement sent after it, rather than run it outside the transaction',
+    async () => {
+      const failed = await store.db
+        .transaction(async (tx) => {
+          await closingRows(tx, insertOrg, ['org_closing_then', 'Then']);
+          await rowsOf(
+            tx,
+            sql`insert into orgs (id, name, tracking_enabled)
+                                values ('org_closing_after', 'After', true)`,
+          );
+        })
+        .then(
+          () => null,
+          (e: Error) => e,
+        );
+      expect(`${failed?.message} ${(failed?.cause as Error | undefined)?.message}`).toMatch(
+        /after its transaction was committed/,
+      );
+      // What the closing statement did is committed; what came after it never ran.
+      expect(await orgCount('org_closing_then')).toBe(1);
+      expect(await orgCount('org_closing_after')).toBe(0);
+    },
+  );
 });
