@@ -98,8 +98,9 @@ export interface RoutingRepository {
    * at `at`: counts the offer against that buyer's caps and stores it (with the periods it was
    * counted in) and its audit line; a call none of them takes goes to its fallback, with its
    * audit line. Its buyer for each call, null for the fallback. One statement, which locks the
-   * usage rows of every buyer named: callers make it the last statement of their transaction,
-   * so the rows stay locked only until the commit that follows.
+   * usage rows of every buyer named: the last statement of its transaction, which it commits
+   * (on PostgreSQL the `commit` goes with it, one round trip), so the rows stay locked only
+   * until then. Nothing may follow it in the transaction but the transaction's end.
    */
   offerFirst(tx: Transaction, offers: readonly NewOffer[]): Promise<(string | null)[]>;
   /** The call's offers in the order made. */

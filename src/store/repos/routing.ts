@@ -22,7 +22,7 @@ import type {
 import type { Offer, Plan, Schedule } from '../../domain/routing/types.js';
 import type { BuyerStatus, Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
-import { hotRows, type OpeningStatement } from '../rows.js';
+import { closingRows, hotRows, type OpeningStatement } from '../rows.js';
 import { calls } from '../schema/index.js';
 import { callOffers as O, campaignRouting as R, routingTargets as T } from '../schema/routing.js';
 import { AUDIT_COLUMNS, auditPlaceholders, auditValues } from './audit.js';
@@ -158,14 +158,15 @@ export function plansOf(rows: readonly CandidateRow[]): Map<string, RoutingPlan>
 /**
  * Offers each call to the first buyer of its order with a place under every cap, or sends it
  * to its fallback: one statement for a batch (src/store/sql/routing_offer_first.sql), which
- * locks the usage rows it may take. Callers make it the last statement of their transaction.
+ * locks the usage rows it may take. The last statement of its transaction: on PostgreSQL it
+ * goes with the `commit` (closingRows), so the rows are held for no round trip after it.
  */
 export async function offerFirst(tx: Tx, offers: readonly NewOffer[]): Promise<(string | null)[]> {
   if (offers.length === 0) return [];
   // Each buyer id once; a call's order as places in that list (routing_offer_first.sql).
   const place = new Map<string, number>();
   for (const o of offers) for (const b of o.buyers) if (!place.has(b)) place.set(b, place.size + 1);
-  const rows = await hotRows<{ ord: number; buyer_id: string | null }>(
+  const rows = await closingRows<{ ord: number; buyer_id: string | null }>(
     tx,
     'select ord, buyer_id from routing_offer_first($1::text[], $2::jsonb)',
     [
