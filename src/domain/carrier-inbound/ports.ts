@@ -33,6 +33,11 @@ export interface InboundCallRepository {
    * round trip what recording them reads, for recordRoutedCalls (docs/routing.md, "A whole
    * call"). Each request carries its carrier call.
    */
+  lockRingingCalls(
+    tx: Transaction,
+    carrier: string,
+    requests: readonly InboundCallRequest[],
+  ): Promise<{ known: Map<string, CarrierCall>; gathered: GatheredCalls }>;
   /**
    * lockCarrierCalls for one call whose organization and campaign are known (a Dial action's
    * second transaction), and in the same round trip its campaign's routing plan, by campaign id
@@ -44,11 +49,6 @@ export interface InboundCallRepository {
     callSid: string,
     call: { orgId: string; campaignId: string },
   ): Promise<{ known: CarrierCall | null; plans: Map<string, RoutingPlan> }>;
-  lockRingingCalls(
-    tx: Transaction,
-    carrier: string,
-    requests: readonly InboundCallRequest[],
-  ): Promise<{ known: Map<string, CarrierCall>; gathered: GatheredCalls }>;
   /** The call's new status, with its audit line (one statement). */
   setCarrierCallStatus(
     tx: Transaction,

@@ -79,6 +79,9 @@ const offerOf = (orgId: string, callId: string, o: OfferJson): PricedOffer => ({
         },
 });
 
+/** Takes the calls' locks and reads them (src/store/sql/carrier_calls_locked.sql). */
+const LOCKED = 'select * from carrier_calls_locked($1, $2::text[])';
+
 /**
  * Serialises webhooks for these carrier calls until the transaction ends, so a retried voice
  * webhook finds the call its first delivery stored, and reads those calls (absent: none yet)
@@ -92,8 +95,6 @@ export async function lockCarrierCalls(
   // The transaction's first statement: on PostgreSQL it goes with the `begin` (openingRows).
   return carrierCallsOf(await openingRows<LockedCall>(tx, LOCKED, [carrier, callSids]));
 }
-
-const LOCKED = 'select * from carrier_calls_locked($1, $2::text[])';
 
 /**
  * lockCarrierCalls, then what recording the calls reads (calls_gathered): both with the `begin`
