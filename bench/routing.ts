@@ -234,9 +234,8 @@ export async function benchRouting(): Promise<void> {
     // `completed`), then the call's final status. Each webhook's latency is what the caller waits
     // for: silence before the next ring. The calls start spread over one leg's length, and the
     // first BENCH_ROUTING_WARM_MS (3,000) are not measured, so the BENCH_ROUTING_LIVE_SECS (30)
-    // measured are the steady
-    // state of 64 calls live: not 64 first calls at once (the closed loop above measures those),
-    // nor the first use of each statement on each connection.
+    // measured are the steady state of 64 calls live: not 64 first calls at once (the closed
+    // loop above measures those), nor the first use of each statement on each connection.
     const live = Number(process.env.BENCH_ROUTING_LIVE ?? 64);
     if (live > 0) {
       const talkMs = Number(process.env.BENCH_ROUTING_TALK_MS ?? 1000);

@@ -66,8 +66,11 @@ export async function hotRows<T>(
   return rowsOf<T>(ex, positional(text, params));
 }
 
-/** A statement of an opening (openingRowSets): `$1`, `$2`… and the values they stand for. */
-export interface OpeningStatement {
+/**
+ * A statement sent as plain text (openingRowSets, closingRows): `$1`, `$2`… and the values
+ * they stand for, written into it as literals.
+ */
+export interface InlinedStatement {
   text: string;
   params: readonly (string | readonly string[])[];
 }
@@ -76,12 +79,13 @@ export interface OpeningStatement {
  * A transaction's opening statements (a carrier webhook's lock of its calls, and for a voice
  * webhook what recording them reads): on PostgreSQL they travel with the transaction's `begin`
  * in one round trip (DeferredBeginClient, db.ts), as plain text with their values written as
- * literals (strings and arrays of strings only, escaped as the driver does; a statement casts them);
- * anywhere else each runs as hotRows does, in order. The rows of each statement, in order.
+ * literals (strings and arrays of strings only, escaped as the driver does; a statement casts
+ * them); anywhere else each runs as hotRows does, in order. The rows of each statement, in
+ * order.
  */
 export async function openingRowSets(
   ex: Executor,
-  statements: readonly OpeningStatement[],
+  statements: readonly InlinedStatement[],
 ): Promise<unknown[][]> {
   const client = pgClientOf(ex);
   if (!client) {
@@ -100,7 +104,7 @@ export async function openingRowSets(
 export async function openingRows<T>(
   ex: Executor,
   text: string,
-  params: OpeningStatement['params'],
+  params: InlinedStatement['params'],
 ): Promise<T[]> {
   return (await openingRowSets(ex, [{ text, params }]))[0] as T[];
 }
@@ -116,12 +120,12 @@ export function literal(v: string): string {
 }
 
 /** A statement as plain text, its values written as literals (`literal`). */
-function inlined({ text, params }: OpeningStatement): string {
+function inlined({ text, params }: InlinedStatement): string {
   return text.replace(/\$(\d+)/g, (_, n: string) => {
     const v = params[Number(n) - 1];
     if (typeof v === 'string') return literal(v);
     if (Array.isArray(v)) return `ARRAY[${v.map(literal).join(',')}]`;
-    throw new Error(`openingRows: no value for $${n}`);
+    throw new Error(`inlined statement: no value for $${n}`);
   });
 }
 
@@ -134,7 +138,7 @@ function inlined({ text, params }: OpeningStatement): string {
 export async function closingRows<T>(
   ex: Executor,
   text: string,
-  params: OpeningStatement['params'],
+  params: InlinedStatement['params'],
 ): Promise<T[]> {
   const client = pgClientOf(ex);
   if (!client) return hotRows<T>(ex, text, params);

@@ -200,33 +200,33 @@ export async function acceptDialResult(
   result: DialResult,
 ): Promise<DialOutcome> {
   const outcome = outcomeOf(result.dialCallStatus);
-  let ofCall: { orgId: string; campaignId: string } | null = null;
   const first = await withCarrierCall(repos, ctx, result.callSid, async (tx, known) => {
     if (!known) return null;
     const call = routedCallOf(known);
-    ofCall = { orgId: call.orgId, campaignId: call.campaignId };
-    return endOffer(repos, tx, ctx, call, result.offerId, {
+    const ended = await endOffer(repos, tx, ctx, call, result.offerId, {
       outcome,
       durationSeconds: result.dialCallDuration,
     });
+    return { ended, call };
   });
   if (first === null) return { kind: 'unknown_call' };
+  const { ended } = first;
   // Nothing more to offer, and the second transaction would only find it so: the buyer answered
   // (the call has its buyer now), or the caller left while the buyer rang (the Dial canceled, or
   // the call's own status in the request final, whatever the Dial's result says).
   const done =
-    (first.kind === 'ended' && outcome === 'answered') ||
+    (ended.kind === 'ended' && outcome === 'answered') ||
     outcome === 'canceled' ||
     FINAL_STATUSES.has(result.callStatus ?? '');
-  if (done || ofCall === null) return { kind: 'routed', ended: first, answer: { kind: 'hangup' } };
-  const call: { orgId: string; campaignId: string } = ofCall;
-  // The call's lock and its campaign's plan in one round trip (lockRoutedCall).
+  if (done) return { kind: 'routed', ended, answer: { kind: 'hangup' } };
+  // The call's lock and its campaign's plan in one round trip (lockRoutedCall); the call's
+  // organization and campaign are the first transaction's.
   const answer = await repos.transaction(async (tx) => {
     const { known, plans } = await repos.calls.lockRoutedCall(
       tx,
       ctx.carrier,
       result.callSid,
-      call,
+      first.call,
     );
     // The call's final status came in since the first transaction: the caller left, nothing
     // more to offer, and nothing would end an offer made now.
@@ -235,7 +235,7 @@ export async function acceptDialResult(
       (await routeCall(repos, tx, ctx, routedCallOf(known), plans)) ?? ({ kind: 'hangup' } as const)
     );
   });
-  return { kind: 'routed', ended: first, answer };
+  return { kind: 'routed', ended, answer };
 }
 
 /** Twilio's final call statuses; anything else is a call still in progress. */

@@ -9,7 +9,7 @@ import { attributeCall, type HeldSession, holdOf } from '../../domain/dni/attrib
 import { newId } from '../../domain/ids.js';
 import type { ReceivedCall } from '../../domain/webhooks/ports.js';
 import type { Executor } from '../db.js';
-import { hotRows, type OpeningStatement } from '../rows.js';
+import { hotRows, type InlinedStatement } from '../rows.js';
 import { AUDIT_COLUMNS } from './audit.js';
 import { type CandidateRow, planRows, plansOf } from './routing.js';
 import { emitCallReceived } from './webhook-emitters.js';
@@ -20,22 +20,19 @@ export type { InboundCall, InboundCallRequest, RecordedCall };
 const SESSIONS_SCANNED = 50;
 
 /**
- * What attribution needs, for each call of a batch in one statement: the number's campaign (the
- * numbers: $1), the sessions that held it up to the call ($2: the calls' times) newest first
- * ($4 at most), the caller's ($3) latest attributed call in the campaign, and whether any
- * endpoint takes call.received. `ord` is the call's 1-based place in the batch; a number no
- * campaign answers for has no row. The number's organization comes first (number_owners), then
- * the number by organization and number: a read a PostgreSQL sharded by organization sends to
- * one node (docs/scaling.md). Times travel as epoch milliseconds.
- */
-/**
- * What recording calls reads: one row for each rung number that belongs to a campaign, `ord`
- * its call's place from 1 (src/store/sql/calls_gathered.sql).
+ * What attribution needs, for each call of a batch in one statement (src/store/sql/
+ * calls_gathered.sql): the number's campaign (the numbers: $1), the sessions that held it up to
+ * the call ($2: the calls' times) newest first ($4 at most), the caller's ($3) latest attributed
+ * call in the campaign, and whether any endpoint takes call.received. `ord` is the call's
+ * 1-based place in the batch; a number no campaign answers for has no row. The number's
+ * organization comes first (number_owners), then the number by organization and number: a read
+ * a PostgreSQL sharded by organization sends to one node (docs/scaling.md). Times travel as
+ * epoch milliseconds.
  */
 const GATHERED = 'select * from calls_gathered($1::text[], $2::timestamptz[], $3::text[], $4::int)';
 
 /** GATHERED for these calls, as hotRows or an opening (openingRowSets) sends it. */
-export function gatheredStatement(requests: readonly InboundCallRequest[]): OpeningStatement {
+export function gatheredStatement(requests: readonly InboundCallRequest[]): InlinedStatement {
   return {
     text: GATHERED,
     params: [

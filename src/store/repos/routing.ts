@@ -22,7 +22,7 @@ import type {
 import type { Offer, Plan, Schedule } from '../../domain/routing/types.js';
 import type { BuyerStatus, Fallback, OfferOutcome } from '../../domain/routing/vocabulary.js';
 import type { Executor, Tx } from '../db.js';
-import { closingRows, hotRows, type OpeningStatement } from '../rows.js';
+import { closingRows, hotRows, type InlinedStatement } from '../rows.js';
 import { calls } from '../schema/index.js';
 import { callOffers as O, campaignRouting as R, routingTargets as T } from '../schema/routing.js';
 import { AUDIT_COLUMNS, auditPlaceholders, auditValues } from './audit.js';
@@ -120,7 +120,7 @@ export async function plans(
 /** The read of `plans`, as hotRows or an opening (openingRowSets) sends it. */
 export function plansStatement(
   campaigns: readonly { orgId: string; campaignId: string }[],
-): OpeningStatement {
+): InlinedStatement {
   return {
     text: CANDIDATES,
     params: [campaigns.map((c) => c.orgId), campaigns.map((c) => c.campaignId)],
